@@ -1,0 +1,262 @@
+// Package audit is lyrad's append-only audit trail: one JSON object per line
+// in <data_dir>/audit.jsonl, recording every tool call and guard decision.
+//
+// Durability/atomicity model: each row is marshalled completely in memory and
+// handed to the kernel in a single write(2) on an O_APPEND descriptor. On a
+// local filesystem (ext4, xfs, apfs, ntfs) an O_APPEND write of a regular
+// file is positioned and performed atomically, so concurrent writers —
+// goroutines or separate lyrad processes — never interleave bytes. (NFS and
+// similar network filesystems do not give that guarantee.) A crash can only
+// leave a torn final line, which the readers skip.
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Row is one audit record. Extra is merged into the top-level JSON object so
+// guard-specific fields (origin, capability, verdict, ...) sit next to the
+// common ones and can be grepped/jq'ed without nesting.
+type Row struct {
+	Time       time.Time      `json:"ts"` // UTC, RFC3339Nano; set by Write when zero
+	Kind       string         `json:"kind"`
+	Session    string         `json:"session,omitempty"`
+	Tool       string         `json:"tool,omitempty"`
+	Args       map[string]any `json:"args,omitempty"`
+	Status     string         `json:"status,omitempty"`
+	DurationMS *float64       `json:"duration_ms,omitempty"`
+	URLBefore  string         `json:"url_before,omitempty"`
+	URLAfter   string         `json:"url_after,omitempty"`
+	Extra      map[string]any `json:"-"` // merged flat; keys colliding with the fields above are ignored
+}
+
+// rowFields has Row's layout without its methods, so MarshalJSON can use the
+// default encoder for the fixed fields without recursing into itself.
+type rowFields Row
+
+// reservedKeys are the JSON names of Row's own fields, derived from the struct
+// tags so the collision rule can never drift from the struct.
+var reservedKeys = func() map[string]bool {
+	m := map[string]bool{}
+	t := reflect.TypeFor[rowFields]()
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			m[name] = true
+		}
+	}
+	return m
+}()
+
+// MarshalJSON encodes the fixed fields in declaration order followed by the
+// Extra keys in sorted order (deterministic output). It does not redact;
+// Write does that before marshalling.
+func (r Row) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(rowFields(r))
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Extra) == 0 {
+		return b, nil
+	}
+	keys := make([]string, 0, len(r.Extra))
+	for k := range r.Extra {
+		if !reservedKeys[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	buf := bytes.NewBuffer(b[:len(b)-1]) // drop the closing '}'
+	for _, k := range keys {
+		kb, _ := json.Marshal(k) // strings always marshal
+		vb, err := json.Marshal(r.Extra[k])
+		if err != nil {
+			return nil, fmt.Errorf("audit: extra %q: %w", k, err)
+		}
+		buf.WriteByte(',')
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(vb)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// MaxRowBytes bounds one line. A larger row is rewritten with its Args (and if
+// still too large, its Extra) replaced by a size note: the row still lands,
+// one write(2) stays realistic, and Tail never has to buffer a giant line.
+const MaxRowBytes = 4 << 20
+
+// ErrClosed is returned by Write and Sync after Close.
+var ErrClosed = errors.New("audit: log is closed")
+
+// Log appends rows to an audit file. The zero value is not usable; use Open
+// or Nop. A nil *Log behaves like Nop so optional wiring needs no checks.
+type Log struct {
+	mu     sync.Mutex // serialises writes against Close; the fd is shared
+	f      *os.File   // nil for Nop
+	path   string
+	closed bool
+}
+
+// Open opens (creating if needed) the audit file at path for appending.
+// The parent directory is created 0700 and the file is forced to 0600, even
+// if it already existed with looser permissions: rows can contain URLs and
+// page content the user would not want other local users to read.
+func Open(path string) (*Log, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.Mode().Perm()&0o077 != 0 {
+		err = f.Chmod(0o600)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	return &Log{f: f, path: path}, nil
+}
+
+// Nop returns a Log that discards everything (tests, no data dir).
+func Nop() *Log { return &Log{} }
+
+// Path returns the file path ("" for Nop).
+func (l *Log) Path() string {
+	if l == nil {
+		return ""
+	}
+	return l.path
+}
+
+// Write redacts r.Args and r.Extra, stamps the time if unset, and appends the
+// row as one line with a single write(2). Safe for concurrent use.
+func (l *Log) Write(r Row) error {
+	if l == nil {
+		return nil
+	}
+	if l.f == nil { // Nop: discard, but keep the closed contract
+		if l.isClosed() {
+			return ErrClosed
+		}
+		return nil
+	}
+	line, err := encode(r)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	// os.File.Write issues one write(2) for the whole buffer; it only loops
+	// if the kernel wrote short, which for a regular file means an error
+	// such as ENOSPC — the line is torn at that point anyway.
+	n, err := l.f.Write(line)
+	if err != nil {
+		if n > 0 && n < len(line) {
+			// Terminate the fragment so the next row starts on a fresh
+			// line: the damage stays one skipped line, not two.
+			l.f.Write([]byte{'\n'})
+		}
+		return fmt.Errorf("audit: write: %w", err)
+	}
+	return nil
+}
+
+func (l *Log) isClosed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closed
+}
+
+// encode produces the final, redacted line including the trailing newline.
+func encode(r Row) ([]byte, error) {
+	if r.Time.IsZero() {
+		r.Time = time.Now()
+	}
+	r.Time = r.Time.UTC()
+	r.Args = Redact(r.Tool, r.Args)
+	r.Extra = Redact(r.Tool, r.Extra)
+	r.URLBefore = redactString(r.URLBefore)
+	r.URLAfter = redactString(r.URLAfter)
+
+	b, err := r.MarshalJSON()
+	if err == nil && len(b)+1 > MaxRowBytes && len(r.Args) > 0 {
+		r.Args = map[string]any{"truncated_bytes": len(b)}
+		b, err = r.MarshalJSON()
+	}
+	if err == nil && len(b)+1 > MaxRowBytes {
+		r.Extra = map[string]any{"truncated_bytes": len(b)}
+		b, err = r.MarshalJSON()
+	}
+	if err != nil {
+		// Redact already turned unencodable values into strings, so this
+		// is only reachable through e.g. a NaN in a typed field.
+		return nil, fmt.Errorf("audit: encode: %w", err)
+	}
+	if len(b)+1 > MaxRowBytes {
+		return nil, fmt.Errorf("audit: row of %d bytes exceeds MaxRowBytes", len(b))
+	}
+	return append(b, '\n'), nil
+}
+
+// Sync flushes the file to stable storage.
+func (l *Log) Sync() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Sync()
+}
+
+// Close fsyncs and closes the file. Later Writes return ErrClosed; a second
+// Close is a no-op.
+func (l *Log) Close() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Sync()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Since returns the milliseconds elapsed since start, rounded to 3 decimals
+// (microsecond resolution), ready for Row.DurationMS.
+func Since(start time.Time) *float64 {
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	return &ms
+}

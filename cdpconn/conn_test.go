@@ -1,0 +1,509 @@
+package cdpconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+	"github.com/coder/websocket"
+)
+
+// fakeChrome is an httptest server that speaks the protocol: it hands every
+// command to handle, which may answer with send.
+type fakeChrome struct {
+	t      *testing.T
+	srv    *httptest.Server
+	url    string
+	conns  chan *fakeConn
+	handle func(fc *fakeConn, msg cdproto.Message)
+}
+
+type fakeConn struct {
+	t  *testing.T
+	ws *websocket.Conn
+}
+
+func (fc *fakeConn) send(v any) {
+	b, err := jsonv2.Marshal(v)
+	if err != nil {
+		fc.t.Errorf("fake chrome: marshal: %v", err)
+		return
+	}
+	_ = fc.ws.Write(context.Background(), websocket.MessageText, b)
+}
+
+func (fc *fakeConn) reply(msg cdproto.Message, result any) {
+	fc.send(map[string]any{"id": msg.ID, "sessionId": msg.SessionID, "result": result})
+}
+
+func (fc *fakeConn) event(session target.SessionID, method string, params any) {
+	m := map[string]any{"method": method, "params": params}
+	if session != "" {
+		m["sessionId"] = session
+	}
+	fc.send(m)
+}
+
+func newFakeChrome(t *testing.T, handle func(fc *fakeConn, msg cdproto.Message)) *fakeChrome {
+	t.Helper()
+	f := &fakeChrome{t: t, conns: make(chan *fakeConn, 1), handle: handle}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		ws.SetReadLimit(-1)
+		fc := &fakeConn{t: t, ws: ws}
+		f.conns <- fc
+		for {
+			_, b, err := ws.Read(context.Background())
+			if err != nil {
+				return
+			}
+			var msg cdproto.Message
+			if err := jsonv2.Unmarshal(b, &msg); err != nil {
+				t.Errorf("fake chrome: bad message %s: %v", b, err)
+				return
+			}
+			if f.handle != nil {
+				f.handle(fc, msg)
+			}
+		}
+	}))
+	t.Cleanup(f.srv.Close)
+	f.url = "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/devtools/browser/secret-0123"
+	return f
+}
+
+func (f *fakeChrome) dial(t *testing.T, opts Options) (*Conn, *fakeConn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, f.url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Abort() })
+	select {
+	case fc := <-f.conns:
+		return c, fc
+	case <-ctx.Done():
+		t.Fatal("fake chrome saw no connection")
+		return nil, nil
+	}
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestCallReply(t *testing.T) {
+	var raw sync.Map // method -> raw params as received
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		raw.Store(string(msg.Method), string(msg.Params))
+		fc.reply(msg, map[string]any{"method": msg.Method, "session": msg.SessionID, "params": msg.Params})
+	})
+	c, _ := f.dial(t, Options{})
+
+	type res struct {
+		Method  string           `json:"method"`
+		Session target.SessionID `json:"session"`
+		Params  jsonv2.Value     `json:"params"`
+	}
+	var r res
+	if err := c.Browser().Call(ctxT(t), "Browser.getVersion", nil, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Method != "Browser.getVersion" || r.Session != "" {
+		t.Fatalf("got %+v", r)
+	}
+	if p, _ := raw.Load("Browser.getVersion"); p != "" {
+		t.Errorf("nil params sent as %q, want no params key", p)
+	}
+
+	s := c.Session("S1")
+	if s.ID() != "S1" || s.Conn() != c || c.Session("") != c.Browser() {
+		t.Fatal("session accessors")
+	}
+	if err := s.Call(ctxT(t), "Page.navigate", map[string]string{"url": "data:,x"}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Session != "S1" || string(r.Params) != `{"url":"data:,x"}` {
+		t.Fatalf("got %+v", r)
+	}
+	// result nil: ignored.
+	if err := s.Call(ctxT(t), "Page.enable", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestErrorReply(t *testing.T) {
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		fc.send(map[string]any{"id": msg.ID, "error": map[string]any{"code": -32601, "message": "'Foo.bar' wasn't found"}})
+	})
+	c, _ := f.dial(t, Options{})
+	err := c.Browser().Call(ctxT(t), "Foo.bar", nil, nil)
+	var cerr *cdproto.Error
+	if !errors.As(err, &cerr) || cerr.Code != -32601 {
+		t.Fatalf("want *cdproto.Error, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "Foo.bar") {
+		t.Errorf("error does not name the method: %v", err)
+	}
+}
+
+func TestCallTimeoutLateReplyDropped(t *testing.T) {
+	slow := make(chan cdproto.Message, 1)
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		if msg.Method == "Slow.wait" {
+			slow <- msg // answered later
+			return
+		}
+		fc.reply(msg, map[string]any{"ok": msg.ID})
+	})
+	c, fc := f.dial(t, Options{})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err := c.Browser().Call(ctx, "Slow.wait", nil, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "Slow.wait") {
+		t.Fatalf("want deadline error naming the method, got %v", err)
+	}
+
+	// The late reply arrives; nobody waits for it.
+	fc.reply(<-slow, map[string]any{"late": true})
+
+	var r struct {
+		OK   int64 `json:"ok"`
+		Late bool  `json:"late"`
+	}
+	if err := c.Browser().Call(ctxT(t), "Fast.ok", nil, &r); err != nil {
+		t.Fatalf("socket not usable after timeout: %v", err)
+	}
+	if r.Late || r.OK == 0 {
+		t.Fatalf("got the late reply: %+v", r)
+	}
+	if c.Err() != nil {
+		t.Fatalf("connection ended: %v", c.Err())
+	}
+	select {
+	case <-c.Done():
+		t.Fatal("Done closed")
+	default:
+	}
+}
+
+func TestCallDefaultTimeout(t *testing.T) {
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {})
+	c, _ := f.dial(t, Options{})
+	old := defaultCallTimeout
+	defaultCallTimeout = 100 * time.Millisecond
+	defer func() { defaultCallTimeout = old }()
+	err := c.Browser().Call(context.Background(), "Never.answer", nil, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "Never.answer") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestEventsPerSessionAndOrder(t *testing.T) {
+	type ev struct {
+		s target.SessionID
+		m string
+		n int
+	}
+	var sent []ev
+	for i := range 300 {
+		sent = append(sent, ev{[]target.SessionID{"", "A", "B"}[i%3], []string{"E.one", "E.two", "E.three"}[i%2+i%5/4], i})
+	}
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		for _, e := range sent {
+			fc.event(e.s, e.m, map[string]int{"n": e.n})
+		}
+		fc.reply(msg, struct{}{})
+	})
+	c, _ := f.dial(t, Options{})
+
+	all, cancelAll := c.Subscribe("E.one", "E.two")
+	defer cancelAll()
+	aOne, cancelA := c.Session("A").Subscribe("E.one")
+	defer cancelA()
+	bOne, cancelB := c.Browser().Subscribe("E.one")
+	defer cancelB()
+
+	if err := c.Browser().Call(ctxT(t), "Test.emit", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	num := func(v jsonv2.Value) int {
+		var p struct {
+			N int `json:"n"`
+		}
+		if err := jsonv2.Unmarshal(v, &p); err != nil {
+			t.Fatal(err)
+		}
+		return p.N
+	}
+	for _, e := range sent {
+		if e.m == "E.three" {
+			continue
+		}
+		got := <-all
+		if got.SessionID != e.s || got.Method != e.m || num(got.Params) != e.n {
+			t.Fatalf("Conn.Subscribe: got %v %s %s, want %+v", got.SessionID, got.Method, got.Params, e)
+		}
+	}
+	for _, want := range []struct {
+		ch <-chan jsonv2.Value
+		s  target.SessionID
+	}{{aOne, "A"}, {bOne, ""}} {
+		for _, e := range sent {
+			if e.s != want.s || e.m != "E.one" {
+				continue
+			}
+			if got := num(<-want.ch); got != e.n {
+				t.Fatalf("session %q: got n=%d want %d", want.s, got, e.n)
+			}
+		}
+		select {
+		case v := <-want.ch:
+			t.Fatalf("session %q: extra event %s", want.s, v)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+
+	// cancel is idempotent and closes the channel.
+	cancelA()
+	cancelA()
+	for range aOne {
+	}
+}
+
+func TestSlowConsumerDoesNotBlockReader(t *testing.T) {
+	const n = 20000
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		for i := range n {
+			fc.event("S", "Net.req", map[string]int{"i": i})
+		}
+		fc.reply(msg, struct{}{})
+	})
+	c, _ := f.dial(t, Options{})
+	events, cancel := c.Session("S").Subscribe("Net.req")
+	defer cancel()
+	all, cancelAll := c.Subscribe("Net.req")
+	defer cancelAll()
+
+	// Nobody reads either channel, yet the reply behind 20000 events arrives.
+	if err := c.Browser().Call(ctxT(t), "Test.flood", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		var p struct {
+			I int `json:"i"`
+		}
+		if err := jsonv2.Unmarshal(<-events, &p); err != nil || p.I != i {
+			t.Fatalf("event %d: got %d (%v)", i, p.I, err)
+		}
+	}
+	cancelAll() // drops the queue and closes
+	for range all {
+	}
+}
+
+func TestDetachedFromTarget(t *testing.T) {
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		switch msg.SessionID {
+		case "S1": // never answered
+		default:
+			fc.reply(msg, struct{}{})
+		}
+	})
+	c, fc := f.dial(t, Options{})
+
+	s1, cancel1 := c.Session("S1").Subscribe("Page.loadEventFired")
+	defer cancel1()
+	s2, cancel2 := c.Session("S2").Subscribe("Page.loadEventFired")
+	defer cancel2()
+	detached, cancelD := c.Browser().Subscribe(methodDetached)
+	defer cancelD()
+
+	callErr := make(chan error, 1)
+	go func() { callErr <- c.Session("S1").Call(ctxT(t), "Runtime.evaluate", nil, nil) }()
+	// Let the call reach the fake before detaching.
+	time.Sleep(50 * time.Millisecond)
+
+	fc.event("S1", "Page.loadEventFired", map[string]any{"timestamp": 1})
+	fc.event("", methodDetached, map[string]any{"sessionId": "S1", "targetId": "T1"})
+
+	// The queued event still comes, then the channel closes.
+	if _, ok := <-s1; !ok {
+		t.Fatal("event before detach lost")
+	}
+	select {
+	case _, ok := <-s1:
+		if ok {
+			t.Fatal("unexpected event")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("S1 subscription not closed after detach")
+	}
+	err := <-callErr
+	if !errors.Is(err, ErrDetached) || !strings.Contains(err.Error(), "detached") || !strings.Contains(err.Error(), "Runtime.evaluate") {
+		t.Fatalf("pending call: %v", err)
+	}
+	if v := <-detached; !strings.Contains(string(v), "S1") {
+		t.Fatalf("detached event: %s", v)
+	}
+
+	// S2 is untouched.
+	fc.event("S2", "Page.loadEventFired", map[string]any{"timestamp": 2})
+	if _, ok := <-s2; !ok {
+		t.Fatal("S2 subscription closed")
+	}
+	if err := c.Session("S2").Call(ctxT(t), "Page.enable", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOnCloseOnceWhenPeerDrops(t *testing.T) {
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		if msg.Method == "Browser.crash" {
+			fc.ws.CloseNow()
+		}
+	})
+	var calls atomic.Int32
+	got := make(chan error, 2)
+	c, _ := f.dial(t, Options{OnClose: func(err error) { calls.Add(1); got <- err }})
+
+	events, cancel := c.Subscribe("X.y")
+	defer cancel()
+	err := c.Browser().Call(ctxT(t), "Browser.crash", nil, nil)
+	if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "Browser.crash") {
+		t.Fatalf("pending call: %v", err)
+	}
+	<-c.Done()
+	if !errors.Is(c.Err(), ErrClosed) {
+		t.Fatalf("Err: %v", c.Err())
+	}
+	if err := <-got; err == nil || !errors.Is(err, ErrClosed) {
+		t.Fatalf("OnClose got %v", err)
+	}
+	if _, ok := <-events; ok {
+		t.Fatal("subscription not closed")
+	}
+	// Later closes do not call OnClose again, and calls fail at once.
+	_ = c.Close()
+	c.Abort()
+	if err := c.Browser().Call(ctxT(t), "X.y", nil, nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("call after close: %v", err)
+	}
+	// A subscription after the end is closed at once.
+	late, _ := c.Session("S").Subscribe("X.y")
+	if _, ok := <-late; ok {
+		t.Fatal("late subscription open")
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("OnClose called %d times", n)
+	}
+}
+
+func TestCloseNormal(t *testing.T) {
+	f := newFakeChrome(t, nil)
+	var calls atomic.Int32
+	got := make(chan error, 2)
+	c, _ := f.dial(t, Options{OnClose: func(err error) { calls.Add(1); got <- err }})
+	events, _ := c.Session("S").Subscribe("X.y")
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := <-got; err != nil {
+		t.Fatalf("OnClose after Close got %v, want nil", err)
+	}
+	<-c.Done()
+	if !errors.Is(c.Err(), ErrClosed) {
+		t.Fatalf("Err: %v", c.Err())
+	}
+	if _, ok := <-events; ok {
+		t.Fatal("subscription not closed")
+	}
+	_ = c.Close()
+	c.Abort()
+	time.Sleep(50 * time.Millisecond)
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("OnClose called %d times", n)
+	}
+}
+
+func TestAbortFailsPendingCalls(t *testing.T) {
+	seen := make(chan struct{}, 8)
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) { seen <- struct{}{} })
+	closed := make(chan error, 1)
+	c, _ := f.dial(t, Options{OnClose: func(err error) { closed <- err }})
+
+	const n = 5
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- c.Browser().Call(ctxT(t), fmt.Sprintf("Wait.%d", i), nil, nil) }()
+	}
+	for range n {
+		<-seen
+	}
+	c.Abort()
+	for range n {
+		if err := <-errs; !errors.Is(err, ErrClosed) {
+			t.Fatalf("pending call: %v", err)
+		}
+	}
+	if err := <-closed; !errors.Is(err, ErrClosed) {
+		t.Fatalf("OnClose: %v", err)
+	}
+	if err := c.Browser().Call(ctxT(t), "After.abort", nil, nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("call after abort: %v", err)
+	}
+}
+
+func TestDialErrorHidesURL(t *testing.T) {
+	// A port with nothing listening.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	_, port, _ := net.SplitHostPort(addr)
+
+	// And a plain HTTP server that refuses the upgrade.
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	_, srvPort, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+
+	for _, tc := range []struct{ url, port string }{
+		{"ws://" + addr + "/devtools/browser/secret-4f1c", port},
+		{"ws" + strings.TrimPrefix(srv.URL, "http") + "/devtools/browser/secret-4f1c", srvPort},
+		{"ws://127.0.0.1:bad/devtools/browser/secret-4f1c", "bad"},
+	} {
+		_, err := Dial(ctxT(t), tc.url, Options{})
+		if err == nil {
+			t.Fatalf("%s: no error", tc.url)
+		}
+		msg := err.Error()
+		t.Logf("dial error: %s", msg)
+		for _, leak := range []string{"secret", "devtools", tc.port, "ws://", "127.0.0.1"} {
+			if strings.Contains(msg, leak) {
+				t.Errorf("dial error %q contains %q", msg, leak)
+			}
+		}
+	}
+}

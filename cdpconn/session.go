@@ -1,0 +1,128 @@
+package cdpconn
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+	"github.com/coder/websocket"
+)
+
+// Session is the browser session or one flattened target session of a Conn.
+type Session struct {
+	conn *Conn
+	id   target.SessionID
+}
+
+var _ cdp.Session = (*Session)(nil)
+
+// ID returns the session id, "" for the browser session.
+func (s *Session) ID() target.SessionID { return s.id }
+
+// Conn returns the connection of the session.
+func (s *Session) Conn() *Conn { return s.conn }
+
+// Call sends the command and waits for its reply, decoding the result into
+// result (ignored when nil). ctx bounds only the wait, 60 s when it has no
+// deadline; when it ends the socket stays open and a late reply is dropped.
+// Errors name the method and wrap ctx.Err(), ErrClosed, ErrDetached or the
+// browser's *cdproto.Error.
+func (s *Session) Call(ctx context.Context, method string, params, result any) error {
+	c := s.conn
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, defaultCallTimeout)
+		defer cancel()
+	}
+
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("cdp %s: %w", method, err)
+	}
+	var raw jsonv2.Value
+	if params != nil {
+		b, err := jsonv2.Marshal(params, marshalOpts)
+		if err != nil {
+			return fmt.Errorf("cdp %s: encode params: %w", method, err)
+		}
+		if string(b) != "null" { // a nil pointer: send no params
+			raw = b
+		}
+	}
+	id := c.nextID.Add(1)
+	msg, err := jsonv2.Marshal(&cdproto.Message{
+		ID:        id,
+		SessionID: s.id,
+		Method:    cdproto.MethodType(method),
+		Params:    raw,
+	}, marshalOpts)
+	if err != nil {
+		return fmt.Errorf("cdp %s: encode message: %w", method, err)
+	}
+
+	// Register before writing: the reply can come before Write returns.
+	p := &pending{method: method, session: s.id, reply: make(chan reply, 1)}
+	c.mu.Lock()
+	if c.closed {
+		err := c.err
+		c.mu.Unlock()
+		return fmt.Errorf("cdp %s: %w", method, err)
+	}
+	c.pending[id] = p
+	c.mu.Unlock()
+
+	wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	err = c.ws.Write(wctx, websocket.MessageText, msg)
+	cancel()
+	if err != nil {
+		// A failed write leaves the socket unusable; coder/websocket has
+		// closed it and the reader ends the connection.
+		c.forget(id)
+		if cerr := c.Err(); cerr != nil {
+			return fmt.Errorf("cdp %s: %w", method, cerr)
+		}
+		return fmt.Errorf("cdp %s: write: %w: %w", method, ErrClosed, scrub(err))
+	}
+
+	select {
+	case r := <-p.reply:
+		if r.err != nil {
+			return r.err
+		}
+		if result != nil && len(r.result) > 0 {
+			if err := jsonv2.Unmarshal(r.result, result, unmarshalOpts); err != nil {
+				return fmt.Errorf("cdp %s: decode result: %w", method, err)
+			}
+		}
+		return nil
+	case <-ctx.Done():
+		c.forget(id)
+		return fmt.Errorf("cdp %s: %w", method, ctx.Err())
+	}
+}
+
+// forget drops a pending call, so that its reply, if it comes, is dropped.
+func (c *Conn) forget(id int64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+// Subscribe returns the params of this session's events of the method, in
+// order. The channel closes after cancel (idempotent; drops what is queued),
+// or after what is queued when the session detaches or the connection ends.
+// A subscriber must read until the channel closes or call cancel.
+func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+	c := s.conn
+	q := newQueue[jsonv2.Value]()
+	sub := &subscription{
+		methods: []string{method},
+		session: s.id,
+		deliver: func(ev Event) { q.push(ev.Params) },
+		end:     q.end,
+	}
+	c.addSub(sub)
+	return q.out, func() { c.removeSub(sub); q.cancel() }
+}

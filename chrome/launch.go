@@ -1,0 +1,376 @@
+package chrome
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+const (
+	defaultLaunchTimeout = 20 * time.Second
+	activePortFile       = "DevToolsActivePort"
+	stderrKeep           = 8 << 10 // bytes of Chrome's stderr kept for error messages
+	stderrLines          = 8       // lines of it quoted in an error
+)
+
+// LaunchOptions configures Launch.
+type LaunchOptions struct {
+	Path       string
+	ProfileDir string // --user-data-dir; created with mode 0700, and chmod 0700 if it exists
+	Headless   bool
+	UserAgent  string   // when set: --user-agent=...
+	Proxy      string   // when set: --proxy-server=...
+	ExtraArgs  []string // appended after our flags (Chrome lets a later switch win)
+	StartURL   string   // default "about:blank"
+	Logger     *zap.Logger
+	Timeout    time.Duration // waiting for DevToolsActivePort; default 20 s
+}
+
+// Process is a running browser started by Launch.
+type Process struct {
+	cmd        *exec.Cmd
+	port       int
+	wsURL      string
+	profileDir string
+	log        *zap.Logger
+
+	stderr     *tailBuffer
+	stderrDone chan struct{} // closed when every writer of Chrome's stderr has gone
+	done       chan struct{} // closed after cmd.Wait returns; cmd.ProcessState is then set
+	killOnce   sync.Once
+}
+
+// Launch starts the browser on o.ProfileDir and returns once its DevTools
+// endpoint is known. ctx bounds only the start-up: cancelling it later does
+// not stop the browser (use Close or Kill). On failure the browser's process
+// group is killed.
+func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
+	if o.Path == "" {
+		return nil, errors.New("chrome: no browser executable given")
+	}
+	if o.ProfileDir == "" {
+		return nil, errors.New("chrome: no profile directory given")
+	}
+	if !o.Headless && !HasDisplay() {
+		return nil, errors.New("chrome: a browser window needs a display, but neither DISPLAY nor WAYLAND_DISPLAY is set; run headless or start lyrad inside a desktop session")
+	}
+	log := o.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = defaultLaunchTimeout
+	}
+
+	// The profile holds cookies and logins, and the port file is a pointer to
+	// an unauthenticated control port: keep both private to this user.
+	if err := os.MkdirAll(o.ProfileDir, 0o700); err != nil {
+		return nil, fmt.Errorf("chrome: profile directory: %w", err)
+	}
+	if err := os.Chmod(o.ProfileDir, 0o700); err != nil {
+		return nil, fmt.Errorf("chrome: profile directory: %w", err)
+	}
+	// A file left by an earlier run would point at a dead (or someone else's) port.
+	portFile := filepath.Join(o.ProfileDir, activePortFile)
+	if err := os.Remove(portFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("chrome: remove stale %s: %w", activePortFile, err)
+	}
+
+	cmd := exec.Command(o.Path, launchArgs(o)...)
+	ownGroup(cmd)
+	// Our own pipe rather than an io.Writer: cmd.Wait then returns when the
+	// browser exits, not when its last helper closes stderr. Stdout goes to
+	// /dev/null.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("chrome: %w", err)
+	}
+	cmd.Stderr = w
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("chrome: start %s: %w", o.Path, err)
+	}
+	w.Close()
+
+	p := &Process{
+		cmd:        cmd,
+		profileDir: o.ProfileDir,
+		log:        log,
+		stderr:     &tailBuffer{max: stderrKeep},
+		stderrDone: make(chan struct{}),
+		done:       make(chan struct{}),
+	}
+	go func() {
+		_, _ = io.Copy(p.stderr, r)
+		r.Close()
+		close(p.stderrDone)
+	}()
+	go func() {
+		_ = cmd.Wait()
+		close(p.done)
+	}()
+	log.Info("browser started", zap.Int("pid", p.PID()), zap.String("path", o.Path), zap.Bool("headless", o.Headless))
+
+	if reason := p.waitReady(ctx, portFile, timeout); reason != "" {
+		p.Kill()
+		p.waitFor(p.done, 5*time.Second)
+		// Helpers were killed with the group, so stderr reaches EOF promptly.
+		p.waitFor(p.stderrDone, time.Second)
+		err := fmt.Errorf("chrome: %s", reason)
+		if tail := p.stderr.lastLines(stderrLines); tail != "" {
+			err = fmt.Errorf("%w; browser stderr: %s", err, tail)
+		}
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%w)", err, ctx.Err())
+		}
+		log.Warn("browser launch failed", zap.Int("pid", p.PID()), zap.Error(err))
+		return nil, err
+	}
+	log.Info("browser ready", zap.Int("pid", p.PID()))
+	return p, nil
+}
+
+func launchArgs(o LaunchOptions) []string {
+	args := []string{
+		"--remote-debugging-port=0", // Chrome picks a free port and reports it in DevToolsActivePort
+		"--remote-debugging-address=127.0.0.1",
+		"--user-data-dir=" + o.ProfileDir,
+		"--no-first-run",
+		"--no-default-browser-check",
+		"--disable-blink-features=AutomationControlled",
+		"--enable-automation", // the infobar tells the person at the window what is going on
+		"--disable-background-networking",
+		"--disable-component-update",
+		"--disable-sync",
+		"--disable-features=Translate,OptimizationHints,MediaRouter",
+	}
+	if os.Geteuid() == 0 {
+		// Chrome refuses to run as root with its sandbox on.
+		args = append(args, "--no-sandbox")
+	}
+	if o.Headless {
+		args = append(args, "--headless") // the new headless mode: the full browser, no window
+	}
+	if o.UserAgent != "" {
+		args = append(args, "--user-agent="+o.UserAgent)
+	}
+	if o.Proxy != "" {
+		args = append(args, "--proxy-server="+o.Proxy)
+	}
+	args = append(args, o.ExtraArgs...)
+	start := o.StartURL
+	if start == "" {
+		start = "about:blank"
+	}
+	return append(args, start)
+}
+
+// waitReady polls for DevToolsActivePort and returns "" once the endpoint is
+// known, or why it is not. Polling every 10 ms costs nothing over a few
+// seconds and works on every OS, unlike inotify.
+func (p *Process) waitReady(ctx context.Context, portFile string, timeout time.Duration) string {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	var lastErr error
+	for {
+		port, path, err := readActivePort(portFile)
+		if err == nil {
+			// Delete it at once: nobody else needs to find the port, and the
+			// file would otherwise outlive this process as a stale pointer.
+			if err := os.Remove(portFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				p.log.Warn("could not remove "+activePortFile, zap.Error(err))
+			}
+			p.port = port
+			p.wsURL = "ws://127.0.0.1:" + strconv.Itoa(port) + path
+			return ""
+		}
+		lastErr = err // not yet written, or half-written: look again
+		select {
+		case <-tick.C:
+		case <-p.done:
+			reason := fmt.Sprintf("browser exited before its DevTools endpoint was ready (%s)", p.cmd.ProcessState)
+			if p.cmd.ProcessState.Success() {
+				// Typical when another browser already has this profile open:
+				// the new process hands its arguments over and quits.
+				reason += "; is another browser already using profile " + p.profileDir + "?"
+			}
+			return reason
+		case <-deadline.C:
+			if errors.Is(lastErr, fs.ErrNotExist) {
+				return fmt.Sprintf("browser did not write %s within %s", activePortFile, timeout)
+			}
+			return fmt.Sprintf("browser wrote an unreadable %s within %s", activePortFile, timeout)
+		case <-ctx.Done():
+			return "launch cancelled"
+		}
+	}
+}
+
+var errMalformed = errors.New("malformed " + activePortFile)
+
+// readActivePort parses "<port>\n/devtools/browser/<id>".
+func readActivePort(name string) (int, string, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return 0, "", err
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) < 2 {
+		return 0, "", errMalformed
+	}
+	port, err := strconv.Atoi(strings.TrimSpace(lines[0]))
+	if err != nil || port <= 0 || port > 65535 {
+		return 0, "", errMalformed
+	}
+	path := strings.TrimSpace(lines[1])
+	const prefix = "/devtools/browser/"
+	if !strings.HasPrefix(path, prefix) || len(path) == len(prefix) {
+		return 0, "", errMalformed
+	}
+	return port, path, nil
+}
+
+func (p *Process) waitFor(ch <-chan struct{}, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+}
+
+// WebSocketURL is the browser-level CDP endpoint,
+// ws://127.0.0.1:PORT/devtools/browser/ID. It grants full control of the
+// browser: never log it or put it in an error.
+func (p *Process) WebSocketURL() string { return p.wsURL }
+
+// Port is the loopback DevTools port.
+func (p *Process) Port() int { return p.port }
+
+// PID is the browser's process id, which is also its process group id.
+func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// ProfileDir is the --user-data-dir the browser runs on.
+func (p *Process) ProfileDir() string { return p.profileDir }
+
+// Done is closed once the browser process has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exited reports whether the browser process has exited.
+func (p *Process) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Kill sends SIGKILL to the browser's whole process group at once. It is
+// idempotent and does not wait; watch Done for the exit.
+//
+// The group is signalled even after the browser itself exited, to take down
+// helpers that outlived it; the kernel does not reuse a group id while any
+// member lives, so the only (remote) risk is a group that fully vanished and
+// whose id was reused before this call.
+func (p *Process) Kill() {
+	p.killOnce.Do(func() {
+		if err := killGroup(p.cmd.Process); err != nil {
+			p.log.Warn("kill browser", zap.Int("pid", p.PID()), zap.Error(err))
+		}
+	})
+}
+
+// Close asks the browser to quit (SIGTERM to its group, so it can save the
+// profile), waits up to grace, then kills the group; it returns once the
+// browser has exited. The error is non-nil only when the browser had to be
+// killed or could not be signalled.
+func (p *Process) Close(grace time.Duration) error {
+	var err error
+	if !p.Exited() {
+		if terr := termGroup(p.cmd.Process); terr != nil {
+			err = fmt.Errorf("chrome: SIGTERM browser (pid %d): %w; killed it", p.PID(), terr)
+		} else {
+			t := time.NewTimer(grace)
+			select {
+			case <-p.done:
+			case <-t.C:
+				err = fmt.Errorf("chrome: browser (pid %d) did not exit within %s of SIGTERM; killed it", p.PID(), grace)
+			}
+			t.Stop()
+		}
+	}
+	// Also sweeps helpers (renderers, GPU, zygote) that outlive the browser.
+	p.Kill()
+	<-p.done
+	if err == nil {
+		p.log.Info("browser closed", zap.Int("pid", p.PID()))
+	}
+	return err
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu      sync.Mutex
+	max     int
+	b       []byte
+	trimmed bool // the first line in b may be a cut-off fragment
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if over := len(t.b) - t.max; over > 0 {
+		t.b = t.b[:copy(t.b, t.b[over:])]
+		t.trimmed = true
+	}
+	return len(p), nil
+}
+
+// secretRE matches what would hand a reader the DevTools endpoint: Chrome
+// prints "DevTools listening on ws://127.0.0.1:PORT/devtools/browser/ID".
+var secretRE = regexp.MustCompile(`wss?://\S+|/devtools/browser/\S+|(?:127\.0\.0\.1|localhost|\[::1\]):\d+`)
+
+// lastLines returns up to n non-empty trailing lines, joined on one line so
+// the error stays readable in structured logs, with endpoints redacted.
+func (t *tailBuffer) lastLines(n int) string {
+	t.mu.Lock()
+	s := string(t.b)
+	if t.trimmed {
+		_, s, _ = strings.Cut(s, "\n")
+	}
+	t.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.Contains(l, "DevTools listening on") {
+			continue
+		}
+		l = secretRE.ReplaceAllString(l, "[redacted]")
+		if r := []rune(l); len(r) > 300 {
+			l = string(r[:300]) + "…"
+		}
+		out = append(out, l)
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return strings.Join(out, " | ")
+}

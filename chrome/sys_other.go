@@ -1,0 +1,26 @@
+//go:build !unix
+
+package chrome
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+)
+
+// Without Unix process groups only the browser process itself is signalled;
+// Chrome on Windows takes its helpers down with it.
+func ownGroup(*exec.Cmd) {}
+
+func killGroup(p *os.Process) error { return ignoreDone(p.Kill()) }
+func termGroup(p *os.Process) error { return ignoreDone(p.Kill()) }
+
+func ignoreDone(err error) error {
+	if errors.Is(err, os.ErrProcessDone) {
+		return nil
+	}
+	return err
+}
+
+func tryLock(*os.File) (bool, error) { return false, errors.ErrUnsupported }
+func unlock(*os.File)                {}

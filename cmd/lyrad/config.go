@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// setting is one LYRA_BROWSER_* variable. The older VEGA_BROWSER_* name is
+// honoured; the new one wins when both are set.
+type setting struct {
+	name, def, doc string
+}
+
+// settings is every variable lyrad reads, in README order.
+var settings = []setting{
+	{"DATA_DIR", "~/.lyra-browser", "Data directory: persistent profile, its lock, audit.jsonl, the HTTP token, the daemon socket. ~/.vega-browser is used when it exists and ~/.lyra-browser does not."},
+	{"HEADLESS", "auto", "true: no window; false: a window (needs a display). auto: headless when neither DISPLAY nor WAYLAND_DISPLAY is set."},
+	{"CHANNEL", "", "Which browser: chrome, chrome-beta, chrome-dev, chrome-canary, msedge, msedge-beta, msedge-dev, chromium, or a path to an executable. Unset: Chrome, then Edge, then Chromium."},
+	{"PROXY", "", "Route the browser through a proxy, e.g. http://127.0.0.1:3128 or socks5://127.0.0.1:1080."},
+	{"OWNER_IDLE_TIMEOUT", "900", "Seconds the driving MCP session may hold the browser without using it; then the window closes and the next session may claim it."},
+	{"NAVIGATION_TIMEOUT", "30", "Seconds navigate waits for the requested load state before answering timeout."},
+	{"LOG_LEVEL", "info", "debug, info, warn or error."},
+}
+
+// env reads LYRA_BROWSER_<name>, else VEGA_BROWSER_<name>.
+func env(name string) (string, bool) {
+	if v, ok := os.LookupEnv("LYRA_BROWSER_" + name); ok {
+		return v, true
+	}
+	return os.LookupEnv("VEGA_BROWSER_" + name)
+}
+
+// options are the resolved settings: flags over LYRA_BROWSER_* over
+// VEGA_BROWSER_* over defaults.
+type options struct {
+	dataDir     string
+	headless    *bool
+	chrome      string
+	proxy       string
+	ownerIdle   time.Duration
+	navTimeout  time.Duration
+	logFile     string
+	logLevel    string
+	http        bool
+	port        int
+	jsonOut     bool
+	fromDaemon  bool
+	flagHeadful bool
+	flagHead    bool
+}
+
+func registerFlags(fs *flag.FlagSet, o *options, serve bool) {
+	fs.StringVar(&o.dataDir, "data-dir", "", "data directory (LYRA_BROWSER_DATA_DIR)")
+	fs.BoolVar(&o.flagHead, "headless", false, "run the browser without a window (LYRA_BROWSER_HEADLESS=true)")
+	fs.BoolVar(&o.flagHeadful, "no-headless", false, "run the browser with a window even if the environment says otherwise")
+	fs.StringVar(&o.chrome, "chrome", "", "browser executable path or channel (LYRA_BROWSER_CHANNEL)")
+	fs.StringVar(&o.logFile, "log-file", "", "write logs (JSON) to this file instead of stderr")
+	fs.StringVar(&o.logLevel, "log-level", "", "debug, info, warn or error (LYRA_BROWSER_LOG_LEVEL)")
+	if serve {
+		fs.BoolVar(&o.http, "http", false, "also serve MCP over streamable HTTP on 127.0.0.1")
+		fs.IntVar(&o.port, "port", 8765, "HTTP port with --http (0 picks a free one)")
+	}
+}
+
+// resolve fills what flags left empty from the environment and defaults.
+func (o *options) resolve() error {
+	if o.flagHead && o.flagHeadful {
+		return errors.New("--headless and --no-headless: give one")
+	}
+	switch {
+	case o.flagHead:
+		t := true
+		o.headless = &t
+	case o.flagHeadful:
+		f := false
+		o.headless = &f
+	default:
+		if v, ok := env("HEADLESS"); ok {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "1", "true", "yes", "on":
+				t := true
+				o.headless = &t
+			case "0", "false", "no", "off":
+				f := false
+				o.headless = &f
+			case "", "auto":
+			default:
+				return fmt.Errorf("LYRA_BROWSER_HEADLESS=%q: use true, false or auto", v)
+			}
+		}
+	}
+	if o.dataDir == "" {
+		if v, ok := env("DATA_DIR"); ok && v != "" {
+			o.dataDir = v
+		} else {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return fmt.Errorf("no home directory for the default data dir: set LYRA_BROWSER_DATA_DIR or --data-dir (%v)", err)
+			}
+			o.dataDir = filepath.Join(home, ".lyra-browser")
+			if _, err := os.Stat(o.dataDir); errors.Is(err, os.ErrNotExist) {
+				if st, err := os.Stat(filepath.Join(home, ".vega-browser")); err == nil && st.IsDir() {
+					o.dataDir = filepath.Join(home, ".vega-browser")
+				}
+			}
+		}
+	}
+	if abs, err := filepath.Abs(o.dataDir); err == nil {
+		o.dataDir = abs
+	}
+	if o.chrome == "" {
+		o.chrome, _ = env("CHANNEL")
+	}
+	o.proxy, _ = env("PROXY")
+	var err error
+	if o.ownerIdle, err = seconds("OWNER_IDLE_TIMEOUT", 900); err != nil {
+		return err
+	}
+	if o.navTimeout, err = seconds("NAVIGATION_TIMEOUT", 30); err != nil {
+		return err
+	}
+	if o.logLevel == "" {
+		o.logLevel, _ = env("LOG_LEVEL")
+	}
+	if o.port < 0 || o.port > 65535 {
+		return fmt.Errorf("--port %d: use 0-65535", o.port)
+	}
+	return nil
+}
+
+func seconds(name string, def float64) (time.Duration, error) {
+	v, ok := env(name)
+	if !ok || strings.TrimSpace(v) == "" {
+		return time.Duration(def * float64(time.Second)), nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || f <= 0 {
+		return 0, fmt.Errorf("LYRA_BROWSER_%s=%q: give a number of seconds greater than 0", name, v)
+	}
+	return time.Duration(f * float64(time.Second)), nil
+}
+
+// browserChoice splits --chrome / LYRA_BROWSER_CHANNEL into a channel name or
+// an executable path.
+func browserChoice(v string) (channel, executable string) {
+	if v == "" {
+		return "", ""
+	}
+	if strings.ContainsRune(v, os.PathSeparator) || strings.ContainsRune(v, '/') {
+		return "", v
+	}
+	return v, ""
+}

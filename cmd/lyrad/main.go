@@ -1,0 +1,312 @@
+// Command lyrad gives AI agents a real, shared Chrome over MCP and keeps
+// them inside the lines the user drew.
+//
+//	lyrad serve [--http [--port N]]   the daemon: MCP on a local socket (and HTTP)
+//	lyrad stdio                        MCP on stdin/stdout (relays to a running daemon)
+//	lyrad doctor [--json]              check how closed the debugging port is
+//	lyrad version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/session"
+	"github.com/lyrad/lyrad/tools"
+	"github.com/lyrad/lyrad/transport"
+)
+
+// version is set with -ldflags "-X main.version=v1.2.3".
+var version = ""
+
+const usage = `lyrad: a shared, guarded browser for AI agents, over MCP.
+
+Usage:
+  lyrad serve [--http [--port N]] [flags]   run the daemon (MCP on <data_dir>/lyrad.sock, and HTTP with --http)
+  lyrad stdio [flags]                        MCP on stdin/stdout; relays to a running daemon, else serves in-process
+  lyrad doctor [--json] [flags]              check the browser and the front doors from the outside
+  lyrad version
+
+Flags (also LYRA_BROWSER_* environment variables; see README):
+  --data-dir DIR   --headless | --no-headless   --chrome PATH|CHANNEL   --log-file FILE   --log-level LEVEL
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "lyrad", versionString())
+		return 0
+	case "serve":
+		return cmdServe(rest, stderr)
+	case "stdio":
+		return cmdStdio(rest, stdin, stdout, stderr)
+	case "doctor":
+		return cmdDoctor(rest, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "lyrad: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func parse(name string, args []string, stderr io.Writer, serve bool, extra func(*flag.FlagSet)) (*options, bool) {
+	fs := flag.NewFlagSet("lyrad "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &options{}
+	registerFlags(fs, o, serve)
+	if extra != nil {
+		extra(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "lyrad %s: unexpected argument %q\n", name, fs.Arg(0))
+		return nil, false
+	}
+	if err := o.resolve(); err != nil {
+		fmt.Fprintf(stderr, "lyrad %s: %v\n", name, err)
+		return nil, false
+	}
+	return o, true
+}
+
+// newLogger writes JSON to stderr or --log-file; never to stdout, which is
+// the protocol's in stdio mode.
+func newLogger(o *options, stderr io.Writer) (*zap.Logger, func(), error) {
+	level := zapcore.InfoLevel
+	if o.logLevel != "" {
+		if err := level.Set(o.logLevel); err != nil {
+			return nil, nil, fmt.Errorf("log level %q: use debug, info, warn or error", o.logLevel)
+		}
+	}
+	var ws zapcore.WriteSyncer = zapcore.AddSync(stderr)
+	closer := func() {}
+	if o.logFile != "" {
+		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, err
+		}
+		ws = f
+		closer = func() { f.Close() }
+	}
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(ws), level)
+	return zap.New(core), closer, nil
+}
+
+// daemon is everything one data directory's server holds.
+type daemon struct {
+	o       *options
+	log     *zap.Logger
+	audit   *audit.Log
+	mgr     *session.Manager
+	release func()
+}
+
+func lockPath(dataDir string) string   { return filepath.Join(dataDir, "lyrad.lock") }
+func socketPath(dataDir string) string { return filepath.Join(dataDir, "lyrad.sock") }
+
+// openDaemon takes the data directory: its lock, its audit trail, a session
+// manager. A second holder is refused with who holds it.
+func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
+	if err := os.MkdirAll(o.dataDir, 0o700); err != nil {
+		return nil, err
+	}
+	_ = os.Chmod(o.dataDir, 0o700)
+	release, err := chrome.Lock(lockPath(o.dataDir))
+	if err != nil {
+		return nil, err
+	}
+	al, err := audit.Open(filepath.Join(o.dataDir, "audit.jsonl"))
+	if err != nil {
+		release()
+		return nil, err
+	}
+	channel, exe := browserChoice(o.chrome)
+	mgr := session.New(session.Config{
+		DataDir: o.dataDir, Channel: channel, Executable: exe, Headless: o.headless, Proxy: o.proxy,
+		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
+	})
+	return &daemon{o: o, log: log, audit: al, mgr: mgr, release: release}, nil
+}
+
+// close: browser closed, audit flushed, lock released.
+func (d *daemon) close() {
+	d.mgr.Shutdown()
+	_ = d.audit.Close()
+	_ = os.Remove(socketPath(d.o.dataDir))
+	d.release()
+}
+
+func signals() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+func cmdServe(args []string, stderr io.Writer) int {
+	o, ok := parse("serve", args, stderr, true, nil)
+	if !ok {
+		return 2
+	}
+	log, closeLog, err := newLogger(o, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "lyrad serve:", err)
+		return 2
+	}
+	defer closeLog()
+	d, err := openDaemon(o, log)
+	if err != nil {
+		var held *chrome.HeldError
+		if errors.As(err, &held) {
+			fmt.Fprintf(stderr, "lyrad serve: the data directory %s is held by pid %d (another lyrad serve or lyrad stdio). Stop it, or use another --data-dir.\n", o.dataDir, held.PID)
+			return 1
+		}
+		fmt.Fprintln(stderr, "lyrad serve:", err)
+		return 1
+	}
+	defer d.close()
+	ctx, stop := signals()
+	defer stop()
+
+	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: log}, versionString())
+	ln, err := transport.ListenSocket(socketPath(o.dataDir))
+	if err != nil {
+		fmt.Fprintln(stderr, "lyrad serve: socket:", err)
+		return 1
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- transport.ServeSocket(ctx, srv, ln, log) }()
+	fmt.Fprintf(stderr, "lyrad %s serving MCP on %s (connect with: lyrad stdio --data-dir %s)\n", versionString(), socketPath(o.dataDir), o.dataDir)
+
+	if o.http {
+		tok, err := transport.LoadToken(o.dataDir)
+		if err != nil {
+			fmt.Fprintln(stderr, "lyrad serve: token:", err)
+			return 1
+		}
+		hl, port, err := transport.ListenHTTP(o.port)
+		if err != nil {
+			fmt.Fprintln(stderr, "lyrad serve: http:", err)
+			return 1
+		}
+		hs := &http.Server{Handler: transport.HTTPHandler(srv, tok, port), ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := hs.Serve(hl); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errs <- err
+			}
+		}()
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = hs.Shutdown(sctx)
+		}()
+		fmt.Fprintf(stderr, "lyrad serving MCP over HTTP at http://127.0.0.1:%d/mcp\n  Authorization: Bearer %s\n", port, tok)
+	}
+	log.Info("serving", zap.String("data_dir", o.dataDir), zap.Bool("http", o.http))
+	select {
+	case <-ctx.Done():
+		log.Info("signal received; shutting down")
+	case err := <-errs:
+		if err != nil {
+			log.Error("front door failed", zap.Error(err))
+			return 1
+		}
+	}
+	return 0
+}
+
+func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, ok := parse("stdio", args, stderr, false, nil)
+	if !ok {
+		return 2
+	}
+	log, closeLog, err := newLogger(o, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "lyrad stdio:", err)
+		return 2
+	}
+	defer closeLog()
+	ctx, stop := signals()
+	defer stop()
+	sock := socketPath(o.dataDir)
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		// A daemon holds this data directory: share its browser.
+		if conn, err := net.Dial("unix", sock); err == nil {
+			log.Info("relaying to the daemon", zap.String("socket", sock))
+			if err := transport.RelayConn(ctx, conn, stdin, stdout); err != nil && ctx.Err() == nil {
+				log.Warn("relay ended", zap.Error(err))
+			}
+			return 0
+		}
+		d, err := openDaemon(o, log)
+		if err == nil {
+			return serveStdio(ctx, d, stdin, stdout)
+		}
+		var held *chrome.HeldError
+		if !errors.As(err, &held) || time.Now().After(deadline) {
+			if held != nil {
+				fmt.Fprintf(stderr, "lyrad stdio: the data directory %s is held by pid %d, whose socket does not answer. Stop it, or use another --data-dir.\n", o.dataDir, held.PID)
+			} else {
+				fmt.Fprintln(stderr, "lyrad stdio:", err)
+			}
+			return 1
+		}
+		// The holder is starting or stopping; its socket comes or the lock goes.
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// serveStdio serves MCP on stdin/stdout in this process, and on the socket
+// too, so a second client shares this browser.
+func serveStdio(ctx context.Context, d *daemon, stdin io.Reader, stdout io.Writer) int {
+	defer d.close()
+	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: d.log}, versionString())
+	if ln, err := transport.ListenSocket(socketPath(d.o.dataDir)); err == nil {
+		go func() { _ = transport.ServeSocket(ctx, srv, ln, d.log) }()
+	} else {
+		d.log.Warn("no socket for other clients", zap.Error(err))
+	}
+	t := &ioTransport{in: stdin, out: stdout}
+	if err := srv.Run(ctx, t.transport()); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		d.log.Info("stdio session ended", zap.Error(err))
+	}
+	return 0
+}

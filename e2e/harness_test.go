@@ -1,0 +1,362 @@
+// Package e2e drives lyrad's own binary with a real MCP client against a
+// real Chromium and sites served on loopback. Different loopback addresses
+// (127.0.0.1, 127.0.0.2) are different sites, which gives real cross-site
+// popups and out-of-process iframes without a network.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var (
+	lyradBin   string
+	browserErr error
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lyrad-e2e-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	lyradBin = filepath.Join(dir, "lyrad")
+	build := exec.Command("go", "build", "-o", lyradBin, "../cmd/lyrad")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building lyrad:", err)
+		os.Exit(1)
+	}
+	browserErr = findBrowser()
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func findBrowser() error {
+	for _, name := range []string{"chromium", "google-chrome", "google-chrome-stable", "chromium-browser"} {
+		if _, err := exec.LookPath(name); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("no Chromium or Chrome on PATH (Debian: apt-get install chromium)")
+}
+
+// needBrowser skips without a browser, except in CI, where a missing browser
+// is a failure: CI installs it.
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if browserErr == nil {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("end-to-end test needs a browser in CI: %v", browserErr)
+	}
+	t.Skipf("skipping: %v", browserErr)
+}
+
+// site is a loopback web server that counts what reaches it.
+type site struct {
+	URL    string // http://127.0.0.N:port
+	mu     sync.Mutex
+	hits   map[string]int
+	srv    *http.Server
+	routes map[string]http.HandlerFunc
+}
+
+func newSite(t *testing.T, host string) *site {
+	t.Helper()
+	ln, err := net.Listen("tcp", host+":0")
+	if err != nil {
+		t.Fatalf("listen on %s: %v", host, err)
+	}
+	s := &site{URL: "http://" + ln.Addr().String(), hits: map[string]int{}, routes: map[string]http.HandlerFunc{}}
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
+	go s.srv.Serve(ln)
+	t.Cleanup(func() { s.srv.Close() })
+	return s
+}
+
+func (s *site) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.hits[r.URL.Path]++
+	h := s.routes[r.URL.Path]
+	s.mu.Unlock()
+	if h == nil {
+		http.NotFound(w, r)
+		return
+	}
+	h(w, r)
+}
+
+// page serves HTML at path.
+func (s *site) page(path, html string) {
+	s.handle(path, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, html)
+	})
+}
+
+func (s *site) handle(path string, h http.HandlerFunc) {
+	s.mu.Lock()
+	s.routes[path] = h
+	s.mu.Unlock()
+}
+
+func (s *site) count(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[path]
+}
+
+// lyrad is one lyrad process under test.
+type lyrad struct {
+	dataDir string
+	cmd     *exec.Cmd
+	httpURL string
+	token   string
+	stderr  *lockedBuffer
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func baseEnv(dataDir string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "LYRA_BROWSER_") || strings.HasPrefix(kv, "VEGA_BROWSER_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "LYRA_BROWSER_DATA_DIR="+dataDir, "LYRA_BROWSER_HEADLESS=true")
+}
+
+var httpLine = regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
+var tokenLine = regexp.MustCompile(`Authorization: Bearer ([0-9a-f]+)`)
+
+// startServe runs `lyrad serve --http --port 0` on a fresh data dir and
+// waits until it says where it listens.
+func startServe(t *testing.T, dataDir string, extraEnv ...string) *lyrad {
+	t.Helper()
+	if dataDir == "" {
+		dataDir = t.TempDir()
+	}
+	l := &lyrad{dataDir: dataDir, stderr: &lockedBuffer{}}
+	cmd := exec.Command(lyradBin, "serve", "--http", "--port", "0")
+	cmd.Env = append(baseEnv(dataDir), extraEnv...)
+	pr, pw, _ := os.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	l.cmd = cmd
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			l.stderr.Write([]byte(line + "\n"))
+			if m := httpLine.FindStringSubmatch(line); m != nil {
+				l.httpURL = m[1]
+			}
+			if m := tokenLine.FindStringSubmatch(line); m != nil {
+				l.token = m[1]
+				close(ready)
+			}
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("lyrad serve did not come up:\n%s", l.stderr.String())
+	}
+	t.Cleanup(func() { l.stop(t) })
+	return l
+}
+
+func (l *lyrad) stop(t *testing.T) {
+	if l.cmd.ProcessState != nil {
+		return
+	}
+	_ = l.cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- l.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		l.cmd.Process.Kill()
+		<-done
+		t.Errorf("lyrad did not exit on SIGINT within 15s")
+	}
+}
+
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+func sessionOpts(protocol string) *mcp.ClientSessionOptions {
+	return &mcp.ClientSessionOptions{ProtocolVersion: protocol}
+}
+
+// connectHTTP connects the go-sdk client over streamable HTTP.
+func (l *lyrad) connectHTTP(t *testing.T, protocol string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "1"}, nil)
+	tr := &mcp.StreamableClientTransport{Endpoint: l.httpURL, HTTPClient: &http.Client{Transport: bearer{l.token, http.DefaultTransport}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, tr, sessionOpts(protocol))
+	if err != nil {
+		t.Fatalf("connect over HTTP: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// connectStdio spawns `lyrad stdio` on dataDir: in-process when no daemon
+// holds the directory, a relay to it otherwise.
+func connectStdio(t *testing.T, dataDir, protocol string, extraEnv ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(lyradBin, "stdio")
+	cmd.Env = append(baseEnv(dataDir), extraEnv...)
+	cmd.Stderr = os.Stderr
+	if os.Getenv("E2E_QUIET") != "" {
+		cmd.Stderr = nil
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-stdio", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(protocol))
+	if err != nil {
+		t.Fatalf("connect over stdio: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call runs a tool and returns its envelope.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if args == nil {
+		args = map[string]any{}
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var env map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &env); err != nil || env == nil {
+		t.Fatalf("%s: no structured envelope: %s", name, b)
+	}
+	// The text block carries the same object.
+	if len(res.Content) == 0 {
+		t.Fatalf("%s: no text content", name)
+	}
+	return env
+}
+
+func wantStatus(t *testing.T, env map[string]any, status string) {
+	t.Helper()
+	if env["status"] != status {
+		t.Fatalf("status = %v, want %s; envelope: %v", env["status"], status, env)
+	}
+}
+
+// auditRows reads the data dir's audit trail.
+func auditRows(t *testing.T, dataDir string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dataDir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	for _, line := range strings.Split(string(b), "\n") {
+		var r map[string]any
+		if json.Unmarshal([]byte(line), &r) == nil {
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// browserPIDs finds the browser processes using this data dir's profile.
+func browserPIDs(t *testing.T, dataDir string) []int {
+	t.Helper()
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	needle := "--user-data-dir=" + filepath.Join(dataDir, "profile")
+	for _, e := range ents {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(b), "\x00")
+		if len(args) > 0 && strings.Contains(string(b), needle) && !strings.Contains(string(b), "--type=") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func execLyrad(dataDir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(lyradBin, args...)
+	cmd.Env = baseEnv(dataDir)
+	return cmd
+}

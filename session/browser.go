@@ -1,0 +1,295 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"go.uber.org/zap"
+
+	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/chrome"
+)
+
+// Browser is one running, guarded Chrome: the process, the CDP connection
+// and the guard on it.
+type Browser struct {
+	proc    *chrome.Process
+	conn    *cdpconn.Conn
+	guard   *cdpguard.Guard
+	profile chrome.Profile
+	release func()
+	found   chrome.Found
+	version string
+	headful bool
+
+	closing atomic.Bool // set before we end it ourselves
+
+	mu     sync.Mutex
+	active target.ID
+}
+
+// launchInfo is what a launch needs from the manager.
+type launchHooks struct {
+	decide     cdpguard.Decider
+	onDecision func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration)
+	onFailure  func(b *Browser, err error)
+	onConnLost func(b *Browser, err error)
+	onTarget   func(b *Browser, ev cdpguard.TargetEvent)
+}
+
+// uaFile remembers the headful user agent of a browser binary, so that a
+// headless launch can send it from its first request.
+type uaFile struct {
+	Executable string `json:"executable"`
+	Product    string `json:"product"`
+	UserAgent  string `json:"user_agent"`
+}
+
+func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, error) {
+	found, err := chrome.Find(m.cfg.Channel, m.cfg.Executable)
+	if err != nil {
+		return nil, &Error{Status: StatusBrowserUnavailable, Message: err.Error(),
+			Hint: "Relay this to the user: install Google Chrome, Microsoft Edge or Chromium (Debian: apt-get install chromium), or point LYRA_BROWSER_CHANNEL / --chrome at one."}
+	}
+	headless := !chrome.HasDisplay()
+	if m.cfg.Headless != nil {
+		headless = *m.cfg.Headless
+	}
+	prof, release, err := chrome.AcquireProfile(m.cfg.DataDir)
+	if err != nil {
+		return nil, newError(StatusError, "cannot take the browser profile: "+err.Error(), "Check that the data directory is writable.")
+	}
+	uaPath := filepath.Join(m.cfg.DataDir, "browser-ua.json")
+	var ua uaFile
+	if headless {
+		if b, err := os.ReadFile(uaPath); err == nil {
+			_ = json.Unmarshal(b, &ua)
+			if ua.Executable != found.Path {
+				ua = uaFile{}
+			}
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		b, err := m.start(ctx, found, prof, headless, ua.UserAgent, hooks)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		b.release = release
+		if !headless {
+			return b, nil
+		}
+		// Headless Chrome says HeadlessChrome in its UA, and Cloudflare
+		// refuses on that token alone. Send the UA this binary sends with a
+		// window; remember it so the next launch needs no second start.
+		v, err := cdp.Call(ctx, b.conn.Browser(), browser.GetVersion, cdp.Empty{})
+		if err != nil {
+			b.shutdown(2 * time.Second)
+			release()
+			return nil, newError(StatusError, "browser did not answer: "+err.Error(), "Try open_browser again.")
+		}
+		if ua.UserAgent != "" && ua.Product == v.Product {
+			return b, nil
+		}
+		want := uaFile{Executable: found.Path, Product: v.Product, UserAgent: chrome.HeadfulUserAgent(v.UserAgent)}
+		if data, err := json.MarshalIndent(want, "", "  "); err == nil {
+			_ = writeFileAtomic(uaPath, data, 0o600)
+		}
+		if attempt > 0 || want.UserAgent == v.UserAgent {
+			return b, nil
+		}
+		m.log.Info("relaunching headless browser once with its headful user agent", zap.String("product", v.Product))
+		b.shutdown(2 * time.Second)
+		ua = want
+	}
+}
+
+func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hooks launchHooks) (*Browser, error) {
+	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{
+		Path:       found.Path,
+		ProfileDir: prof.Dir,
+		Headless:   headless,
+		UserAgent:  userAgent,
+		Proxy:      m.cfg.Proxy,
+		ExtraArgs:  m.cfg.ExtraArgs,
+		Logger:     m.log,
+	})
+	if err != nil {
+		return nil, newError(StatusBrowserUnavailable, "the browser did not start: "+err.Error(),
+			"Relay this to the user; check that the browser runs (a headful launch needs a display; set LYRA_BROWSER_HEADLESS=true otherwise).")
+	}
+	b := &Browser{proc: proc, profile: prof, found: found, headful: !headless}
+	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{
+		Logger:  m.log,
+		OnClose: func(err error) { hooks.onConnLost(b, err) },
+	})
+	if err != nil {
+		proc.Kill()
+		return nil, newError(StatusBrowserUnavailable, "cannot connect to the browser: "+err.Error(), "Try open_browser again.")
+	}
+	b.conn = conn
+	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
+		Decide:     hooks.decide,
+		OnDecision: hooks.onDecision,
+		OnFailure:  func(err error) { hooks.onFailure(b, err) },
+		OnTarget:   func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
+		Prepare:    preparePage,
+		Logger:     m.log,
+	})
+	if err != nil {
+		b.closing.Store(true)
+		conn.Abort()
+		proc.Kill()
+		return nil, newError(StatusBrowserUnavailable, "cannot guard the browser: "+err.Error(), "Try open_browser again.")
+	}
+	b.guard = g
+	// The first tab exists before we attach; wait until the guard holds it.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(g.Pages()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if pages := g.Pages(); len(pages) > 0 {
+		b.active = pages[0].ID
+	}
+	return b, nil
+}
+
+// preparePage runs on each page while Chrome still holds it: the events
+// navigate waits on. Never Runtime.enable or Console.enable.
+func preparePage(ctx context.Context, s *cdpconn.Session, _ *target.Info) error {
+	if _, err := cdp.Call(ctx, s, page.Enable, page.EnableParams{}); err != nil {
+		return err
+	}
+	_, err := cdp.Call(ctx, s, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true})
+	return err
+}
+
+// shutdown ends the browser: a polite close, then the process group.
+func (b *Browser) shutdown(grace time.Duration) {
+	b.closing.Store(true)
+	if b.guard != nil {
+		b.guard.Stop()
+	}
+	if b.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		_, _ = cdp.Call(ctx, b.conn.Browser(), browser.Close, cdp.Empty{})
+		cancel()
+		b.conn.Abort()
+	}
+	_ = b.proc.Close(grace)
+}
+
+// pages lists the open tabs.
+func (b *Browser) pages() []cdpguard.Target {
+	return b.guard.Pages()
+}
+
+// activePage returns the tab the session reads and acts on. A closed active
+// tab moves to its opener, else the newest tab, else a fresh blank one.
+func (b *Browser) activePage(ctx context.Context) (cdpguard.Target, error) {
+	b.mu.Lock()
+	active := b.active
+	b.mu.Unlock()
+	if t, ok := b.guard.Page(active); ok {
+		return t, nil
+	}
+	pages := b.pages()
+	var next *cdpguard.Target
+	for i := range pages {
+		if pages[i].ID == active {
+			next = &pages[i]
+		}
+	}
+	if next == nil && len(pages) > 0 {
+		next = &pages[len(pages)-1]
+	}
+	if next == nil {
+		res, err := cdp.Call(ctx, b.conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+		if err != nil {
+			return cdpguard.Target{}, fmt.Errorf("open a blank tab: %w", err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if t, ok := b.guard.Page(res.TargetID); ok {
+				next = &t
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if next == nil {
+			return cdpguard.Target{}, errors.New("the new tab was never guarded")
+		}
+	}
+	b.mu.Lock()
+	b.active = next.ID
+	b.mu.Unlock()
+	return *next, nil
+}
+
+func (b *Browser) setActive(id target.ID) {
+	b.mu.Lock()
+	b.active = id
+	b.mu.Unlock()
+}
+
+func (b *Browser) activeID() target.ID {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.active
+}
+
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// procGone reports whether the browser process has exited or is a zombie:
+// a connection that ended because the browser quit is not a lost guard.
+func procGone(p *chrome.Process) bool {
+	if p.Exited() {
+		return true
+	}
+	if runtime.GOOS != "linux" {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.PID()))
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	// The state follows the parenthesised command name.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		st := s[i+2]
+		return st == 'Z' || st == 'X'
+	}
+	return false
+}

@@ -1,0 +1,403 @@
+// Package session owns the browser's life and the rules around it: launch,
+// the profile lock, which MCP session drives, and what happens when the guard
+// is lost. Tools ask it to act; it never speaks MCP.
+package session
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/cdpguard"
+)
+
+// Caller is the MCP session a call comes from.
+type Caller struct {
+	ID string
+}
+
+// Manager is the one browser of a data directory and who drives it.
+type Manager struct {
+	cfg Config
+	log *zap.Logger
+
+	// life serialises launching and closing, which are slow; mu guards the
+	// fields below and is never held across a CDP call.
+	life sync.Mutex
+	mu   sync.Mutex
+
+	browser   *Browser
+	guardLost bool
+	owner     string
+	lastUse   time.Time
+	idle      *time.Timer
+	closed    bool // Shutdown was called
+}
+
+// New returns a Manager. Nothing is launched until a tool asks.
+func New(cfg Config) *Manager {
+	cfg.defaults()
+	return &Manager{cfg: cfg, log: cfg.Logger}
+}
+
+// Audit is the trail this manager writes to.
+func (m *Manager) Audit() *audit.Log { return m.cfg.Audit }
+
+// Config returns the configuration in force.
+func (m *Manager) Config() Config { return m.cfg }
+
+// access says what a call needs before it may run.
+type access int
+
+const (
+	read   access = iota // reads: checks who drives, never claims
+	mutate               // mutating calls: the first one claims the browser
+	closeCall
+)
+
+// enter applies "one browser, one session" and the guard-lost rule to a call.
+func (m *Manager) enter(c Caller, a access) (*Browser, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, newError(StatusError, "lyrad is shutting down", "Reconnect when it is back.")
+	}
+	if m.owner != "" && m.owner != c.ID {
+		if time.Since(m.lastUse) < m.cfg.OwnerIdleTimeout {
+			return nil, newError(StatusSessionConflict,
+				"another MCP session is driving the browser",
+				"Wait for that session to call close_browser, or for it to go idle for "+m.cfg.OwnerIdleTimeout.String()+" (LYRA_BROWSER_OWNER_IDLE_TIMEOUT); the window is then closed and handed on.").
+				with("idle_timeout_s", int(m.cfg.OwnerIdleTimeout.Seconds()))
+		}
+		// The holder went quiet: hand on. The window closes, because a
+		// running browser would carry the previous holder's document.
+		m.handoffLocked("owner_idle")
+	}
+	if m.guardLost && a != closeCall {
+		return nil, newError(StatusGuardLost,
+			"the connection that guards the browser was lost, so the browser was killed",
+			"Call close_browser to acknowledge; the next open_browser starts a fresh, guarded browser.")
+	}
+	if a != read || m.owner == c.ID {
+		if m.owner == "" && a == mutate {
+			m.owner = c.ID
+			m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "driver"})
+		}
+		if m.owner == c.ID {
+			m.touchLocked()
+		}
+	}
+	return m.browser, nil
+}
+
+// touchLocked records use by the owner and re-arms the idle timer.
+func (m *Manager) touchLocked() {
+	m.lastUse = time.Now()
+	if m.idle == nil {
+		m.idle = time.AfterFunc(m.cfg.OwnerIdleTimeout, m.idleCheck)
+		return
+	}
+	m.idle.Reset(m.cfg.OwnerIdleTimeout)
+}
+
+func (m *Manager) idleCheck() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.owner == "" {
+		return
+	}
+	if left := m.cfg.OwnerIdleTimeout - time.Since(m.lastUse); left > 0 {
+		m.idle.Reset(left)
+		return
+	}
+	m.handoffLocked("owner_idle")
+}
+
+// handoffLocked ends the current owner's turn: grants go, the window closes.
+func (m *Manager) handoffLocked(reason string) {
+	prev := m.owner
+	m.owner = ""
+	b := m.browser
+	m.browser = nil
+	m.audit(audit.Row{Kind: "session", Session: prev, Status: "handoff", Extra: map[string]any{"reason": reason}})
+	if b != nil {
+		go b.shutdownAndRelease()
+	}
+}
+
+// SessionEnded is told when an MCP session goes away. A driver that
+// disconnects hands the browser on at once instead of holding it until the
+// idle timeout.
+func (m *Manager) SessionEnded(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.owner == id && id != "" {
+		m.handoffLocked("session_ended")
+	}
+}
+
+// OpenInfo is what open_browser answers.
+type OpenInfo struct {
+	AlreadyOpen bool
+	Attended    bool
+	Profile     string // "persistent" or "instance"
+	Browser     string // product and version
+	Channel     string
+	URL         string
+	Title       string
+	TabCount    int
+}
+
+// Open launches (or focuses) the shared browser.
+func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
+	if _, err := m.enter(c, mutate); err != nil {
+		return nil, err
+	}
+	m.life.Lock()
+	defer m.life.Unlock()
+	m.mu.Lock()
+	b := m.browser
+	m.mu.Unlock()
+	if b != nil {
+		info := m.openInfo(ctx, b)
+		info.AlreadyOpen = true
+		return info, nil
+	}
+	b, err := m.launch(ctx, m.hooks())
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	if m.closed || m.owner != c.ID {
+		// Shut down, or handed on, while we were launching.
+		m.mu.Unlock()
+		b.shutdownAndRelease()
+		return nil, newError(StatusSessionConflict, "the browser was handed on while it was starting", "Call open_browser again.")
+	}
+	m.browser = b
+	m.mu.Unlock()
+	m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "opened", Extra: map[string]any{
+		"attended": b.headful, "profile": b.profile.Kind, "channel": b.found.Channel}})
+	return m.openInfo(ctx, b), nil
+}
+
+func (m *Manager) openInfo(ctx context.Context, b *Browser) *OpenInfo {
+	info := &OpenInfo{Attended: b.headful, Profile: b.profile.Kind, Channel: b.found.Channel, TabCount: len(b.pages())}
+	if t, err := b.activePage(ctx); err == nil {
+		info.URL, info.Title = t.URL, t.Title
+	}
+	return info
+}
+
+// CloseBrowser ends the turn: the window goes, the grants with it, and the
+// next session may claim the browser. Owner-only.
+func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err error) {
+	m.mu.Lock()
+	if m.owner != "" && m.owner != c.ID && time.Since(m.lastUse) < m.cfg.OwnerIdleTimeout {
+		m.mu.Unlock()
+		return false, newError(StatusSessionConflict, "only the session driving the browser may close it",
+			"Wait for that session to call close_browser, or for it to go idle for "+m.cfg.OwnerIdleTimeout.String()+".")
+	}
+	b := m.browser
+	lost := m.guardLost
+	m.browser = nil
+	m.guardLost = false
+	m.owner = ""
+	if m.idle != nil {
+		m.idle.Stop()
+	}
+	m.mu.Unlock()
+	m.life.Lock()
+	defer m.life.Unlock()
+	if b != nil {
+		b.shutdownAndRelease()
+	}
+	if b != nil || lost {
+		m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "closed", Extra: map[string]any{"guard_lost_acknowledged": lost}})
+	}
+	return b != nil || lost, nil
+}
+
+// Shutdown closes the browser and refuses further calls (SIGINT/SIGTERM).
+func (m *Manager) Shutdown() {
+	m.mu.Lock()
+	m.closed = true
+	b := m.browser
+	m.browser = nil
+	if m.idle != nil {
+		m.idle.Stop()
+	}
+	m.mu.Unlock()
+	m.life.Lock()
+	defer m.life.Unlock()
+	if b != nil {
+		b.shutdownAndRelease()
+		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: map[string]any{"reason": "shutdown"}})
+	}
+}
+
+func (b *Browser) shutdownAndRelease() {
+	b.shutdown(3 * time.Second)
+	if b.release != nil {
+		b.release()
+	}
+}
+
+func (m *Manager) hooks() launchHooks {
+	return launchHooks{
+		decide:     cdpguard.AllowAll,
+		onDecision: m.onDecision,
+		onFailure:  m.onGuardFailure,
+		onConnLost: m.onConnLost,
+		onTarget:   m.onTarget,
+	}
+}
+
+func (m *Manager) onDecision(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) {
+	verdict := "allow"
+	if !v.Allow {
+		verdict = "deny"
+	}
+	extra := map[string]any{
+		"verdict":       verdict,
+		"reason":        v.Reason,
+		"request_url":   r.URL,
+		"method":        r.Method,
+		"has_body":      r.HasBody,
+		"resource_type": string(r.ResourceType),
+		"target_type":   r.TargetType,
+		"target_id":     string(r.TargetID),
+		"judge_ms":      float64(took.Microseconds()) / 1000,
+	}
+	if r.RedirectFrom != "" {
+		extra["redirect_from"] = r.RedirectFrom
+	}
+	for k, val := range v.Fields {
+		extra[k] = val
+	}
+	m.mu.Lock()
+	owner := m.owner
+	m.mu.Unlock()
+	m.audit(audit.Row{Kind: "guard", Session: owner, Status: verdict, Extra: extra})
+}
+
+// onGuardFailure: a target the guard could not set up may be running
+// unguarded, which is the same event as losing the connection.
+func (m *Manager) onGuardFailure(b *Browser, err error) {
+	m.loseGuard(b, "target_unguarded", err)
+}
+
+// onConnLost tells a browser that quit by itself (crash, last window
+// closed) apart from a connection lost under a running browser, which is
+// killed at once: Chrome releases every held request the moment the
+// connection ends.
+func (m *Manager) onConnLost(b *Browser, err error) {
+	if b.closing.Load() {
+		return
+	}
+	if procGone(b.proc) {
+		m.browserQuit(b)
+		return
+	}
+	if len(b.pages()) > 0 {
+		m.loseGuard(b, "connection_lost", err)
+		return
+	}
+	// No tab open: a browser whose last window was closed leaves within
+	// 300 ms.
+	select {
+	case <-b.proc.Done():
+		m.browserQuit(b)
+	case <-time.After(300 * time.Millisecond):
+		m.loseGuard(b, "connection_lost", err)
+	}
+}
+
+func (m *Manager) loseGuard(b *Browser, reason string, err error) {
+	if b.closing.Swap(true) {
+		return
+	}
+	b.proc.Kill() // first, before anything else
+	start := time.Now()
+	if b.conn != nil {
+		b.conn.Abort()
+	}
+	if b.guard != nil {
+		b.guard.Stop()
+	}
+	m.mu.Lock()
+	current := m.browser == b
+	if current {
+		m.browser = nil
+		m.guardLost = true
+	}
+	owner := m.owner
+	m.mu.Unlock()
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	m.log.Error("guard lost; browser killed", zap.String("reason", reason), zap.String("error", msg))
+	m.audit(audit.Row{Kind: "guard_lost", Session: owner, Status: StatusGuardLost, Extra: map[string]any{"reason": reason, "error": msg}})
+	go func() {
+		select {
+		case <-b.proc.Done():
+		case <-time.After(5 * time.Second):
+		}
+		m.log.Debug("killed browser exited", zap.Duration("after", time.Since(start)))
+		if b.release != nil {
+			b.release()
+		}
+	}()
+}
+
+func (m *Manager) browserQuit(b *Browser) {
+	if b.closing.Swap(true) {
+		return
+	}
+	if b.guard != nil {
+		b.guard.Stop()
+	}
+	b.proc.Kill()
+	m.mu.Lock()
+	current := m.browser == b
+	if current {
+		m.browser = nil
+	}
+	owner := m.owner
+	m.mu.Unlock()
+	m.audit(audit.Row{Kind: "browser", Session: owner, Status: "quit", Extra: map[string]any{"reason": "the browser exited by itself"}})
+	go func() {
+		<-b.proc.Done()
+		if b.release != nil {
+			b.release()
+		}
+	}()
+}
+
+func (m *Manager) onTarget(b *Browser, ev cdpguard.TargetEvent) {
+	switch ev.Kind {
+	case "attached":
+		// The session follows onto a tab the active page opened.
+		if ev.Target.OpenerID != "" && ev.Target.OpenerID == b.activeID() {
+			b.setActive(ev.Target.ID)
+		}
+	case "detached":
+		if ev.Target.ID == b.activeID() {
+			// Back to the opener when it is still there; activePage picks
+			// the newest otherwise.
+			if _, ok := b.guard.Page(ev.Target.OpenerID); ok {
+				b.setActive(ev.Target.OpenerID)
+			}
+		}
+	}
+}
+
+func (m *Manager) audit(r audit.Row) {
+	if err := m.cfg.Audit.Write(r); err != nil {
+		m.log.Error("audit write failed", zap.Error(err))
+	}
+}

@@ -1,0 +1,230 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"mime"
+	"net/url"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/cdpguard"
+)
+
+// PageInfo is where the active tab stands.
+type PageInfo struct {
+	URL      string
+	Title    string
+	TabCount int
+}
+
+// WaitUntil values navigate accepts.
+var WaitUntil = []string{"domcontentloaded", "load", "commit", "networkidle"}
+
+// CurrentURL is the active tab's URL, or "" with no browser. It asks the
+// browser nothing: the guard keeps each target's URL up to date.
+func (m *Manager) CurrentURL() string {
+	m.mu.Lock()
+	b := m.browser
+	m.mu.Unlock()
+	if b == nil {
+		return ""
+	}
+	if t, ok := b.guard.Page(b.activeID()); ok {
+		return t.URL
+	}
+	return ""
+}
+
+// URL answers get_url.
+func (m *Manager) URL(ctx context.Context, c Caller) (*PageInfo, error) {
+	b, err := m.enter(c, read)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, notOpen()
+	}
+	t, err := b.activePage(ctx)
+	if err != nil {
+		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+	}
+	url, title := b.fresh(ctx, t)
+	return &PageInfo{URL: url, Title: title, TabCount: len(b.pages())}, nil
+}
+
+// fresh asks the browser for the tab's URL and title: a title set while the
+// page loads reaches the guard's registry a moment after the load event.
+func (b *Browser) fresh(ctx context.Context, t cdpguard.Target) (url, title string) {
+	info, err := cdp.Call(ctx, b.conn.Browser(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.ID})
+	if err != nil || info.TargetInfo == nil {
+		return t.URL, t.Title
+	}
+	return info.TargetInfo.URL, info.TargetInfo.Title
+}
+
+func notOpen() *Error {
+	return newError(StatusNotOpen, "the browser is not open", "Call open_browser first.")
+}
+
+// NavResult is what navigate answers.
+type NavResult struct {
+	URL         string
+	Title       string
+	HTTPStatus  *int64
+	ContentType *string
+	TabCount    int
+}
+
+// Navigate loads rawURL in the active tab and waits for waitUntil. A
+// browser that is not open yet is opened first.
+func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil string) (*NavResult, error) {
+	b, err := m.enter(c, mutate)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		if _, err := m.Open(ctx, c); err != nil {
+			return nil, err
+		}
+		if b, err = m.enter(c, mutate); err != nil {
+			return nil, err
+		}
+		if b == nil {
+			return nil, notOpen()
+		}
+	}
+	t, err := b.activePage(ctx)
+	if err != nil {
+		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+	}
+	nctx, cancel := context.WithTimeout(ctx, m.cfg.NavigationTimeout)
+	defer cancel()
+	res, err := navigate(nctx, b.conn.Session(t.SessionID), rawURL, waitUntil)
+	if err != nil {
+		return nil, err
+	}
+	res.URL, res.Title = b.fresh(ctx, t)
+	res.TabCount = len(b.pages())
+	return res, nil
+}
+
+// navigate drives one navigation on a page session and waits for the
+// lifecycle event waitUntil names. It subscribes before it asks, so no event
+// can slip between the command and the wait.
+func navigate(ctx context.Context, s *cdpconn.Session, rawURL, waitUntil string) (*NavResult, error) {
+	lifecycle, stopLC := s.Subscribe(page.LifecycleEvent.Method)
+	defer stopLC()
+	responses, stopResp := s.Subscribe(network.ResponseReceived.Method)
+	defer stopResp()
+
+	nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: rawURL})
+	if err != nil {
+		return nil, callError(ctx, err, "navigate")
+	}
+	if nav.ErrorText != "" {
+		return nil, newError(StatusNavigationFailed, nav.ErrorText,
+			"The browser could not load the page; check the URL, or whether the site is reachable.").with("requested_url", rawURL)
+	}
+	res := &NavResult{}
+	want := map[string]string{"domcontentloaded": "DOMContentLoaded", "load": "load", "networkidle": "networkIdle"}[waitUntil]
+	if nav.LoaderID == "" {
+		// A same-document navigation (a fragment): nothing to load.
+		return res, nil
+	}
+	record := func(ev jsonv2.Value) {
+		var rr network.EventResponseReceived
+		if jsonv2.Unmarshal(ev, &rr) == nil && rr.LoaderID == nav.LoaderID && rr.Type == network.ResourceTypeDocument && rr.Response != nil {
+			st := rr.Response.Status
+			res.HTTPStatus = &st
+			ct := mediaType(rr.Response.MimeType, rr.Response.Headers)
+			res.ContentType = &ct
+		}
+	}
+	// Page.navigate answers once the navigation committed, but the
+	// renderer reports the response on its own; "commit" waits for the
+	// renderer's first word about the new document (its "init" lifecycle
+	// event comes after the response).
+	for done := false; !done; {
+		select {
+		case <-ctx.Done():
+			return nil, newError(StatusTimeout, "the page did not reach "+waitUntil+" in time",
+				"The page may still be loading; call wait_for or read_page, or retry with wait_until=\"commit\".").with("wait_until", waitUntil)
+		case ev, ok := <-lifecycle:
+			if !ok {
+				return nil, pageGone()
+			}
+			var lc page.EventLifecycleEvent
+			if jsonv2.Unmarshal(ev, &lc) == nil && lc.LoaderID == nav.LoaderID && (lc.Name == want || waitUntil == "commit") {
+				done = true
+			}
+		case ev, ok := <-responses:
+			if !ok {
+				return nil, pageGone()
+			}
+			record(ev)
+		}
+	}
+	// The document's response event comes before its lifecycle events;
+	// take what is already queued.
+	for drained := false; !drained; {
+		select {
+		case ev, ok := <-responses:
+			if !ok {
+				drained = true
+				break
+			}
+			record(ev)
+		default:
+			drained = true
+		}
+	}
+	if !isHTTP(rawURL) {
+		res.HTTPStatus, res.ContentType = nil, nil
+	}
+	return res, nil
+}
+
+func isHTTP(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https")
+}
+
+// mediaType is the media type alone, lower-cased: "application/pdf".
+func mediaType(mimeType string, h network.Headers) string {
+	ct := mimeType
+	for k, v := range h {
+		if strings.EqualFold(k, "content-type") {
+			if s, ok := v.(string); ok && s != "" {
+				ct = s
+			}
+		}
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		return strings.ToLower(mt)
+	}
+	return strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
+}
+
+func pageGone() *Error {
+	return newError(StatusPageClosed, "the tab closed during the call", "Call get_url or tabs to see where the session stands.")
+}
+
+func callError(ctx context.Context, err error, what string) error {
+	if errors.Is(err, cdpconn.ErrClosed) {
+		return newError(StatusGuardLost, "the browser connection ended during "+what, "Call close_browser, then open_browser.")
+	}
+	if ctx.Err() != nil {
+		return newError(StatusTimeout, what+" did not finish in time", "Retry, or call get_url to see where the tab stands.")
+	}
+	if strings.Contains(err.Error(), "detached") {
+		return pageGone()
+	}
+	return newError(StatusError, what+": "+err.Error(), "Retry; if it persists, call close_browser and open_browser.")
+}

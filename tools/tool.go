@@ -1,0 +1,379 @@
+// Package tools is lyrad's tool surface: names, schemas, argument checks and
+// envelopes. A tool asks the session to act; it never speaks CDP.
+//
+// Every tool answers a small JSON object with a status and, when something
+// is wrong, a hint with the next move, as structured content and as text.
+// Arguments are checked here, before anything is asked or done: an unknown
+// argument, a wrong type or a value outside its set is an error envelope that
+// names the argument and the fix.
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/session"
+)
+
+// Deps is what the tools need.
+type Deps struct {
+	Session *session.Manager
+	Logger  *zap.Logger
+}
+
+// param describes one argument.
+type param struct {
+	name        string
+	kind        string // "string", "boolean", "integer"
+	required    bool
+	description string
+	enum        []string
+	def         any
+}
+
+// tool is one entry of the surface.
+type tool struct {
+	name        string
+	title       string
+	description string
+	params      []param
+	readOnly    bool
+	destructive bool
+	idempotent  bool
+	// output lists the fields an ok answer carries, for the output schema.
+	output map[string]any
+	run    func(ctx context.Context, c *call) (map[string]any, error)
+}
+
+// call is one invocation: the checked arguments and who made it.
+type call struct {
+	caller session.Caller
+	args   map[string]any
+}
+
+func (c *call) str(name string) string {
+	s, _ := c.args[name].(string)
+	return s
+}
+
+func (c *call) boolean(name string) bool {
+	b, _ := c.args[name].(bool)
+	return b
+}
+
+// argError is a bad argument, named.
+type argError struct {
+	arg, msg, hint string
+}
+
+func (e *argError) Error() string { return e.msg }
+
+func badArg(arg, msg, hint string) error { return &argError{arg: arg, msg: msg, hint: hint} }
+
+// Register adds every tool to the server.
+func Register(s *mcp.Server, d Deps) {
+	if d.Logger == nil {
+		d.Logger = zap.NewNop()
+	}
+	r := &registry{d: d}
+	for _, t := range all(d) {
+		s.AddTool(t.mcpTool(), r.handler(t))
+	}
+}
+
+func all(d Deps) []*tool {
+	var out []*tool
+	out = append(out, browserTools(d)...)
+	out = append(out, navigationTools(d)...)
+	return out
+}
+
+// Names lists the tool names, for tests and docs.
+func Names() []string {
+	var names []string
+	for _, t := range all(Deps{}) {
+		names = append(names, t.name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (t *tool) mcpTool() *mcp.Tool {
+	props := map[string]any{}
+	var required []string
+	for _, p := range t.params {
+		sch := map[string]any{"type": p.kind, "description": p.description}
+		if len(p.enum) > 0 {
+			sch["enum"] = p.enum
+		}
+		if p.def != nil {
+			sch["default"] = p.def
+		}
+		props[p.name] = sch
+		if p.required {
+			required = append(required, p.name)
+		}
+	}
+	in := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		in["required"] = required
+	}
+	outProps := map[string]any{
+		"status": map[string]any{"type": "string", "description": "ok, or what stopped the call (error, blocked_by_policy, session_conflict, guard_lost, browser_unavailable, timeout, ...)"},
+		"hint":   map[string]any{"type": "string", "description": "the next move when status is not ok"},
+		"error":  map[string]any{"type": "string", "description": "what went wrong"},
+	}
+	for k, v := range t.output {
+		outProps[k] = v
+	}
+	destructive := t.destructive
+	openWorld := !t.readOnly
+	return &mcp.Tool{
+		Name:        t.name,
+		Title:       t.title,
+		Description: t.description,
+		InputSchema: in,
+		OutputSchema: map[string]any{
+			"type": "object", "properties": outProps, "required": []string{"status"},
+		},
+		Annotations: &mcp.ToolAnnotations{
+			Title:           t.title,
+			ReadOnlyHint:    t.readOnly,
+			DestructiveHint: &destructive,
+			IdempotentHint:  t.idempotent,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+}
+
+// registry maps MCP sessions to caller ids and runs tools.
+type registry struct {
+	d     Deps
+	mu    sync.Mutex
+	ids   map[*mcp.ServerSession]string
+	count atomic.Int64
+}
+
+func (r *registry) caller(ss *mcp.ServerSession) session.Caller {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ids == nil {
+		r.ids = map[*mcp.ServerSession]string{}
+	}
+	if id, ok := r.ids[ss]; ok {
+		return session.Caller{ID: id}
+	}
+	id := fmt.Sprintf("mcp-%d", r.count.Add(1))
+	if sid := ss.ID(); sid != "" {
+		id += "-" + sid[:min(8, len(sid))]
+	}
+	r.ids[ss] = id
+	go func() {
+		_ = ss.Wait()
+		r.mu.Lock()
+		delete(r.ids, ss)
+		r.mu.Unlock()
+		r.d.Session.SessionEnded(id)
+	}()
+	return session.Caller{ID: id}
+}
+
+func (r *registry) handler(t *tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		var c session.Caller
+		if req.Session != nil {
+			c = r.caller(req.Session)
+		}
+		urlBefore := r.d.Session.CurrentURL()
+		raw := req.Params.Arguments
+		args, err := checkArgs(t, raw)
+		var out map[string]any
+		if err == nil {
+			out, err = t.run(ctx, &call{caller: c, args: args})
+		}
+		env := envelope(out, err)
+		if err != nil {
+			if _, ok := err.(*session.Error); !ok {
+				if _, ok := err.(*argError); !ok {
+					r.d.Logger.Warn("tool failed", zap.String("tool", t.name), zap.Error(err))
+				}
+			}
+		}
+		auditArgs := args
+		if auditArgs == nil {
+			auditArgs = rawArgs(raw)
+		}
+		row := audit.Row{
+			Kind: "tool", Session: c.ID, Tool: t.name, Args: auditArgs,
+			Status: env["status"].(string), DurationMS: audit.Since(start),
+			URLBefore: urlBefore, URLAfter: r.d.Session.CurrentURL(),
+		}
+		if e, ok := env["error"].(string); ok {
+			row.Extra = map[string]any{"error": e}
+		}
+		if werr := r.d.Session.Audit().Write(row); werr != nil {
+			r.d.Logger.Error("audit write failed", zap.Error(werr))
+		}
+		return result(env), nil
+	}
+}
+
+// envelope turns an answer or an error into the reply object.
+func envelope(out map[string]any, err error) map[string]any {
+	env := map[string]any{}
+	var se *session.Error
+	var ae *argError
+	switch {
+	case err == nil:
+		for k, v := range out {
+			env[k] = v
+		}
+		if _, ok := env["status"]; !ok {
+			env["status"] = session.StatusOK
+		}
+	case errors.As(err, &ae):
+		env["status"] = session.StatusError
+		env["error"] = ae.msg
+		env["argument"] = ae.arg
+		env["hint"] = ae.hint
+	case errors.As(err, &se):
+		for k, v := range se.Fields {
+			env[k] = v
+		}
+		env["status"] = se.Status
+		if se.Message != "" {
+			env["error"] = se.Message
+		}
+		if se.Hint != "" {
+			env["hint"] = se.Hint
+		}
+	default:
+		env["status"] = session.StatusError
+		env["error"] = err.Error()
+		env["hint"] = "Retry; if it persists, call close_browser and open_browser."
+	}
+	return env
+}
+
+func result(env map[string]any) *mcp.CallToolResult {
+	b, _ := json.Marshal(env)
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+		StructuredContent: env,
+		// An envelope is an answer, not a protocol failure; IsError marks
+		// the ones the agent must act on.
+		IsError: env["status"] == session.StatusError,
+	}
+}
+
+// checkArgs decodes the arguments and checks them against the tool's params.
+func checkArgs(t *tool, raw json.RawMessage) (map[string]any, error) {
+	args := map[string]any{}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(trimmed))
+		dec.UseNumber()
+		if err := dec.Decode(&args); err != nil {
+			return nil, badArg("", "arguments must be a JSON object", "Pass the arguments as an object, e.g. {\"url\": \"https://example.com\"}.")
+		}
+	}
+	known := map[string]param{}
+	var names []string
+	for _, p := range t.params {
+		known[p.name] = p
+		names = append(names, p.name)
+	}
+	for k := range args {
+		if _, ok := known[k]; !ok {
+			takes := "no arguments"
+			if len(names) > 0 {
+				takes = strings.Join(names, ", ")
+			}
+			return nil, badArg(k, fmt.Sprintf("unknown argument %q", k), fmt.Sprintf("%s takes %s.", t.name, takes))
+		}
+	}
+	out := map[string]any{}
+	for _, p := range t.params {
+		v, ok := args[p.name]
+		if !ok || v == nil {
+			if p.required {
+				return nil, badArg(p.name, fmt.Sprintf("missing required argument %q", p.name), fmt.Sprintf("Pass %s (%s): %s", p.name, p.kind, p.description))
+			}
+			if p.def != nil {
+				out[p.name] = p.def
+			}
+			continue
+		}
+		switch p.kind {
+		case "string":
+			s, ok := v.(string)
+			if !ok {
+				return nil, badArg(p.name, fmt.Sprintf("%s must be a string, not %s", p.name, jsonType(v)), "Pass it as a JSON string.")
+			}
+			if len(p.enum) > 0 && !contains(p.enum, s) {
+				return nil, badArg(p.name, fmt.Sprintf("%s must be one of %s, not %q", p.name, strings.Join(p.enum, ", "), s), fmt.Sprintf("Use one of: %s.", strings.Join(p.enum, ", ")))
+			}
+			out[p.name] = s
+		case "boolean":
+			b, ok := v.(bool)
+			if !ok {
+				return nil, badArg(p.name, fmt.Sprintf("%s must be true or false, not %s", p.name, jsonType(v)), "Pass a JSON boolean.")
+			}
+			out[p.name] = b
+		case "integer":
+			n, ok := v.(json.Number)
+			i, err := n.Int64()
+			if !ok || err != nil {
+				return nil, badArg(p.name, fmt.Sprintf("%s must be an integer, not %s", p.name, jsonType(v)), "Pass a whole number.")
+			}
+			out[p.name] = i
+		}
+	}
+	return out, nil
+}
+
+func rawArgs(raw json.RawMessage) map[string]any {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "null"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package transport
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TokenFile is where the HTTP bearer token lives in the data directory.
+const TokenFile = "http-token"
+
+// LoadToken reads the HTTP bearer token from the data directory, creating it
+// (0600, 32 random bytes in hex) when there is none.
+func LoadToken(dataDir string) (string, error) {
+	path := filepath.Join(dataDir, TokenFile)
+	if b, err := os.ReadFile(path); err == nil {
+		if tok := strings.TrimSpace(string(b)); len(tok) >= 32 {
+			_ = os.Chmod(path, 0o600)
+			return tok, nil
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	tok := hex.EncodeToString(raw[:])
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(tok + "\n"); err != nil {
+		f.Close()
+		return "", err
+	}
+	return tok, f.Close()
+}
+
+// HTTPHandler serves streamable HTTP MCP at /mcp, for loopback only: a
+// request must carry the bearer token, name this server in Host (no DNS
+// rebinding) and, when a browser sends an Origin, come from this server's
+// own origin (a web page cannot drive it).
+func HTTPHandler(srv *mcp.Server, token string, port int) http.Handler {
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	allowedHost := map[string]bool{
+		fmt.Sprintf("127.0.0.1:%d", port): true,
+		fmt.Sprintf("localhost:%d", port): true,
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpHandler)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !allowedHost[strings.ToLower(r.Host)] {
+			deny(w, http.StatusForbidden, "foreign Host header: lyrad answers only 127.0.0.1 and localhost")
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !allowedHost[strings.ToLower(strings.TrimPrefix(o, "http://"))] {
+			deny(w, http.StatusForbidden, "cross-origin request refused")
+			return
+		}
+		auth := r.Header.Get("Authorization")
+		got, ok := strings.CutPrefix(auth, "Bearer ")
+		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="lyrad"`)
+			deny(w, http.StatusUnauthorized, "missing or wrong bearer token: see `lyrad doctor` or <data_dir>/http-token")
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+func deny(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(code)
+	fmt.Fprintln(w, msg)
+}
+
+// ListenHTTP listens on 127.0.0.1:port (0 picks one) and reports the port.
+func ListenHTTP(port int) (net.Listener, int, error) {
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return nil, 0, err
+	}
+	return ln, ln.Addr().(*net.TCPAddr).Port, nil
+}

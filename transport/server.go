@@ -1,0 +1,24 @@
+// Package transport holds lyrad's MCP front doors over one server core:
+// stdio, a local socket that `lyrad stdio` relays to, and streamable HTTP on
+// loopback behind a bearer token. A front door knows nothing of Chrome.
+package transport
+
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lyrad/lyrad/tools"
+)
+
+// Instructions tell the agent how the surface is meant to be used.
+const Instructions = `lyrad gives you a real browser that a person shares with you.
+Call open_browser first. Every request the browser sends is judged against what you were granted before it leaves; a refused step answers blocked_by_policy with a hint.
+One MCP session drives at a time: another is answered session_conflict until the driver calls close_browser or goes idle.
+Every tool answers a JSON object with a status; read its hint when status is not ok.`
+
+// NewServer builds the MCP server with every tool registered.
+func NewServer(d tools.Deps, version string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "lyrad", Title: "lyrad: a shared, guarded browser", Version: version},
+		&mcp.ServerOptions{Instructions: Instructions})
+	tools.Register(s, d)
+	return s
+}
