@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -168,7 +169,7 @@ func (c *Conn) Session(id target.SessionID) *Session {
 // A subscriber must read until the channel closes or call cancel.
 func (c *Conn) Subscribe(methods ...string) (<-chan Event, func()) {
 	q := newQueue[Event]()
-	s := &subscription{methods: methods, all: true, deliver: q.push, end: q.end}
+	s := &subscription{methods: slices.Clone(methods), all: true, deliver: q.push, end: q.end}
 	c.addSub(s)
 	return q.out, func() { c.removeSub(s); q.cancel() }
 }
