@@ -35,6 +35,11 @@ type Manager struct {
 	lastUse   time.Time
 	idle      *time.Timer
 	closed    bool // Shutdown was called
+
+	// dying counts browsers that were killed or quit but whose profile
+	// lock is not released yet; a new launch waits for them so it gets the
+	// persistent profile rather than a private instance.
+	dying sync.WaitGroup
 }
 
 // New returns a Manager. Nothing is launched until a tool asks.
@@ -166,6 +171,7 @@ func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
 		info.AlreadyOpen = true
 		return info, nil
 	}
+	m.dying.Wait()
 	b, err := m.launch(ctx, m.hooks())
 	if err != nil {
 		return nil, err
@@ -320,8 +326,8 @@ func (m *Manager) loseGuard(b *Browser, reason string, err error) {
 	if b.closing.Swap(true) {
 		return
 	}
-	b.proc.Kill() // first, before anything else
 	start := time.Now()
+	b.proc.Kill() // first, before anything else
 	if b.conn != nil {
 		b.conn.Abort()
 	}
@@ -329,12 +335,12 @@ func (m *Manager) loseGuard(b *Browser, reason string, err error) {
 		b.guard.Stop()
 	}
 	m.mu.Lock()
-	current := m.browser == b
-	if current {
+	if m.browser == b {
 		m.browser = nil
 		m.guardLost = true
 	}
 	owner := m.owner
+	m.dying.Add(1)
 	m.mu.Unlock()
 	msg := ""
 	if err != nil {
@@ -343,11 +349,13 @@ func (m *Manager) loseGuard(b *Browser, reason string, err error) {
 	m.log.Error("guard lost; browser killed", zap.String("reason", reason), zap.String("error", msg))
 	m.audit(audit.Row{Kind: "guard_lost", Session: owner, Status: StatusGuardLost, Extra: map[string]any{"reason": reason, "error": msg}})
 	go func() {
+		defer m.dying.Done()
 		select {
 		case <-b.proc.Done():
 		case <-time.After(5 * time.Second):
 		}
-		m.log.Debug("killed browser exited", zap.Duration("after", time.Since(start)))
+		m.audit(audit.Row{Kind: "browser", Session: owner, Status: "killed", Extra: map[string]any{
+			"exit_ms": float64(time.Since(start).Microseconds()) / 1000, "exited": b.proc.Exited()}})
 		if b.release != nil {
 			b.release()
 		}
@@ -363,15 +371,19 @@ func (m *Manager) browserQuit(b *Browser) {
 	}
 	b.proc.Kill()
 	m.mu.Lock()
-	current := m.browser == b
-	if current {
+	if m.browser == b {
 		m.browser = nil
 	}
 	owner := m.owner
+	m.dying.Add(1)
 	m.mu.Unlock()
 	m.audit(audit.Row{Kind: "browser", Session: owner, Status: "quit", Extra: map[string]any{"reason": "the browser exited by itself"}})
 	go func() {
-		<-b.proc.Done()
+		defer m.dying.Done()
+		select {
+		case <-b.proc.Done():
+		case <-time.After(5 * time.Second):
+		}
 		if b.release != nil {
 			b.release()
 		}

@@ -1,0 +1,204 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// allowPopups writes the profile preference a person sets with "always
+// allow pop-ups from this site", so a page can open a popup without a
+// click (there is no click tool in this test).
+func allowPopups(t *testing.T, dataDir, origin string) {
+	t.Helper()
+	dir := filepath.Join(dataDir, "profile", "Default")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(filepath.Join(dataDir, "profile"), 0o700)
+	prefs := map[string]any{"profile": map[string]any{"content_settings": map[string]any{"exceptions": map[string]any{
+		"popups": map[string]any{origin + ",*": map[string]any{"setting": 1}},
+	}}}}
+	b, _ := json.Marshal(prefs)
+	if err := os.WriteFile(filepath.Join(dir, "Preferences"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// guardRows are the audit rows of judged requests whose URL has this path.
+func guardRows(rows []map[string]any, path string) []map[string]any {
+	var out []map[string]any
+	for _, r := range rows {
+		if r["kind"] == "guard" {
+			if u, _ := r["request_url"].(string); strings.HasSuffix(u, path) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// TestPopupAndCrossSiteIframeAreHeld: a popup the page opens and a
+// cross-site (out-of-process) iframe have their first request paused and
+// judged by the guard, and so does the iframe's own later navigation.
+func TestPopupAndCrossSiteIframeAreHeld(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	a.page("/opener", fmt.Sprintf(`<!doctype html><title>opener</title>
+<iframe src="%s/frame"></iframe>
+<script>window.open(%q, "_blank");</script>`, b.URL, b.URL+"/popup"))
+	b.page("/popup", `<!doctype html><title>popup</title>popup`)
+	b.page("/frame", `<!doctype html><title>frame</title><script>setTimeout(function(){ location.replace("/frame2") }, 50)</script>`)
+	b.page("/frame2", `<!doctype html><title>frame2</title>second`)
+
+	dir := t.TempDir()
+	allowPopups(t, dir, a.URL)
+	cs := connectStdio(t, dir, proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/opener", "wait_until": "load"}), "ok")
+	waitFor(t, "popup and both iframe documents to load", 10*time.Second, func() bool {
+		return b.count("/popup") == 1 && b.count("/frame") == 1 && b.count("/frame2") == 1
+	})
+	env := call(t, cs, "get_url", nil)
+	if env["tab_count"] != float64(2) {
+		t.Errorf("tab_count = %v, want 2 (the popup)", env["tab_count"])
+	}
+	if env["url"] != b.URL+"/popup" {
+		t.Errorf("the session did not follow onto the popup: %v", env["url"])
+	}
+
+	var rows []map[string]any
+	waitFor(t, "the guard rows", 5*time.Second, func() bool {
+		rows = auditRows(t, dir)
+		return len(guardRows(rows, "/popup")) > 0 && len(guardRows(rows, "/frame")) > 0 && len(guardRows(rows, "/frame2")) > 0
+	})
+	popup := guardRows(rows, "/popup")
+	frame := guardRows(rows, "/frame")
+	frame2 := guardRows(rows, "/frame2")
+	opener := guardRows(rows, "/opener")
+	t.Logf("judged: opener %d, popup %d, frame %d, frame2 %d", len(opener), len(popup), len(frame), len(frame2))
+	if len(popup) != 1 || len(frame) != 1 || len(frame2) != 1 {
+		t.Fatalf("each first request must be judged exactly once: popup %d, frame %d, frame2 %d", len(popup), len(frame), len(frame2))
+	}
+	// The popup's first request was held in its own target, not the opener's.
+	if popup[0]["target_type"] != "page" || popup[0]["target_id"] == opener[0]["target_id"] {
+		t.Errorf("popup request judged on %v/%v, opener on %v", popup[0]["target_type"], popup[0]["target_id"], opener[0]["target_id"])
+	}
+	// The cross-site iframe runs in its own process: its own navigation is
+	// held by the iframe target's session.
+	if frame2[0]["target_type"] != "iframe" {
+		t.Errorf("the out-of-process iframe's navigation was judged on %v, want its iframe target", frame2[0]["target_type"])
+	}
+}
+
+var ssPid = regexp.MustCompile(`127\.0\.0\.1:(\d+)\s.*pid=(\d+),`)
+
+// debugPort finds, from the outside, the port the browser process listens on.
+func debugPort(t *testing.T, pid int) int {
+	t.Helper()
+	out, err := exec.Command("ss", "-Htlnp").Output()
+	if err != nil {
+		t.Fatalf("ss: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := ssPid.FindStringSubmatch(line); m != nil && m[2] == strconv.Itoa(pid) {
+			p, _ := strconv.Atoi(m[1])
+			return p
+		}
+	}
+	t.Fatalf("no listening port for browser pid %d in:\n%s", pid, out)
+	return 0
+}
+
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || (s[i+2] != 'Z' && s[i+2] != 'X')
+}
+
+// TestCutSocketKillsBrowser cuts lyrad's CDP connection from the outside
+// (ss -K, as a crash of the socket would) while a tab is open: Chrome must
+// be killed at once, every call answers guard_lost until close_browser, and
+// the next open_browser is a fresh guarded browser.
+func TestCutSocketKillsBrowser(t *testing.T) {
+	needBrowser(t)
+	if _, err := exec.LookPath("ss"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ss (iproute2) is needed to cut the socket")
+		}
+		t.Skip("no ss")
+	}
+	s := friendly(t)
+	for run := 0; run < 3; run++ {
+		dir := t.TempDir()
+		cs := connectStdio(t, dir, proto2026)
+		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+		pids := browserPIDs(t, dir)
+		if len(pids) != 1 {
+			t.Fatalf("browser pids %v", pids)
+		}
+		pid := pids[0]
+		port := debugPort(t, pid)
+
+		start := time.Now()
+		out, err := exec.Command("ss", "-K", "dst", "127.0.0.1", "dport", "=", strconv.Itoa(port)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("ss -K: %v %s", err, out)
+		}
+		cut := time.Since(start)
+		for alive(pid) && time.Since(start) < 5*time.Second {
+			time.Sleep(time.Millisecond / 2)
+		}
+		gone := time.Since(start)
+		if alive(pid) {
+			t.Fatalf("browser still running 5s after its guard connection was cut")
+		}
+		t.Logf("run %d: socket cut in %v; browser gone %v after the cut began", run+1, cut, gone)
+
+		for _, tool := range []string{"get_url", "navigate", "open_browser"} {
+			args := map[string]any{}
+			if tool == "navigate" {
+				args["url"] = s.URL + "/next"
+			}
+			env := call(t, cs, tool, args)
+			if env["status"] != "guard_lost" || !strings.Contains(env["hint"].(string), "close_browser") {
+				t.Errorf("%s after the cut: %v, want guard_lost naming close_browser", tool, env)
+			}
+		}
+		var lost bool
+		waitFor(t, "the kill to be audited", 5*time.Second, func() bool {
+			for _, r := range auditRows(t, dir) {
+				if r["kind"] == "guard_lost" {
+					lost = true
+				}
+				if r["kind"] == "browser" && r["status"] == "killed" {
+					t.Logf("run %d: lyrad saw the connection end and the browser exited %vms later", run+1, r["exit_ms"])
+					return true
+				}
+			}
+			return false
+		})
+		if !lost {
+			t.Error("no guard_lost row in the audit trail")
+		}
+		wantStatus(t, call(t, cs, "close_browser", nil), "ok")
+		env := call(t, cs, "open_browser", nil)
+		wantStatus(t, env, "ok")
+		if p := browserPIDs(t, dir); len(p) != 1 || p[0] == pid {
+			t.Errorf("open_browser after guard_lost: pids %v (old %d)", p, pid)
+		}
+		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "ok")
+		wantStatus(t, call(t, cs, "close_browser", nil), "ok")
+	}
+}
