@@ -1,0 +1,176 @@
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lyrad/lyrad/transport"
+)
+
+// HTTPInfoFile is where `lyrad serve --http` says where it listens, so that
+// doctor (and a person) can find the endpoint without the daemon's logs.
+const HTTPInfoFile = "http.json"
+
+type httpInfoFile struct {
+	URL string `json:"url"`
+}
+
+// WriteHTTPInfo records the daemon's HTTP endpoint in
+// <dataDir>/http.json (0600). remove deletes it again; call it on shutdown.
+func WriteHTTPInfo(dataDir, endpoint string) (remove func(), err error) {
+	path := filepath.Join(dataDir, HTTPInfoFile)
+	b, err := json.Marshal(httpInfoFile{URL: endpoint})
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(dataDir, ".http-*.json")
+	if err != nil {
+		return nil, err
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o600)); err != nil {
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	return func() { _ = os.Remove(path) }, nil
+}
+
+// ReadHTTPInfo returns the endpoint recorded in <dataDir>/http.json.
+func ReadHTTPInfo(dataDir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dataDir, HTTPInfoFile))
+	if err != nil {
+		return "", err
+	}
+	var f httpInfoFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return "", fmt.Errorf("%s: %w", HTTPInfoFile, err)
+	}
+	u, err := url.Parse(f.URL)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		return "", fmt.Errorf("%s: not an http URL: %q", HTTPInfoFile, f.URL)
+	}
+	return f.URL, nil
+}
+
+// checkHTTP reads the token and the endpoint from the data directory and,
+// when a daemon serves HTTP, knocks on its front door.
+func checkHTTP(ctx context.Context, dataDir string, daemonRunning bool, info *HTTPInfo) []Check {
+	// The token is read only if it exists: doctor must not create one.
+	if _, err := os.Stat(filepath.Join(dataDir, transport.TokenFile)); err == nil {
+		if tok, err := transport.LoadToken(dataDir); err == nil {
+			info.Token = tok
+		}
+	}
+	skipAll := func(why string) []Check {
+		return []Check{skip(NameHTTPToken, why), skip(NameHTTPOrigin, why), skip(NameHTTPHost, why)}
+	}
+	endpoint, err := ReadHTTPInfo(dataDir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && daemonRunning:
+		return skipAll("the daemon does not serve HTTP (lyrad serve --http does)")
+	case errors.Is(err, fs.ErrNotExist):
+		return skipAll("no daemon serves HTTP")
+	case err != nil:
+		return skipAll(err.Error())
+	case !daemonRunning:
+		return skipAll("no daemon running (" + HTTPInfoFile + " is left over from one that stopped)")
+	}
+	info.Serving, info.URL = true, endpoint
+	return []Check{CheckHTTPToken(endpoint, info.Token), CheckHTTPOrigin(endpoint, info.Token), CheckHTTPHost(endpoint, info.Token)}
+}
+
+// knock POSTs a JSON-RPC ping to the MCP endpoint. Without an Accept header
+// an MCP server answers it 400 before any session exists, so a request that
+// gets past the door changes nothing in the daemon.
+func knock(endpoint, token, origin, host string) (int, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	return resp.StatusCode, strings.TrimSpace(firstLine(string(b))), nil
+}
+
+const notLyrad = "whatever answers there is not lyrad's guarded front door: stop it, and restart lyrad serve --http"
+
+// CheckHTTPToken checks that the HTTP front door at endpoint refuses a
+// request without the bearer token (401) and lets one with token through.
+func CheckHTTPToken(endpoint, token string) Check {
+	code, _, err := knock(endpoint, "", "", "")
+	if err != nil {
+		return fail(NameHTTPToken, "the HTTP front door does not answer: "+err.Error(), "restart lyrad serve --http")
+	}
+	if code != http.StatusUnauthorized {
+		return fail(NameHTTPToken, fmt.Sprintf("a request without a token got %d, not 401: any local process or web page can drive the browser", code), notLyrad)
+	}
+	if token == "" {
+		return fail(NameHTTPToken, "a request without a token got 401, but there is no "+transport.TokenFile+" to try the token", "restart lyrad serve --http: it creates the token")
+	}
+	code, msg, err := knock(endpoint, token, "", "")
+	if err != nil {
+		return fail(NameHTTPToken, "the HTTP front door does not answer: "+err.Error(), "restart lyrad serve --http")
+	}
+	if code == http.StatusUnauthorized || code == http.StatusForbidden {
+		return fail(NameHTTPToken, fmt.Sprintf("a request with the token from %s was refused too (%d: %s)", transport.TokenFile, code, msg),
+			"restart lyrad serve --http so it reads the current token")
+	}
+	return pass(NameHTTPToken, fmt.Sprintf("without a token: 401; with the token: %d (past the door; no MCP session made)", code))
+}
+
+// CheckHTTPOrigin checks that a request carrying the token but a foreign
+// Origin is refused (403): a web page must not reach the daemon even if it
+// somehow has the token.
+func CheckHTTPOrigin(endpoint, token string) Check {
+	code, _, err := knock(endpoint, token, EvilOrigin, "")
+	if err != nil {
+		return fail(NameHTTPOrigin, "the HTTP front door does not answer: "+err.Error(), "restart lyrad serve --http")
+	}
+	if code != http.StatusForbidden {
+		return fail(NameHTTPOrigin, fmt.Sprintf("a request with the token and Origin: %s got %d, not 403: a web page could drive the browser", EvilOrigin, code), notLyrad)
+	}
+	return pass(NameHTTPOrigin, fmt.Sprintf("a request with the token and Origin: %s got 403", EvilOrigin))
+}
+
+// CheckHTTPHost checks that a request carrying the token but a foreign Host
+// is refused (DNS rebinding).
+func CheckHTTPHost(endpoint, token string) Check {
+	code, _, err := knock(endpoint, token, "", EvilHost)
+	if err != nil {
+		return fail(NameHTTPHost, "the HTTP front door does not answer: "+err.Error(), "restart lyrad serve --http")
+	}
+	if code != http.StatusForbidden && code != http.StatusMisdirectedRequest {
+		return fail(NameHTTPHost, fmt.Sprintf("a request with the token and Host: %s got %d, not 403: a DNS-rebinding page could reach the daemon", EvilHost, code), notLyrad)
+	}
+	return pass(NameHTTPHost, fmt.Sprintf("a request with the token and Host: %s got %d", EvilHost, code))
+}

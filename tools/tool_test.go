@@ -1,0 +1,94 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lyrad/lyrad/session"
+)
+
+func TestCheckURL(t *testing.T) {
+	good := []string{"https://example.com", "http://127.0.0.1:8080/a?b=c#d", "about:blank", "data:text/html,hi", "file:///tmp/x.html"}
+	for _, u := range good {
+		if _, err := checkURL(u); err != nil {
+			t.Errorf("%q refused: %v", u, err)
+		}
+	}
+	bad := map[string]string{
+		"":                    "empty",
+		"example.com":         "no scheme",
+		"http://":             "no host",
+		"javascript:alert(1)": "unsupported scheme",
+		"chrome://settings":   "unsupported scheme",
+		"about:config":        "about:blank",
+		"http://a b.com":      "does not parse",
+	}
+	for u, want := range bad {
+		_, err := checkURL(u)
+		var ae *argError
+		if !errors.As(err, &ae) || ae.arg != "url" || !strings.Contains(ae.msg, want) || ae.hint == "" {
+			t.Errorf("%q: %v, want an url error containing %q with a hint", u, err, want)
+		}
+	}
+}
+
+func TestCheckArgs(t *testing.T) {
+	nav := navigationTools(Deps{})[0]
+	cases := []struct {
+		raw, arg string
+	}{
+		{`{"url":"https://x.com","nope":1}`, "nope"},
+		{`{"url":1}`, "url"},
+		{`{}`, "url"},
+		{`{"url":"https://x.com","wait_until":"later"}`, "wait_until"},
+		{`{"url":"https://x.com","confirm":"true"}`, "confirm"},
+		{`[1,2]`, ""},
+	}
+	for _, c := range cases {
+		_, err := checkArgs(nav, json.RawMessage(c.raw))
+		var ae *argError
+		if !errors.As(err, &ae) || ae.arg != c.arg {
+			t.Errorf("%s: %v, want an error naming %q", c.raw, err, c.arg)
+		}
+	}
+	args, err := checkArgs(nav, json.RawMessage(`{"url":"https://x.com"}`))
+	if err != nil || args["wait_until"] != "domcontentloaded" {
+		t.Errorf("defaults: %v %v", args, err)
+	}
+	if _, err := checkArgs(nav, nil); err == nil {
+		t.Error("missing arguments accepted for a tool with a required one")
+	}
+}
+
+func TestEnvelope(t *testing.T) {
+	env := envelope(nil, &session.Error{Status: "session_conflict", Message: "m", Hint: "h", Fields: map[string]any{"x": 1}})
+	if env["status"] != "session_conflict" || env["hint"] != "h" || env["error"] != "m" || env["x"] != 1 {
+		t.Errorf("session error envelope %v", env)
+	}
+	env = envelope(map[string]any{"url": "u"}, nil)
+	if env["status"] != "ok" || env["url"] != "u" {
+		t.Errorf("ok envelope %v", env)
+	}
+	res := result(envelope(nil, badArg("url", "bad", "fix")))
+	if !res.IsError || len(res.Content) != 1 {
+		t.Errorf("argument error result %+v", res)
+	}
+}
+
+func TestToolSchemas(t *testing.T) {
+	want := []string{"close_browser", "get_url", "navigate", "open_browser"}
+	if got := Names(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("tools %v, want %v", got, want)
+	}
+	for _, tl := range all(Deps{}) {
+		mt := tl.mcpTool()
+		if mt.Annotations == nil || mt.OutputSchema == nil || mt.Description == "" {
+			t.Errorf("%s lacks annotations, output schema or description", tl.name)
+		}
+		if tl.readOnly && *mt.Annotations.DestructiveHint {
+			t.Errorf("%s is read-only and destructive", tl.name)
+		}
+	}
+}
