@@ -101,6 +101,12 @@ func run(bin string, n, cold int) error {
 	}
 	fmt.Printf("navigate to a small loopback page (domcontentloaded), median of %d: %v  (p90 %v)\n",
 		n, median(navs).Round(time.Microsecond*100), pct(navs, 0.9).Round(time.Microsecond*100))
+	if plain, err := plainNavigate(page, n); err != nil {
+		fmt.Printf("plain CDP navigate: %v\n", err)
+	} else {
+		fmt.Printf("the same navigate over plain CDP (no lyrad, no interception), median of %d: %v  -> lyrad/plain = %.2f\n",
+			n, median(plain).Round(time.Microsecond*100), float64(median(navs))/float64(median(plain)))
+	}
 	rssBusy := rss(d.cmd.Process.Pid)
 	if err := callOK(cs, "close_browser", nil); err != nil {
 		return err

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/chrome"
+)
+
+// plainNavigate is the floor: the same navigation driven by this program
+// over plain CDP, with no guard and no MCP, on a browser launched with the
+// same flags. Page.enable and lifecycle events only, as any driver needs.
+func plainNavigate(pageURL string, n int) ([]time.Duration, error) {
+	found, err := chrome.Find("", "")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "lyrad-bench-plain")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: found.Path, ProfileDir: dir, Headless: true})
+	if err != nil {
+		return nil, err
+	}
+	defer proc.Close(2 * time.Second)
+	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	targets, err := cdp.Call(ctx, conn.Browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return nil, err
+	}
+	var id target.ID
+	for _, t := range targets.TargetInfos {
+		if t.Type == "page" {
+			id = t.TargetID
+		}
+	}
+	flatten := true
+	att, err := cdp.Call(ctx, conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: &flatten})
+	if err != nil {
+		return nil, err
+	}
+	s := conn.Session(att.SessionID)
+	if _, err := cdp.Call(ctx, s, page.Enable, page.EnableParams{}); err != nil {
+		return nil, err
+	}
+	if _, err := cdp.Call(ctx, s, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true}); err != nil {
+		return nil, err
+	}
+	var out []time.Duration
+	for i := 0; i < n; i++ {
+		lc, stop := s.Subscribe(page.LifecycleEvent.Method)
+		start := time.Now()
+		nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: pageURL + "plain" + strconv.Itoa(i)})
+		if err != nil {
+			stop()
+			return nil, err
+		}
+		for done := false; !done; {
+			select {
+			case ev := <-lc:
+				var e page.EventLifecycleEvent
+				if jsonv2.Unmarshal(ev, &e) == nil && e.LoaderID == nav.LoaderID && e.Name == "DOMContentLoaded" {
+					done = true
+				}
+			case <-ctx.Done():
+				stop()
+				return nil, fmt.Errorf("plain navigate timed out")
+			}
+		}
+		out = append(out, time.Since(start))
+		stop()
+	}
+	return out, nil
+}
