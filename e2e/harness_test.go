@@ -360,3 +360,8 @@ func execLyrad(dataDir string, args ...string) *exec.Cmd {
 	cmd.Env = baseEnv(dataDir)
 	return cmd
 }
+
+func jsonString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
