@@ -43,8 +43,8 @@ const (
 	NameForeignHost    = "foreign Host refused"
 	NameActivePort     = "DevToolsActivePort absent"
 	NameProfileMode    = "profile is 0700"
-	NameDataDirMode    = "data dir is 0700"
 	NameSocketMode     = "socket is 0600"
+	NameDaemonPorts    = "daemon listens on 127.0.0.1 only"
 	NameHTTPToken      = "HTTP front door needs the token"
 	NameHTTPOrigin     = "HTTP front door refuses a foreign Origin"
 	NameHTTPHost       = "HTTP front door refuses a foreign Host"
@@ -131,9 +131,9 @@ func Run(ctx context.Context, o Options) Report {
 	r.add(checkBrowser(ctx, o, headless, &r.Browser, profiles)...)
 
 	// The daemon's files and front doors.
-	r.add(CheckDirMode(NameDataDirMode, o.DataDir))
 	daemonPID := daemonRunning(o.DataDir)
 	r.add(CheckSocketMode(filepath.Join(o.DataDir, "lyrad.sock"), daemonPID != 0))
+	r.add(CheckDaemonListeners(daemonPID))
 	r.add(checkHTTP(ctx, o.DataDir, daemonPID != 0, &r.HTTP)...)
 	r.add(CheckFileMode(NameAuditMode, filepath.Join(o.DataDir, "audit.jsonl")))
 
@@ -236,6 +236,22 @@ func checkBrowser(ctx context.Context, o Options, headless bool, info *BrowserIn
 		pm.Detail += "; lyrad's launch tightened the throwaway profile from 0755"
 	}
 	return append(out, ap, pm)
+}
+
+// CheckDaemonListeners looks at a running daemon the way a scanner would:
+// every TCP socket it and its children (its browser included) listen on must
+// be on 127.0.0.1. Only /proc is read; nothing is sent to the daemon's
+// browser.
+func CheckDaemonListeners(pid int) Check {
+	if pid == 0 {
+		return skip(NameDaemonPorts, "no daemon running")
+	}
+	c := CheckListeners(pid)
+	c.Name = NameDaemonPorts
+	if c.Status == Pass {
+		c.Detail = fmt.Sprintf("pid %d and its browser: %s", pid, c.Detail)
+	}
+	return c
 }
 
 // daemonRunning returns the pid of the live process that holds the data

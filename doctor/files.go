@@ -74,22 +74,6 @@ func CheckActivePortAbsent(dirs ...string) Check {
 	return pass(NameActivePort, "not in "+strings.Join(looked, ", "))
 }
 
-// CheckDirMode checks that dir, when it exists, is 0700 or tighter.
-func CheckDirMode(name, dir string) Check {
-	st, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return skip(name, dir+" does not exist yet")
-	case err != nil:
-		return fail(name, err.Error(), "make "+dir+" readable by this user")
-	case !st.IsDir():
-		return fail(name, dir+" is not a directory", "move it away; lyrad makes a directory there")
-	case !private(st.Mode()):
-		return fail(name, fmt.Sprintf("%s is %04o", dir, st.Mode().Perm()), "chmod 700 "+dir)
-	}
-	return pass(name, fmt.Sprintf("%s %04o", dir, st.Mode().Perm()))
-}
-
 // CheckFileMode checks that a file, when it exists, is 0600 or tighter.
 func CheckFileMode(name, path string) Check {
 	st, err := os.Stat(path)

@@ -191,6 +191,7 @@ func Listeners(pid int) ([]Listener, error) {
 		return nil, fmt.Errorf("open descriptors of process %d: %w", pid, rootErr)
 	}
 	seenNS := map[string]bool{}
+	seen := map[uint64]bool{}
 	var out []Listener
 	for _, p := range fam {
 		base := filepath.Join(procRoot, strconv.Itoa(p))
@@ -211,7 +212,8 @@ func Listeners(pid int) ([]Listener, error) {
 				return nil, fmt.Errorf("%s: %w", f.Name(), err)
 			}
 			for _, l := range ls {
-				if who, ok := owner[l.Inode]; ok {
+				if who, ok := owner[l.Inode]; ok && !seen[l.Inode] {
+					seen[l.Inode] = true
 					l.PID = who
 					out = append(out, l)
 				}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -207,14 +208,10 @@ func (b *Browser) activePage(ctx context.Context) (cdpguard.Target, error) {
 	if t, ok := b.guard.Page(active); ok {
 		return t, nil
 	}
-	pages := b.pages()
+	// The opener was chosen when the active tab closed (onTarget); here
+	// it is gone too, so take the newest tab.
 	var next *cdpguard.Target
-	for i := range pages {
-		if pages[i].ID == active {
-			next = &pages[i]
-		}
-	}
-	if next == nil && len(pages) > 0 {
+	if pages := b.pages(); len(pages) > 0 {
 		next = &pages[len(pages)-1]
 	}
 	if next == nil {
@@ -272,8 +269,11 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// procGone reports whether the browser process has exited or is a zombie:
-// a connection that ended because the browser quit is not a lost guard.
+// procGone reports whether the browser process has exited, is a zombie, or
+// is on its way out (PF_EXITING): a connection that ended because the
+// browser quit is not a lost guard. The kernel closes a dying process's
+// sockets before it becomes a zombie, so the flag is what tells a crash
+// apart from a cut connection without waiting.
 func procGone(p *chrome.Process) bool {
 	if p.Exited() {
 		return true
@@ -285,11 +285,21 @@ func procGone(p *chrome.Process) bool {
 	if err != nil {
 		return errors.Is(err, os.ErrNotExist)
 	}
-	// The state follows the parenthesised command name.
+	// Fields follow the parenthesised command name: state is the first,
+	// flags the seventh.
 	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		st := s[i+2]
-		return st == 'Z' || st == 'X'
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return false
 	}
-	return false
+	f := strings.Fields(s[i+1:])
+	if len(f) < 7 {
+		return false
+	}
+	if f[0] == "Z" || f[0] == "X" {
+		return true
+	}
+	const pfExiting = 0x4
+	flags, err := strconv.ParseUint(f[6], 10, 64)
+	return err == nil && flags&pfExiting != 0
 }

@@ -33,6 +33,7 @@ type Manager struct {
 	guardLost bool
 	owner     string
 	lastUse   time.Time
+	inflight  int // the owner's calls under way: a driver mid-call is not idle
 	idle      *time.Timer
 	closed    bool // Shutdown was called
 
@@ -63,15 +64,40 @@ const (
 	closeCall
 )
 
-// enter applies "one browser, one session" and the guard-lost rule to a call.
-func (m *Manager) enter(c Caller, a access) (*Browser, error) {
+// enter applies "one browser, one session" and the guard-lost rule to a
+// call. The returned func ends the call; it must be called.
+func (m *Manager) enter(c Caller, a access) (*Browser, func(), error) {
+	b, err := m.admit(c, a)
+	if err != nil {
+		return nil, func() {}, err
+	}
+	m.mu.Lock()
+	m.inflight++
+	m.mu.Unlock()
+	return b, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.inflight--
+		if m.owner == c.ID {
+			m.touchLocked()
+		}
+	}, nil
+}
+
+// idleLocked: the owner has made no call for the idle timeout and has none
+// under way.
+func (m *Manager) idleLocked() bool {
+	return m.inflight == 0 && time.Since(m.lastUse) >= m.cfg.OwnerIdleTimeout
+}
+
+func (m *Manager) admit(c Caller, a access) (*Browser, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return nil, newError(StatusError, "lyrad is shutting down", "Reconnect when it is back.")
 	}
 	if m.owner != "" && m.owner != c.ID {
-		if time.Since(m.lastUse) < m.cfg.OwnerIdleTimeout {
+		if !m.idleLocked() {
 			return nil, newError(StatusSessionConflict,
 				"another MCP session is driving the browser",
 				"Wait for that session to call close_browser, or for it to go idle for "+m.cfg.OwnerIdleTimeout.String()+" (LYRA_BROWSER_OWNER_IDLE_TIMEOUT); the window is then closed and handed on.").
@@ -114,8 +140,11 @@ func (m *Manager) idleCheck() {
 	if m.owner == "" {
 		return
 	}
-	if left := m.cfg.OwnerIdleTimeout - time.Since(m.lastUse); left > 0 {
-		m.idle.Reset(left)
+	if !m.idleLocked() {
+		// Re-armed by the call under way when it ends, or here.
+		if left := m.cfg.OwnerIdleTimeout - time.Since(m.lastUse); left > 0 {
+			m.idle.Reset(left)
+		}
 		return
 	}
 	m.handoffLocked("owner_idle")
@@ -129,7 +158,11 @@ func (m *Manager) handoffLocked(reason string) {
 	m.browser = nil
 	m.audit(audit.Row{Kind: "session", Session: prev, Status: "handoff", Extra: map[string]any{"reason": reason}})
 	if b != nil {
-		go b.shutdownAndRelease()
+		m.dying.Add(1)
+		go func() {
+			defer m.dying.Done()
+			b.shutdownAndRelease()
+		}()
 	}
 }
 
@@ -158,7 +191,9 @@ type OpenInfo struct {
 
 // Open launches (or focuses) the shared browser.
 func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
-	if _, err := m.enter(c, mutate); err != nil {
+	_, done, err := m.enter(c, mutate)
+	defer done()
+	if err != nil {
 		return nil, err
 	}
 	m.life.Lock()
@@ -172,7 +207,7 @@ func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
 		return info, nil
 	}
 	m.dying.Wait()
-	b, err := m.launch(ctx, m.hooks())
+	b, err = m.launch(ctx, m.hooks())
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +237,7 @@ func (m *Manager) openInfo(ctx context.Context, b *Browser) *OpenInfo {
 // next session may claim the browser. Owner-only.
 func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err error) {
 	m.mu.Lock()
-	if m.owner != "" && m.owner != c.ID && time.Since(m.lastUse) < m.cfg.OwnerIdleTimeout {
+	if m.owner != "" && m.owner != c.ID && !m.idleLocked() {
 		m.mu.Unlock()
 		return false, newError(StatusSessionConflict, "only the session driving the browser may close it",
 			"Wait for that session to call close_browser, or for it to go idle for "+m.cfg.OwnerIdleTimeout.String()+".")
@@ -243,6 +278,8 @@ func (m *Manager) Shutdown() {
 		b.shutdownAndRelease()
 		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: map[string]any{"reason": "shutdown"}})
 	}
+	// A browser handed on or lost just before must be gone too.
+	m.dying.Wait()
 }
 
 func (b *Browser) shutdownAndRelease() {
@@ -327,13 +364,8 @@ func (m *Manager) loseGuard(b *Browser, reason string, err error) {
 		return
 	}
 	start := time.Now()
-	b.proc.Kill() // first, before anything else
-	if b.conn != nil {
-		b.conn.Abort()
-	}
-	if b.guard != nil {
-		b.guard.Stop()
-	}
+	// Every call answers guard_lost from here on; then the kill, before
+	// anything slower. (m.mu is never held across a browser call.)
 	m.mu.Lock()
 	if m.browser == b {
 		m.browser = nil
@@ -342,6 +374,13 @@ func (m *Manager) loseGuard(b *Browser, reason string, err error) {
 	owner := m.owner
 	m.dying.Add(1)
 	m.mu.Unlock()
+	b.proc.Kill()
+	if b.conn != nil {
+		b.conn.Abort()
+	}
+	if b.guard != nil {
+		b.guard.Stop()
+	}
 	msg := ""
 	if err != nil {
 		msg = err.Error()

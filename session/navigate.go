@@ -44,7 +44,8 @@ func (m *Manager) CurrentURL() string {
 
 // URL answers get_url.
 func (m *Manager) URL(ctx context.Context, c Caller) (*PageInfo, error) {
-	b, err := m.enter(c, read)
+	b, done, err := m.enter(c, read)
+	defer done()
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +86,8 @@ type NavResult struct {
 // Navigate loads rawURL in the active tab and waits for waitUntil. A
 // browser that is not open yet is opened first.
 func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil string) (*NavResult, error) {
-	b, err := m.enter(c, mutate)
+	b, done, err := m.enter(c, mutate)
+	defer done()
 	if err != nil {
 		return nil, err
 	}
@@ -93,9 +95,9 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 		if _, err := m.Open(ctx, c); err != nil {
 			return nil, err
 		}
-		if b, err = m.enter(c, mutate); err != nil {
-			return nil, err
-		}
+		m.mu.Lock()
+		b = m.browser
+		m.mu.Unlock()
 		if b == nil {
 			return nil, notOpen()
 		}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/doctor"
 	"github.com/lyrad/lyrad/session"
 	"github.com/lyrad/lyrad/tools"
 	"github.com/lyrad/lyrad/transport"
@@ -237,6 +238,12 @@ func cmdServe(args []string, stderr io.Writer) int {
 			defer cancel()
 			_ = hs.Shutdown(sctx)
 		}()
+		// Where we listen, for lyrad doctor (0600; removed on shutdown).
+		if rm, err := doctor.WriteHTTPInfo(o.dataDir, fmt.Sprintf("http://127.0.0.1:%d/mcp", port)); err != nil {
+			log.Warn("cannot write "+doctor.HTTPInfoFile, zap.Error(err))
+		} else {
+			defer rm()
+		}
 		fmt.Fprintf(stderr, "lyrad serving MCP over HTTP at http://127.0.0.1:%d/mcp\n  Authorization: Bearer %s\n", port, tok)
 	}
 	log.Info("serving", zap.String("data_dir", o.dataDir), zap.Bool("http", o.http))
