@@ -1,0 +1,259 @@
+package policy
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+// Capability is what a grant allows on a scope.
+type Capability string
+
+const (
+	// Navigate: load a document from this origin. Implies Interact.
+	Navigate Capability = "NAVIGATE"
+	// Interact: click and type while staying on this origin.
+	Interact Capability = "INTERACT"
+	// Submit: send a body or a mutating method. Single-use.
+	Submit Capability = "SUBMIT"
+	// Upload: give a file to a page. Single-use.
+	Upload Capability = "UPLOAD"
+	// Publish: make content publicly visible. Single-use.
+	Publish Capability = "PUBLISH"
+	// Download: write a file to disk. Single-use.
+	Download Capability = "DOWNLOAD"
+)
+
+// Valid reports whether c is one of the six capabilities.
+func (c Capability) Valid() bool {
+	switch c {
+	case Navigate, Interact, Submit, Upload, Publish, Download:
+		return true
+	}
+	return false
+}
+
+// SingleUse reports whether a grant of c is spent by the one use it buys.
+func (c Capability) SingleUse() bool {
+	switch c {
+	case Submit, Upload, Publish, Download:
+		return true
+	}
+	return false
+}
+
+// Consent channels a grant can be recorded with (consent_channel in the audit).
+const (
+	ChannelElicit  = "elicit"  // the user answered an MCP elicitation
+	ChannelLegacy  = "legacy"  // the model's confirm=true, on a client that cannot be asked
+	ChannelTrusted = "trusted" // the operator's trusted list answered in advance
+	ChannelOff     = "off"     // approval is off: nobody was asked
+)
+
+const (
+	// DefaultGrantTTL is how long a NAVIGATE or INTERACT grant stays usable
+	// when nothing else is configured (LYRA_BROWSER_GRANT_TTL).
+	DefaultGrantTTL = 600 * time.Second
+	// DefaultReleaseGrace is how long an unused single-use scope outlives the
+	// action that bought it (LYRA_BROWSER_RELEASE_GRACE): a click's navigation
+	// can leave just after the call returns.
+	DefaultReleaseGrace = 2 * time.Second
+)
+
+// GrantOptions describe one grant.
+type GrantOptions struct {
+	// TTL bounds a NAVIGATE or INTERACT grant; zero means the store's TTL.
+	// Single-use grants ignore the store's TTL (they are retired by their use
+	// or by ReleaseAfter) but honour an explicit TTL here as a backstop.
+	TTL time.Duration
+	// Channel is how the answer was obtained (ChannelElicit, ...).
+	Channel string
+	// TrustedEntry is the trusted-list entry that answered, for ChannelTrusted.
+	TrustedEntry string
+}
+
+// GrantInfo is what the store knows about a live grant.
+type GrantInfo struct {
+	Capability   Capability
+	Channel      string
+	TrustedEntry string
+	Expires      time.Time // zero: until spent, released or dropped
+}
+
+// Grants holds the grants of every session: (session, scope, capability).
+// It is safe for concurrent use. The zero value is ready, with time.Now as
+// its clock and DefaultGrantTTL.
+type Grants struct {
+	clock func() time.Time
+	ttl   time.Duration
+
+	mu sync.Mutex
+	m  map[grantKey]*grantRec
+}
+
+type grantKey struct {
+	session string
+	scope   Scope
+	cap     Capability
+}
+
+type grantRec struct {
+	GrantInfo
+	single bool
+}
+
+// NewGrants returns a store whose NAVIGATE/INTERACT grants live ttl (zero:
+// DefaultGrantTTL) and which reads the time from clock (nil: time.Now). The
+// clock is used by Grant and ReleaseAfter; Has and Spend are told the time.
+func NewGrants(ttl time.Duration, clock func() time.Time) *Grants {
+	return &Grants{clock: clock, ttl: ttl}
+}
+
+// ErrBadGrant is returned for a grant on the zero Scope or an unknown
+// capability: it would name nothing and must not look granted.
+var ErrBadGrant = errors.New("policy: a grant needs a scope and a known capability")
+
+func (g *Grants) now() time.Time {
+	if g.clock != nil {
+		return g.clock()
+	}
+	return time.Now()
+}
+
+func (g *Grants) defaultTTL() time.Duration {
+	if g.ttl > 0 {
+		return g.ttl
+	}
+	return DefaultGrantTTL
+}
+
+// singleUse reports whether a grant of c on s is spent by its use. Every
+// grant on an opaque scope is: it names one URL and covers it once.
+func singleUse(s Scope, c Capability) bool { return c.SingleUse() || s.Opaque() }
+
+// Grant records that session may use cap on scope. A grant replaces an
+// earlier one with the same key (a fresh answer, a fresh lifetime).
+func (g *Grants) Grant(session string, scope Scope, cap Capability, opts GrantOptions) error {
+	if scope.IsZero() || !cap.Valid() {
+		return ErrBadGrant
+	}
+	now := g.now()
+	rec := &grantRec{
+		GrantInfo: GrantInfo{Capability: cap, Channel: opts.Channel, TrustedEntry: opts.TrustedEntry},
+		single:    singleUse(scope, cap),
+	}
+	switch {
+	case opts.TTL > 0:
+		rec.Expires = now.Add(opts.TTL)
+	case !cap.SingleUse():
+		rec.Expires = now.Add(g.defaultTTL())
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m == nil {
+		g.m = map[grantKey]*grantRec{}
+	}
+	for k, r := range g.m { // small: a session holds a handful of grants
+		if r.expired(now) {
+			delete(g.m, k)
+		}
+	}
+	g.m[grantKey{session, scope, cap}] = rec
+	return nil
+}
+
+func (r *grantRec) expired(now time.Time) bool {
+	return !r.Expires.IsZero() && !now.Before(r.Expires)
+}
+
+// Has reports whether session holds cap on scope at now. NAVIGATE answers
+// for INTERACT. Nothing is spent.
+func (g *Grants) Has(session string, scope Scope, cap Capability, now time.Time) bool {
+	_, ok := g.take(session, scope, cap, now, false)
+	return ok
+}
+
+// Lookup is Has, also telling how the grant was obtained.
+func (g *Grants) Lookup(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
+	return g.take(session, scope, cap, now, false)
+}
+
+// Spend uses cap on scope once. A single-use grant (SUBMIT, UPLOAD, PUBLISH,
+// DOWNLOAD, or any grant on an opaque scope) is gone afterwards; NAVIGATE and
+// INTERACT on an origin stay until they expire.
+func (g *Grants) Spend(session string, scope Scope, cap Capability, now time.Time) bool {
+	_, ok := g.take(session, scope, cap, now, true)
+	return ok
+}
+
+// SpendInfo is Spend, also telling how the spent grant was obtained.
+func (g *Grants) SpendInfo(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
+	return g.take(session, scope, cap, now, true)
+}
+
+func (g *Grants) take(session string, scope Scope, cap Capability, now time.Time, spend bool) (GrantInfo, bool) {
+	if g == nil || scope.IsZero() || !cap.Valid() {
+		return GrantInfo{}, false
+	}
+	caps := []Capability{cap}
+	if cap == Interact {
+		caps = append(caps, Navigate)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, c := range caps {
+		k := grantKey{session, scope, c}
+		r := g.m[k]
+		if r == nil {
+			continue
+		}
+		if r.expired(now) {
+			delete(g.m, k)
+			continue
+		}
+		if spend && r.single {
+			delete(g.m, k)
+		}
+		return r.GrantInfo, true
+	}
+	return GrantInfo{}, false
+}
+
+// ReleaseAfter hands back an unused single-use grant grace after now (the
+// store's clock): the action that bought it has ended, and only a navigation
+// it set off just before returning may still spend it. A grant already spent
+// is untouched; NAVIGATE and INTERACT on an origin keep their lifetime.
+// grace <= 0 releases at once.
+func (g *Grants) ReleaseAfter(session string, scope Scope, cap Capability, grace time.Duration) {
+	if g == nil {
+		return
+	}
+	if grace < 0 {
+		grace = 0
+	}
+	deadline := g.now().Add(grace)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.m[grantKey{session, scope, cap}]
+	if r == nil || !r.single {
+		return
+	}
+	if r.Expires.IsZero() || deadline.Before(r.Expires) {
+		r.Expires = deadline
+	}
+}
+
+// DropSession forgets every grant of session: close_browser, or the window
+// handed on to the next session.
+func (g *Grants) DropSession(session string) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k := range g.m {
+		if k.session == session {
+			delete(g.m, k)
+		}
+	}
+}

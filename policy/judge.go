@@ -1,0 +1,187 @@
+package policy
+
+import "time"
+
+// Mode is LYRA_BROWSER_ENFORCEMENT.
+type Mode string
+
+const (
+	// Enforce refuses what no grant covers and spends what it lets through.
+	Enforce Mode = "enforce"
+	// Observe refuses nothing and spends nothing; each request enforce would
+	// have refused is marked would_deny.
+	Observe Mode = "observe"
+)
+
+// Declared is what the action in flight declared it may do, and on which
+// origin (the page it acts on). The credit itself is a single-use grant in
+// the store; the declaration says which credit a request the page sends
+// should spend. Only Publish changes the navigation judgement: a form post
+// from Origin may then spend the PUBLISH grant (the publish tool's own send)
+// instead of a SUBMIT. Upload and Download are for their own gates (the file
+// chooser, the download as it arrives) and are carried for the audit.
+type Declared struct {
+	Submit, Upload, Publish, Download bool
+	Origin                            Origin
+}
+
+// Judgement is everything one decision depends on.
+type Judgement struct {
+	Class   Classification // from Classify
+	Session string         // the MCP session that drives the browser
+	Grants  *Grants        // nil: nothing is granted
+	Now     time.Time
+	Mode    Mode // "" or anything unknown reads as Enforce
+	// Takeover: the user holds the browser. Everything is let through and
+	// recorded user_driven; nothing is spent.
+	Takeover bool
+	// ConsentOff: approval is off (LYRA_BROWSER_CONSENT_CHANNEL=off). The
+	// trusted lists then answer nothing; grants still count.
+	ConsentOff bool
+	Trust      Trust
+	Declared   Declared
+}
+
+// Verdict is the judgement's answer. Fields gives its audit columns.
+type Verdict struct {
+	Allow      bool
+	Kind       Kind
+	Capability Capability // what was needed; "" for a kind that is not judged
+	Origin     string     // where it was needed (Scope.Loggable)
+	Reason     string     // one of the Reason* codes
+	// Spent is the single-use capability this request used up, if any.
+	Spent Capability
+
+	ConsentChannel  string // how the covering grant was obtained
+	TrustedEntry    string // the trusted-list entry that answered
+	RedirectFrom    string // the previous hop, as LoggableURL
+	RedirectedTo    string // a refused hop's destination origin, for the reply
+	CrossOriginSend string // a submission's destination on another origin
+	WouldDeny       bool   // observe mode: enforce would have refused this
+	UserDriven      bool   // the user held the browser
+}
+
+// Reason codes.
+const (
+	ReasonGranted    = "granted"              // a grant in the store covered it
+	ReasonTrusted    = "trusted"              // the operator's list answered it
+	ReasonUserDriven = "user_driven"          // takeover: the user drives
+	ReasonSameOrigin = "redirect_same_origin" // a hop carrying on where it was
+	ReasonEmbed      = "embed"                // an iframe loading its document
+	ReasonNotGranted = "not_granted"          // nothing covered it
+)
+
+// Fields returns the audit columns of v, named as the audit trail names them.
+// Empty and false values are left out.
+func (v Verdict) Fields() map[string]any {
+	m := map[string]any{"kind": string(v.Kind), "reason": v.Reason}
+	put := func(k, s string) {
+		if s != "" {
+			m[k] = s
+		}
+	}
+	put("capability", string(v.Capability))
+	put("origin", v.Origin)
+	put("spent", string(v.Spent))
+	put("consent_channel", v.ConsentChannel)
+	put("trusted_entry", v.TrustedEntry)
+	put("redirect_from", v.RedirectFrom)
+	put("redirected_to", v.RedirectedTo)
+	put("cross_origin_send", v.CrossOriginSend)
+	if v.WouldDeny {
+		m["would_deny"] = true
+	}
+	if v.UserDriven {
+		m["user_driven"] = true
+	}
+	return m
+}
+
+// Judge decides one classified request. It reads the store and, in enforce
+// mode only, changes it: a single-use credit that pays for the request is
+// spent, and a site the trusted navigate list answers gets a real NAVIGATE
+// grant (consent_channel=trusted), as an approved one would. Observe mode
+// never changes the store.
+func Judge(j Judgement) Verdict {
+	c := j.Class
+	v := Verdict{
+		Kind:            c.Kind,
+		Capability:      c.Capability,
+		Origin:          c.Subject.Loggable(),
+		CrossOriginSend: c.CrossOriginSend,
+	}
+	if c.RedirectFrom != "" {
+		v.RedirectFrom = LoggableURL(c.RedirectFrom)
+	}
+	if j.Takeover {
+		// Grants record what the agent may do; holding the user to them
+		// would refuse them their own browser.
+		v.Allow, v.UserDriven, v.Reason = true, true, ReasonUserDriven
+		return v
+	}
+	switch c.Kind {
+	case RedirectSameOrigin:
+		v.Allow, v.Reason = true, ReasonSameOrigin
+		return v
+	case Embed:
+		v.Allow, v.Reason = true, ReasonEmbed
+		return v
+	case Interaction, Leaving, Submission:
+	default:
+		// Not a classification: refuse rather than guess.
+		return deny(j, v)
+	}
+
+	enforce := j.Mode != Observe
+	caps := []Capability{c.Capability}
+	if c.Kind == Submission {
+		caps = []Capability{Submit}
+		if d := j.Declared; d.Publish {
+			if s, ok := c.Subject.Origin(); ok && s == d.Origin {
+				caps = []Capability{Publish, Submit} // the declared credit first
+			}
+		}
+	}
+	for _, cap := range caps {
+		var info GrantInfo
+		var ok bool
+		if enforce {
+			info, ok = j.Grants.SpendInfo(j.Session, c.Subject, cap, j.Now)
+		} else {
+			info, ok = j.Grants.Lookup(j.Session, c.Subject, cap, j.Now)
+		}
+		if !ok {
+			continue
+		}
+		v.Allow, v.Reason = true, ReasonGranted
+		v.Capability = cap
+		v.ConsentChannel, v.TrustedEntry = info.Channel, info.TrustedEntry
+		if enforce && singleUse(c.Subject, info.Capability) {
+			v.Spent = info.Capability
+		}
+		return v
+	}
+	if entry, ok := j.Trust.Answers(c.Capability, c.Subject, j.ConsentOff, j.Takeover); ok {
+		v.Allow, v.Reason = true, ReasonTrusted
+		v.ConsentChannel, v.TrustedEntry = ChannelTrusted, entry
+		if enforce && (c.Capability == Navigate || c.Capability == Interact) && j.Grants != nil {
+			// A listed site gets a real grant, with an approved one's lifetime.
+			_ = j.Grants.Grant(j.Session, c.Subject, Navigate, GrantOptions{Channel: ChannelTrusted, TrustedEntry: entry})
+		}
+		return v
+	}
+	return deny(j, v)
+}
+
+func deny(j Judgement, v Verdict) Verdict {
+	v.Reason = ReasonNotGranted
+	if j.Class.RedirectFrom != "" {
+		v.RedirectedTo = j.Class.Destination.Loggable()
+	}
+	if j.Mode == Observe {
+		v.Allow, v.WouldDeny = true, true
+		return v
+	}
+	v.Allow = false
+	return v
+}

@@ -1,0 +1,388 @@
+package policy
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+const (
+	shop = "https://shop.example/cart"
+	pay  = "https://pay.test/charge"
+)
+
+// env is one session's view of the store, with a fake clock.
+type env struct {
+	t     *testing.T
+	clk   *fakeClock
+	g     *Grants
+	mode  Mode
+	trust Trust
+	off   bool
+	taken bool
+	decl  Declared
+}
+
+func newEnv(t *testing.T) *env {
+	clk := newClock()
+	return &env{t: t, clk: clk, g: NewGrants(0, clk.Now), mode: Enforce}
+}
+
+func (e *env) grant(rawURL string, c Capability, channel string) {
+	e.t.Helper()
+	if err := e.g.Grant("s1", ScopeOf(rawURL), c, GrantOptions{Channel: channel}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) judge(r Request, current string) Verdict {
+	return Judge(Judgement{
+		Class: Classify(r, current), Session: "s1", Grants: e.g, Now: e.clk.Now(),
+		Mode: e.mode, Takeover: e.taken, ConsentOff: e.off, Trust: e.trust, Declared: e.decl,
+	})
+}
+
+func post(u string) Request { return Request{URL: u, Method: "POST", HasBody: true} }
+func get(u string) Request  { return Request{URL: u, Method: "GET"} }
+
+func TestJudgeInteractionAndLeaving(t *testing.T) {
+	e := newEnv(t)
+	if v := e.judge(get("https://shop.example/item"), shop); v.Allow || v.Reason != ReasonNotGranted || v.Capability != Interact {
+		t.Errorf("ungranted interaction: %+v", v)
+	}
+	e.grant(shop, Navigate, ChannelElicit)
+	v := e.judge(get("https://shop.example/search?q=x"), shop)
+	if !v.Allow || v.Kind != Interaction || v.ConsentChannel != ChannelElicit || v.Spent != "" {
+		t.Errorf("arriving on a site carries permission to use it: %+v", v)
+	}
+	v = e.judge(get("https://other.test/"), shop)
+	if v.Allow || v.Kind != Leaving || v.Capability != Navigate || v.Origin != "https://other.test" {
+		t.Errorf("leaving for an unapproved site is refused: %+v", v)
+	}
+	if v.RedirectedTo != "" {
+		t.Errorf("not a redirect, no redirected_to: %+v", v)
+	}
+	e.grant("https://other.test/", Navigate, ChannelLegacy)
+	if v := e.judge(get("https://other.test/"), shop); !v.Allow || v.ConsentChannel != ChannelLegacy {
+		t.Errorf("leaving for an approved site: %+v", v)
+	}
+	// The grant expires with the TTL.
+	e.clk.Add(DefaultGrantTTL)
+	if v := e.judge(get("https://other.test/"), shop); v.Allow {
+		t.Errorf("an expired grant covers nothing: %+v", v)
+	}
+}
+
+func TestJudgeSubmission(t *testing.T) {
+	e := newEnv(t)
+	e.grant(shop, Navigate, ChannelElicit)
+	if v := e.judge(post("https://shop.example/order"), shop); v.Allow || v.Capability != Submit {
+		t.Errorf("an undeclared POST is stopped even on an approved site: %+v", v)
+	}
+	// The declared submit is one credit, spent once by the origin that acts.
+	e.grant(shop, Submit, ChannelElicit)
+	e.decl = Declared{Submit: true, Origin: mustOrigin(shop)}
+	if v := e.judge(post("https://other.test/x"), "https://other.test/form"); v.Allow {
+		t.Errorf("another origin cannot spend shop's credit: %+v", v)
+	}
+	v := e.judge(post("https://shop.example/order"), shop)
+	if !v.Allow || v.Spent != Submit || v.ConsentChannel != ChannelElicit {
+		t.Errorf("the declared submit goes through: %+v", v)
+	}
+	if v := e.judge(post("https://shop.example/order"), shop); v.Allow {
+		t.Errorf("a second POST finds the credit spent: %+v", v)
+	}
+}
+
+func TestJudgeCrossOriginSend(t *testing.T) {
+	e := newEnv(t)
+	e.grant(shop, Submit, ChannelElicit)
+	v := e.judge(post(pay), shop)
+	if !v.Allow || v.CrossOriginSend != "https://pay.test" || v.Origin != "https://shop.example" {
+		t.Errorf("a form posted to a payment handler is paid by the sender and labelled: %+v", v)
+	}
+	if f := v.Fields(); f["cross_origin_send"] != "https://pay.test" {
+		t.Errorf("audit fields: %v", f)
+	}
+	if e.g.Has("s1", ScopeOf(pay), Navigate, e.clk.Now()) {
+		t.Error("cross_origin_send buys nothing at the destination")
+	}
+}
+
+// The seed's redirect cases: a 307/308 that repeats the body needs a second
+// credit, a 302/303 after a POST is leaving, a hop to an unapproved origin
+// is refused with redirect_from and redirected_to.
+func TestJudgeRedirectHops(t *testing.T) {
+	for _, status := range []int{307, 308} {
+		e := newEnv(t)
+		e.grant(shop, Submit, ChannelElicit)
+		if v := e.judge(post(pay), shop); !v.Allow {
+			t.Fatalf("%d: first POST: %+v", status, v)
+		}
+		hop := Request{URL: "https://away.test/land?token=abc", Method: "POST", HasBody: true, IsRedirect: true, RedirectFrom: pay + "?id=7", RedirectStatus: status}
+		v := e.judge(hop, shop)
+		if v.Allow || v.Kind != Submission || v.CrossOriginSend != "https://away.test" {
+			t.Errorf("%d: the first POST spent the grant, the hop is denied: %+v", status, v)
+		}
+		if v.RedirectFrom != pay || v.RedirectedTo != "https://away.test" {
+			t.Errorf("%d: redirect_from %q (no query), redirected_to %q (origin only)", status, v.RedirectFrom, v.RedirectedTo)
+		}
+	}
+	for _, status := range []int{301, 302, 303} {
+		e := newEnv(t)
+		e.grant(shop, Submit, ChannelElicit)
+		e.judge(post(pay), shop)
+		hop := Request{URL: "https://away.test/land", Method: "POST", HasBody: true, IsRedirect: true, RedirectFrom: pay, RedirectStatus: status}
+		v := e.judge(hop, shop)
+		if v.Allow || v.Kind != Leaving || v.Capability != Navigate || v.RedirectedTo != "https://away.test" {
+			t.Errorf("%d after a POST to another origin is leaving, not submission: %+v", status, v)
+		}
+		e.grant("https://away.test/", Navigate, ChannelElicit)
+		if v := e.judge(hop, shop); !v.Allow {
+			t.Errorf("%d: approved destination: %+v", status, v)
+		}
+	}
+	// An approved site answering 302 to an unapproved one is refused like
+	// that destination asked for directly.
+	e := newEnv(t)
+	e.grant("https://approved.test/", Navigate, ChannelElicit)
+	hop := Request{URL: "https://evil.test/", IsRedirect: true, RedirectFrom: "https://approved.test/go", RedirectStatus: 302}
+	if v := e.judge(hop, ""); v.Allow || v.RedirectedTo != "https://evil.test" {
+		t.Errorf("302 to an unapproved origin: %+v", v)
+	}
+	// A hop that stays on its origin, or upgrades to https, is not judged.
+	for _, to := range []string{"https://approved.test/go/", "https://approved.test/login"} {
+		hop := Request{URL: to, Method: "POST", HasBody: true, IsRedirect: true, RedirectFrom: "https://approved.test/go", RedirectStatus: 307}
+		if v := e.judge(hop, "https://approved.test/form"); !v.Allow || v.Reason != ReasonSameOrigin || v.Spent != "" {
+			t.Errorf("same-origin hop to %s: %+v", to, v)
+		}
+	}
+	up := Request{URL: "https://plain.test/", IsRedirect: true, RedirectFrom: "http://plain.test/", RedirectStatus: 301}
+	if v := e.judge(up, ""); !v.Allow || v.Reason != ReasonSameOrigin {
+		t.Errorf("http->https upgrade hop: %+v", v)
+	}
+	up.URL = "https://plain.test:8443/"
+	if v := e.judge(up, ""); v.Allow {
+		t.Errorf("an upgrade to another port is somewhere new: %+v", v)
+	}
+}
+
+func TestJudgeObserveNeverSpends(t *testing.T) {
+	e := newEnv(t)
+	e.mode = Observe
+	e.grant(shop, Submit, ChannelElicit)
+	for i := 0; i < 3; i++ {
+		v := e.judge(post("https://shop.example/order"), shop)
+		if !v.Allow || v.WouldDeny || v.Spent != "" {
+			t.Fatalf("observe, covered: %+v", v)
+		}
+	}
+	if !e.g.Has("s1", ScopeOf(shop), Submit, e.clk.Now()) {
+		t.Error("observe mode spent a grant")
+	}
+	v := e.judge(get("https://evil.test/"), shop)
+	if !v.Allow || !v.WouldDeny || v.Reason != ReasonNotGranted {
+		t.Errorf("observe refuses nothing and marks what it would have: %+v", v)
+	}
+	if f := v.Fields(); f["would_deny"] != true {
+		t.Errorf("audit fields: %v", f)
+	}
+	file := "file:///home/u/a.html"
+	e.grant(file, Navigate, ChannelElicit)
+	e.judge(get(file), "")
+	e.judge(get(file), "")
+	if !e.g.Has("s1", ScopeOf(file), Navigate, e.clk.Now()) {
+		t.Error("observe mode used up a file: grant")
+	}
+	// Trusted answers count, but mint nothing in observe mode.
+	e.trust.Navigate, _ = ParseTrusted("kvraudio.com")
+	if v := e.judge(get("https://kvraudio.com/"), shop); !v.Allow || v.WouldDeny || v.ConsentChannel != ChannelTrusted {
+		t.Errorf("observe, trusted: %+v", v)
+	}
+	if e.g.Has("s1", ScopeOf("https://kvraudio.com/"), Navigate, e.clk.Now()) {
+		t.Error("observe mode changed the store")
+	}
+}
+
+func TestJudgeUnknownModeEnforces(t *testing.T) {
+	e := newEnv(t)
+	for _, m := range []Mode{"", "OBSERVE", "record"} {
+		e.mode = m
+		if v := e.judge(get("https://evil.test/"), shop); v.Allow || v.WouldDeny {
+			t.Errorf("mode %q must enforce: %+v", m, v)
+		}
+	}
+}
+
+func TestJudgeTakeover(t *testing.T) {
+	e := newEnv(t)
+	e.taken = true
+	e.grant(shop, Submit, ChannelElicit)
+	for _, r := range []Request{get("https://bank.test/login"), post("https://bank.test/2fa"), post("https://shop.example/pay"), get("file:///etc/passwd")} {
+		v := e.judge(r, shop)
+		if !v.Allow || !v.UserDriven || v.Reason != ReasonUserDriven || v.Spent != "" {
+			t.Errorf("takeover %s: %+v", r.URL, v)
+		}
+		if f := v.Fields(); f["user_driven"] != true {
+			t.Errorf("audit fields: %v", f)
+		}
+	}
+	if !e.g.Has("s1", ScopeOf(shop), Submit, e.clk.Now()) {
+		t.Error("what the user did spent the agent's credit")
+	}
+	e.taken = false
+	if v := e.judge(get("https://bank.test/"), shop); v.Allow {
+		t.Errorf("after the takeover the agent is judged again: %+v", v)
+	}
+}
+
+func TestJudgeTrusted(t *testing.T) {
+	e := newEnv(t)
+	e.trust.Navigate, _ = ParseTrusted("kvraudio.com *.example.com")
+	e.trust.Send, _ = ParseTrusted("app.example")
+
+	v := e.judge(get("https://kvraudio.com/forum"), "")
+	if !v.Allow || v.Reason != ReasonTrusted || v.ConsentChannel != ChannelTrusted || v.TrustedEntry != "https://kvraudio.com" {
+		t.Errorf("a listed site: %+v", v)
+	}
+	info, ok := e.g.Lookup("s1", ScopeOf("https://kvraudio.com/"), Navigate, e.clk.Now())
+	if !ok || info.Channel != ChannelTrusted || info.TrustedEntry != "https://kvraudio.com" || info.Expires.IsZero() {
+		t.Errorf("a listed site gets a real grant with an approved one's lifetime: %+v %v", info, ok)
+	}
+	// A redirect hop to a listed site is answered too.
+	hop := Request{URL: "https://app.example.com/", IsRedirect: true, RedirectFrom: "https://api.example.com/login", RedirectStatus: 302}
+	if v := e.judge(hop, ""); !v.Allow || v.TrustedEntry != "*.example.com" {
+		t.Errorf("a hop to a listed subdomain: %+v", v)
+	}
+	for _, u := range []string{"https://example.com/", "http://kvraudio.com/", "https://kvraudio.com.evil.io/", "https://kvraudio.com:8443/"} {
+		if v := e.judge(get(u), ""); v.Allow {
+			t.Errorf("%s is not listed: %+v", u, v)
+		}
+	}
+	// The navigate list never answers a send.
+	if v := e.judge(post("https://kvraudio.com/post"), "https://kvraudio.com/"); v.Allow {
+		t.Errorf("a trusted site still asks for SUBMIT: %+v", v)
+	}
+	// The send list answers a send from a listed origin, spending nothing.
+	for i := 0; i < 2; i++ {
+		v := e.judge(post("https://app.example/save"), "https://app.example/edit")
+		if !v.Allow || v.Reason != ReasonTrusted || v.Spent != "" || v.TrustedEntry != "https://app.example" {
+			t.Errorf("send list: %+v", v)
+		}
+	}
+	// ... but not a navigation to it.
+	if v := e.judge(get("https://app.example/"), ""); v.Allow {
+		t.Errorf("the send list answers nothing but SUBMIT and UPLOAD: %+v", v)
+	}
+	// When approval is off the lists answer nothing; grants still count.
+	e2 := newEnv(t)
+	e2.trust = e.trust
+	e2.off = true
+	if v := e2.judge(get("https://kvraudio.com/"), ""); v.Allow {
+		t.Errorf("approval off: the list does not apply: %+v", v)
+	}
+	e2.grant("https://kvraudio.com/", Navigate, ChannelOff)
+	if v := e2.judge(get("https://kvraudio.com/"), ""); !v.Allow || v.ConsentChannel != ChannelOff {
+		t.Errorf("approval off keeps consent_channel=off: %+v", v)
+	}
+}
+
+func TestJudgeDeclaredPublish(t *testing.T) {
+	e := newEnv(t)
+	kvr := "https://kvraudio.com/edit"
+	e.grant(kvr, Publish, ChannelElicit)
+	if v := e.judge(post("https://kvraudio.com/save"), kvr); v.Allow {
+		t.Errorf("PUBLISH is spent only by the action that declared it: %+v", v)
+	}
+	e.decl = Declared{Publish: true, Origin: mustOrigin("https://other.test/")}
+	if v := e.judge(post("https://kvraudio.com/save"), kvr); v.Allow {
+		t.Errorf("declared for another origin: %+v", v)
+	}
+	e.decl = Declared{Publish: true, Origin: mustOrigin(kvr)}
+	e.grant(kvr, Submit, ChannelElicit)
+	v := e.judge(post("https://kvraudio.com/save"), kvr)
+	if !v.Allow || v.Spent != Publish || v.Capability != Publish {
+		t.Errorf("the publish tool's send spends PUBLISH first: %+v", v)
+	}
+	if !e.g.Has("s1", ScopeOf(kvr), Submit, e.clk.Now()) {
+		t.Error("the SUBMIT credit was left alone")
+	}
+}
+
+func TestJudgeFileOnce(t *testing.T) {
+	e := newEnv(t)
+	a := "file:///home/u/a.html"
+	e.grant(a, Navigate, ChannelElicit)
+	if v := e.judge(get("file:///home/u/b.html"), ""); v.Allow {
+		t.Errorf("another file: URL: %+v", v)
+	}
+	if v := e.judge(get(a), ""); !v.Allow || v.Spent != Navigate || v.Origin != a {
+		t.Errorf("the approved file: URL: %+v", v)
+	}
+	if v := e.judge(get(a), a); v.Allow {
+		t.Errorf("once: reloading it asks again: %+v", v)
+	}
+}
+
+func TestJudgeReleaseGrace(t *testing.T) {
+	e := newEnv(t)
+	e.grant(shop, Submit, ChannelElicit)
+	e.g.ReleaseAfter("s1", ScopeOf(shop), Submit, DefaultReleaseGrace)
+	e.clk.Add(time.Second)
+	if v := e.judge(post("https://shop.example/order"), shop); !v.Allow {
+		t.Errorf("a click's late navigation inside the grace: %+v", v)
+	}
+	e.grant(shop, Submit, ChannelElicit)
+	e.g.ReleaseAfter("s1", ScopeOf(shop), Submit, DefaultReleaseGrace)
+	e.clk.Add(DefaultReleaseGrace)
+	if v := e.judge(post("https://shop.example/order"), shop); v.Allow {
+		t.Errorf("after the grace the scope was handed back: %+v", v)
+	}
+}
+
+func TestJudgeDropSession(t *testing.T) {
+	e := newEnv(t)
+	e.grant(shop, Navigate, ChannelElicit)
+	e.g.DropSession("s1")
+	if v := e.judge(get("https://shop.example/x"), shop); v.Allow {
+		t.Errorf("close_browser drops the grants: %+v", v)
+	}
+}
+
+func TestJudgeUnjudgedKinds(t *testing.T) {
+	e := newEnv(t)
+	if v := e.judge(Request{URL: "https://maps.test/embed", InSubframe: true}, shop); !v.Allow || v.Reason != ReasonEmbed {
+		t.Errorf("embed: %+v", v)
+	}
+	hop := Request{URL: "https://shop.example/b", IsRedirect: true, RedirectFrom: "https://shop.example/a", RedirectStatus: 301}
+	if v := e.judge(hop, ""); !v.Allow || v.Reason != ReasonSameOrigin {
+		t.Errorf("same-origin hop: %+v", v)
+	}
+	// Not a classification at all, or no store: refused, never guessed.
+	if v := Judge(Judgement{Grants: e.g}); v.Allow {
+		t.Errorf("the zero Judgement: %+v", v)
+	}
+	if v := Judge(Judgement{Class: Classify(get("https://x.test/"), "https://x.test/")}); v.Allow {
+		t.Errorf("no store: %+v", v)
+	}
+}
+
+func TestVerdictFields(t *testing.T) {
+	v := Verdict{Kind: Submission, Capability: Submit, Origin: "https://a.test", Reason: ReasonGranted, Spent: Submit,
+		ConsentChannel: ChannelElicit, RedirectFrom: "https://a.test/x", CrossOriginSend: "https://b.test"}
+	want := map[string]any{
+		"kind": "submission", "capability": "SUBMIT", "origin": "https://a.test", "reason": "granted", "spent": "SUBMIT",
+		"consent_channel": "elicit", "redirect_from": "https://a.test/x", "cross_origin_send": "https://b.test",
+	}
+	if got := v.Fields(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Fields() = %v", got)
+	}
+}
+
+func mustOrigin(u string) Origin {
+	o, ok := OriginOf(u)
+	if !ok {
+		panic(u)
+	}
+	return o
+}
