@@ -38,7 +38,8 @@ import (
 // body: the guard only needs to know whether there is one.
 type Request struct {
 	TargetID     target.ID
-	TargetType   string // "page" or "iframe"
+	TabID        target.ID // the page (tab or popup) the request belongs to
+	TargetType   string    // "page" or "iframe"
 	SessionID    target.SessionID
 	RequestID    fetch.RequestID
 	FrameID      cdp.FrameID
@@ -91,6 +92,7 @@ type TargetEvent struct {
 // Target is a page (tab or popup) the guard holds.
 type Target struct {
 	ID        target.ID
+	TabID     target.ID // the page this target belongs to: itself for a page
 	SessionID target.SessionID
 	Type      string
 	OpenerID  target.ID
@@ -229,7 +231,7 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 			g.fail(errors.New("cdpguard: unreadable attachedToTarget event"))
 			return
 		}
-		g.attached(ctx, &a)
+		g.attached(ctx, ev.SessionID, &a)
 	case target.DetachedFromTarget.Method:
 		var d target.EventDetachedFromTarget
 		if jsonv2.Unmarshal(ev.Params, &d) != nil {
@@ -278,13 +280,17 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 // attached sets up a newly attached target while Chrome holds it, then lets
 // it run. Setup for each target runs on its own goroutine so that one slow
 // target does not hold the others.
-func (g *Guard) attached(ctx context.Context, a *target.EventAttachedToTarget) {
+func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target.EventAttachedToTarget) {
 	info := a.TargetInfo
 	guarded := info.Type == "page" || info.Type == "iframe"
 	if guarded {
 		g.mu.Lock()
 		g.seq++
-		t := &Target{ID: info.TargetID, SessionID: a.SessionID, Type: info.Type, OpenerID: info.OpenerID, URL: info.URL, Title: info.Title, Seq: g.seq}
+		tab := info.TargetID
+		if p := g.targets[parent]; info.Type != "page" && p != nil {
+			tab = p.TabID
+		}
+		t := &Target{ID: info.TargetID, TabID: tab, SessionID: a.SessionID, Type: info.Type, OpenerID: info.OpenerID, URL: info.URL, Title: info.Title, Seq: g.seq}
 		g.targets[a.SessionID] = t
 		g.mu.Unlock()
 	}
@@ -357,7 +363,7 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		ResourceType: p.ResourceType,
 	}
 	if t != nil {
-		r.TargetID, r.TargetType = t.ID, t.Type
+		r.TargetID, r.TabID, r.TargetType = t.ID, t.TabID, t.Type
 	}
 	if p.RedirectedRequestID != "" {
 		r.RedirectFrom = g.hops[string(p.RedirectedRequestID)]

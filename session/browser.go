@@ -39,6 +39,10 @@ type Browser struct {
 
 	closing atomic.Bool // set before we end it ourselves
 
+	worlds  worlds   // lyrad's isolated world per frame
+	refs    refStore // aria-ref=eN handles of the latest tree read
+	refused refusals // recent guard refusals, for the call that set them off
+
 	mu     sync.Mutex
 	active target.ID
 }
@@ -46,7 +50,7 @@ type Browser struct {
 // launchInfo is what a launch needs from the manager.
 type launchHooks struct {
 	decide     cdpguard.Decider
-	onDecision func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration)
+	onDecision func(b *Browser, r cdpguard.Request, v cdpguard.Verdict, took time.Duration)
 	onFailure  func(b *Browser, err error)
 	onConnLost func(b *Browser, err error)
 	onTarget   func(b *Browser, ev cdpguard.TargetEvent)
@@ -145,7 +149,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 	b.conn = conn
 	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
 		Decide:     hooks.decide,
-		OnDecision: hooks.onDecision,
+		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { hooks.onDecision(b, r, v, took) },
 		OnFailure:  func(err error) { hooks.onFailure(b, err) },
 		OnTarget:   func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
 		Prepare:    preparePage,

@@ -299,7 +299,10 @@ func (m *Manager) hooks() launchHooks {
 	}
 }
 
-func (m *Manager) onDecision(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) {
+func (m *Manager) onDecision(b *Browser, r cdpguard.Request, v cdpguard.Verdict, took time.Duration) {
+	if !v.Allow {
+		b.refused.add(Refusal{At: time.Now(), TabID: r.TabID, URL: r.URL, RedirectFrom: r.RedirectFrom, Reason: v.Reason})
+	}
 	verdict := "allow"
 	if !v.Allow {
 		verdict = "deny"
@@ -313,6 +316,7 @@ func (m *Manager) onDecision(r cdpguard.Request, v cdpguard.Verdict, took time.D
 		"resource_type": string(r.ResourceType),
 		"target_type":   r.TargetType,
 		"target_id":     string(r.TargetID),
+		"tab_id":        string(r.TabID),
 		"judge_ms":      float64(took.Microseconds()) / 1000,
 	}
 	if r.RedirectFrom != "" {

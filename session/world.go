@@ -1,0 +1,171 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/lyrad/lyrad/cdpconn"
+)
+
+// worldName names lyrad's isolated world. Our JavaScript runs there and
+// never in the page's own world: it shares the DOM, not the page's globals,
+// and needs no Runtime.enable (which anti-bot scripts detect).
+const worldName = "lyrad"
+
+// worlds caches one isolated-world execution context per frame. A
+// navigation destroys the context; without Runtime.enable no event says so,
+// so a call that finds its context gone makes a new one and tries once more.
+type worlds struct {
+	mu  sync.Mutex
+	ctx map[cdp.FrameID]runtime.ExecutionContextID
+}
+
+func (w *worlds) get(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
+	w.mu.Lock()
+	if w.ctx == nil {
+		w.ctx = map[cdp.FrameID]runtime.ExecutionContextID{}
+	}
+	id, ok := w.ctx[frame]
+	w.mu.Unlock()
+	if ok && !fresh {
+		return id, nil
+	}
+	res, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+	if err != nil {
+		return 0, err
+	}
+	w.mu.Lock()
+	w.ctx[frame] = res.ExecutionContextID
+	w.mu.Unlock()
+	return res.ExecutionContextID, nil
+}
+
+func (w *worlds) forget(frame cdp.FrameID) {
+	w.mu.Lock()
+	delete(w.ctx, frame)
+	w.mu.Unlock()
+}
+
+// contextGone reports an error that means the cached context died with its
+// document.
+func contextGone(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context") || strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "No frame for given id") || strings.Contains(msg, "Cannot find default execution context")
+}
+
+// ScriptError is an exception our own script threw in the page.
+type ScriptError struct{ Text string }
+
+func (e *ScriptError) Error() string { return "script: " + e.Text }
+
+// callFunction runs fn (a JavaScript function expression) in lyrad's
+// isolated world of frame, with args as JSON values, and decodes its
+// JSON-serialisable result into out (which may be nil). A frame's id is its
+// target id for a tab's main frame.
+func (w *worlds) callFunction(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, fn string, out any, args ...any) error {
+	callArgs, err := jsArgs(args)
+	if err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		id, err := w.get(ctx, s, frame, attempt > 0)
+		if err != nil {
+			return err
+		}
+		t, f := true, true
+		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
+			ReturnByValue: &t, AwaitPromise: &t, Silent: &t, UserGesture: &f,
+		})
+		if contextGone(err) && attempt == 0 {
+			w.forget(frame)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return decodeResult(res.Result, res.ExceptionDetails, out)
+	}
+}
+
+// callOnNode runs fn with `this` bound to the node, in lyrad's isolated
+// world of the node's frame. Nodes are addressed by backendNodeId, which
+// survives across worlds and needs no DOM.enable.
+func (w *worlds) callOnNode(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, node cdp.BackendNodeID, fn string, out any, args ...any) error {
+	callArgs, err := jsArgs(args)
+	if err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		id, err := w.get(ctx, s, frame, attempt > 0)
+		if err != nil {
+			return err
+		}
+		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: node, ExecutionContextID: id, ObjectGroup: worldName})
+		if contextGone(err) && attempt == 0 {
+			w.forget(frame)
+			continue
+		}
+		if err != nil {
+			return &NodeGoneError{err}
+		}
+		if obj.Object == nil || obj.Object.ObjectID == "" {
+			return &NodeGoneError{errors.New("node has no object")}
+		}
+		t := true
+		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ObjectID: obj.Object.ObjectID, Arguments: callArgs,
+			ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
+		})
+		_, _ = cdp.Call(ctx, s, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Object.ObjectID})
+		if err != nil {
+			return err
+		}
+		return decodeResult(res.Result, res.ExceptionDetails, out)
+	}
+}
+
+// NodeGoneError: the node no longer exists (removed, or its document gone).
+type NodeGoneError struct{ err error }
+
+func (e *NodeGoneError) Error() string { return "node is gone: " + e.err.Error() }
+func (e *NodeGoneError) Unwrap() error { return e.err }
+
+func jsArgs(args []any) ([]*runtime.CallArgument, error) {
+	out := make([]*runtime.CallArgument, 0, len(args))
+	for _, a := range args {
+		b, err := jsonv2.Marshal(a)
+		if err != nil {
+			return nil, fmt.Errorf("script argument: %w", err)
+		}
+		out = append(out, &runtime.CallArgument{Value: jsonv2.Value(b)})
+	}
+	return out, nil
+}
+
+func decodeResult(r *runtime.RemoteObject, exc *runtime.ExceptionDetails, out any) error {
+	if exc != nil {
+		text := exc.Text
+		if exc.Exception != nil && exc.Exception.Description != "" {
+			text = exc.Exception.Description
+		}
+		return &ScriptError{Text: text}
+	}
+	if out == nil || r == nil || len(r.Value) == 0 {
+		return nil
+	}
+	return jsonv2.Unmarshal(r.Value, out)
+}

@@ -1,0 +1,100 @@
+package session
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+)
+
+// testBrowser opens a headless guarded browser on a temp data dir.
+func testBrowser(t *testing.T) (*Manager, *Browser, Caller) {
+	t.Helper()
+	if _, err := exec.LookPath("chromium"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is needed in CI")
+		}
+		t.Skip("no chromium")
+	}
+	headless := true
+	m := New(Config{DataDir: t.TempDir(), Headless: &headless})
+	t.Cleanup(m.Shutdown)
+	c := Caller{ID: "test"}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := m.Open(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	m.mu.Lock()
+	b := m.browser
+	m.mu.Unlock()
+	return m, b, c
+}
+
+func TestIsolatedWorld(t *testing.T) {
+	m, b, c := testBrowser(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := m.Navigate(ctx, c, `data:text/html,<title>T</title><script>window.pageSecret=42</script><button id=b>Go</button>`, "load"); err != nil {
+		t.Fatal(err)
+	}
+	tab, _ := b.activePage(ctx)
+	s := b.conn.Session(tab.SessionID)
+	frame := cdp.FrameID(tab.ID)
+
+	var got struct {
+		Title  string `json:"title"`
+		Secret any    `json:"secret"`
+		Sum    int    `json:"sum"`
+	}
+	err := b.worlds.callFunction(ctx, s, frame, `function(a, b) { return {title: document.title, secret: window.pageSecret ?? null, sum: a + b} }`, &got, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The DOM is shared; the page's globals are not.
+	if got.Title != "T" || got.Secret != nil || got.Sum != 5 {
+		t.Errorf("isolated world saw %+v", got)
+	}
+
+	doc, err := cdp.Call(ctx, s, dom.GetDocument, dom.GetDocumentParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := cdp.Call(ctx, s, dom.QuerySelector, dom.QuerySelectorParams{NodeID: doc.Root.NodeID, Selector: "#b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{NodeID: q.NodeID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	if err := b.worlds.callOnNode(ctx, s, frame, desc.Node.BackendNodeID, `function() { return this.textContent }`, &text); err != nil {
+		t.Fatal(err)
+	}
+	if text != "Go" {
+		t.Errorf("node text %q", text)
+	}
+
+	// After a navigation the cached context is gone; the call recovers.
+	if _, err := m.Navigate(ctx, c, `data:text/html,<title>Second</title>`, "load"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.worlds.callFunction(ctx, s, frame, `function() { return {title: document.title} }`, &got); err != nil || got.Title != "Second" {
+		t.Errorf("after navigation: %+v %v", got, err)
+	}
+	var se *ScriptError
+	if err := b.worlds.callFunction(ctx, s, frame, `function() { throw new Error("boom") }`, nil); err == nil || !asScript(err, &se) {
+		t.Errorf("exception: %v", err)
+	}
+}
+
+func asScript(err error, se **ScriptError) bool {
+	e, ok := err.(*ScriptError)
+	*se = e
+	return ok
+}
