@@ -108,7 +108,7 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 	}
 	nctx, cancel := context.WithTimeout(ctx, m.cfg.NavigationTimeout)
 	defer cancel()
-	res, err := navigate(nctx, b.conn.Session(t.SessionID), rawURL, waitUntil)
+	res, err := navigate(nctx, b.conn.Session(t.SessionID), cdp.FrameID(t.ID), rawURL, waitUntil)
 	if err != nil {
 		return nil, err
 	}
@@ -118,14 +118,10 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 }
 
 // navigate drives one navigation on a page session and waits for the
-// lifecycle event waitUntil names. It subscribes before it asks, so no event
-// can slip between the command and the wait.
-func navigate(ctx context.Context, s *cdpconn.Session, rawURL, waitUntil string) (*NavResult, error) {
-	lifecycle, stopLC := s.Subscribe(page.LifecycleEvent.Method)
-	defer stopLC()
-	responses, stopResp := s.Subscribe(network.ResponseReceived.Method)
-	defer stopResp()
-
+// lifecycle event waitUntil names.
+func navigate(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, rawURL, waitUntil string) (*NavResult, error) {
+	w := newLoadWaiter(s, frame)
+	defer w.close()
 	nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: rawURL})
 	if err != nil {
 		return nil, callError(ctx, err, "navigate")
@@ -134,15 +130,62 @@ func navigate(ctx context.Context, s *cdpconn.Session, rawURL, waitUntil string)
 		return nil, newError(StatusNavigationFailed, nav.ErrorText,
 			"The browser could not load the page; check the URL, or whether the site is reachable.").with("requested_url", rawURL)
 	}
-	res := &NavResult{}
-	want := map[string]string{"domcontentloaded": "DOMContentLoaded", "load": "load", "networkidle": "networkIdle"}[waitUntil]
 	if nav.LoaderID == "" {
 		// A same-document navigation (a fragment): nothing to load.
-		return res, nil
+		return &NavResult{}, nil
 	}
+	res, err := w.wait(ctx, nav.LoaderID, waitUntil)
+	if err != nil {
+		return nil, err
+	}
+	if !isHTTP(rawURL) {
+		res.HTTPStatus, res.ContentType = nil, nil
+	}
+	return res, nil
+}
+
+// loadWaiter follows a tab's main-frame load. Make it before starting the
+// navigation, so no event slips between the command and the wait.
+type loadWaiter struct {
+	frame     cdp.FrameID
+	lifecycle <-chan jsonv2.Value
+	responses <-chan jsonv2.Value
+	stops     []func()
+}
+
+func newLoadWaiter(s *cdpconn.Session, frame cdp.FrameID) *loadWaiter {
+	w := &loadWaiter{frame: frame}
+	var stop func()
+	w.lifecycle, stop = s.Subscribe(page.LifecycleEvent.Method)
+	w.stops = append(w.stops, stop)
+	w.responses, stop = s.Subscribe(network.ResponseReceived.Method)
+	w.stops = append(w.stops, stop)
+	return w
+}
+
+func (w *loadWaiter) close() {
+	for _, stop := range w.stops {
+		stop()
+	}
+}
+
+// wait waits until the main frame's document of loader reaches waitUntil
+// (domcontentloaded, load, networkidle or commit) and reports its response.
+// An empty loader adopts the next document the main frame commits (history
+// navigations and reloads name none up front). The result has no URL or
+// title; http_status and content_type are nil when no HTTP response came.
+func (w *loadWaiter) wait(ctx context.Context, loader cdp.LoaderID, waitUntil string) (*NavResult, error) {
+	res := &NavResult{}
+	want := map[string]string{"domcontentloaded": "DOMContentLoaded", "load": "load", "networkidle": "networkIdle"}[waitUntil]
 	record := func(ev jsonv2.Value) {
 		var rr network.EventResponseReceived
-		if jsonv2.Unmarshal(ev, &rr) == nil && rr.LoaderID == nav.LoaderID && rr.Type == network.ResourceTypeDocument && rr.Response != nil {
+		if jsonv2.Unmarshal(ev, &rr) != nil || rr.Type != network.ResourceTypeDocument || rr.Response == nil {
+			return
+		}
+		if loader == "" && rr.FrameID == w.frame {
+			loader = rr.LoaderID
+		}
+		if rr.LoaderID == loader {
 			st := rr.Response.Status
 			res.HTTPStatus = &st
 			ct := mediaType(rr.Response.MimeType, rr.Response.Headers)
@@ -158,15 +201,21 @@ func navigate(ctx context.Context, s *cdpconn.Session, rawURL, waitUntil string)
 		case <-ctx.Done():
 			return nil, newError(StatusTimeout, "the page did not reach "+waitUntil+" in time",
 				"The page may still be loading; call wait_for or read_page, or retry with wait_until=\"commit\".").with("wait_until", waitUntil)
-		case ev, ok := <-lifecycle:
+		case ev, ok := <-w.lifecycle:
 			if !ok {
 				return nil, pageGone()
 			}
 			var lc page.EventLifecycleEvent
-			if jsonv2.Unmarshal(ev, &lc) == nil && lc.LoaderID == nav.LoaderID && (lc.Name == want || waitUntil == "commit") {
+			if jsonv2.Unmarshal(ev, &lc) != nil {
+				continue
+			}
+			if loader == "" && lc.FrameID == w.frame && lc.Name == "init" {
+				loader = lc.LoaderID
+			}
+			if loader != "" && lc.LoaderID == loader && (lc.Name == want || waitUntil == "commit") {
 				done = true
 			}
-		case ev, ok := <-responses:
+		case ev, ok := <-w.responses:
 			if !ok {
 				return nil, pageGone()
 			}
@@ -175,22 +224,17 @@ func navigate(ctx context.Context, s *cdpconn.Session, rawURL, waitUntil string)
 	}
 	// The document's response event comes before its lifecycle events;
 	// take what is already queued.
-	for drained := false; !drained; {
+	for {
 		select {
-		case ev, ok := <-responses:
+		case ev, ok := <-w.responses:
 			if !ok {
-				drained = true
-				break
+				return res, nil
 			}
 			record(ev)
 		default:
-			drained = true
+			return res, nil
 		}
 	}
-	if !isHTTP(rawURL) {
-		res.HTTPStatus, res.ContentType = nil, nil
-	}
-	return res, nil
 }
 
 func isHTTP(raw string) bool {
