@@ -27,6 +27,7 @@ import (
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
@@ -50,6 +51,13 @@ type Request struct {
 	// RedirectFrom is the URL of the hop whose redirect response produced
 	// this request; empty for a first request.
 	RedirectFrom string
+	// InSubframe: the request loads a document into an iframe (an
+	// out-of-process iframe's own navigations included).
+	InSubframe bool
+	// Issuer is the URL of the document that issues the request: the
+	// frame's current document, its parent's while it has none of its own,
+	// "" for a tab's first load (a popup, a new tab).
+	Issuer string
 }
 
 // Verdict is the Decider's answer. Fields are added to the audit row.
@@ -99,6 +107,14 @@ type Target struct {
 	URL       string
 	Title     string
 	Seq       int64 // attach order; higher is newer
+	// ParentFrame is the frame an out-of-process iframe sits in.
+	ParentFrame cdp.FrameID
+}
+
+// frame is what the guard knows of a frame: its document and its parent.
+type frame struct {
+	url    string
+	parent cdp.FrameID
 }
 
 // Guard holds requests on one connection.
@@ -109,6 +125,7 @@ type Guard struct {
 
 	mu      sync.Mutex
 	targets map[target.SessionID]*Target // page and iframe targets by session
+	frames  map[cdp.FrameID]frame        // every frame of every guarded target
 	hops    map[string]string            // request id -> URL, for redirect_from
 	seq     int64
 
@@ -134,6 +151,7 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		opts:    opts,
 		log:     opts.Logger,
 		targets: map[target.SessionID]*Target{},
+		frames:  map[cdp.FrameID]frame{},
 		hops:    map[string]string{},
 		cancel:  cancel,
 		done:    make(chan struct{}),
@@ -143,6 +161,9 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		target.DetachedFromTarget.Method,
 		target.TargetInfoChanged.Method,
 		fetch.RequestPaused.Method,
+		page.FrameAttached.Method,
+		page.FrameNavigated.Method,
+		page.FrameDetached.Method,
 	)
 	go g.loop(gctx, events, unsubscribe)
 
@@ -197,6 +218,21 @@ func (g *Guard) Page(id target.ID) (Target, bool) {
 		}
 	}
 	return Target{}, false
+}
+
+// Frames lists the out-of-process iframe targets of a tab, in attach order.
+// Each has its own session; its ID is the id of the frame it renders.
+func (g *Guard) Frames(tab target.ID) []Target {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []Target
+	for _, t := range g.targets {
+		if t.Type == "iframe" && t.TabID == tab {
+			out = append(out, *t)
+		}
+	}
+	sortTargets(out)
+	return out
 }
 
 func sortTargets(ts []Target) {
@@ -264,6 +300,29 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 		if changed != nil && g.opts.OnTarget != nil {
 			g.opts.OnTarget(TargetEvent{Kind: "changed", Target: *changed})
 		}
+	case page.FrameAttached.Method:
+		var f page.EventFrameAttached
+		if jsonv2.Unmarshal(ev.Params, &f) == nil {
+			g.mu.Lock()
+			fr := g.frames[f.FrameID]
+			fr.parent = f.ParentFrameID
+			g.frames[f.FrameID] = fr
+			g.mu.Unlock()
+		}
+	case page.FrameNavigated.Method:
+		var f page.EventFrameNavigated
+		if jsonv2.Unmarshal(ev.Params, &f) == nil && f.Frame != nil {
+			g.mu.Lock()
+			g.frames[f.Frame.ID] = frame{url: f.Frame.URL, parent: f.Frame.ParentID}
+			g.mu.Unlock()
+		}
+	case page.FrameDetached.Method:
+		var f page.EventFrameDetached
+		if jsonv2.Unmarshal(ev.Params, &f) == nil && f.Reason != page.FrameDetachedReasonSwap {
+			g.mu.Lock()
+			delete(g.frames, f.FrameID)
+			g.mu.Unlock()
+		}
 	case fetch.RequestPaused.Method:
 		var p fetch.EventRequestPaused
 		if err := jsonv2.Unmarshal(ev.Params, &p); err != nil || p.Request == nil {
@@ -290,7 +349,7 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 		if p := g.targets[parent]; info.Type != "page" && p != nil {
 			tab = p.TabID
 		}
-		t := &Target{ID: info.TargetID, TabID: tab, SessionID: a.SessionID, Type: info.Type, OpenerID: info.OpenerID, URL: info.URL, Title: info.Title, Seq: g.seq}
+		t := &Target{ID: info.TargetID, TabID: tab, SessionID: a.SessionID, Type: info.Type, OpenerID: info.OpenerID, URL: info.URL, Title: info.Title, Seq: g.seq, ParentFrame: info.ParentFrameID}
 		g.targets[a.SessionID] = t
 		g.mu.Unlock()
 	}
@@ -337,6 +396,11 @@ func (g *Guard) setup(ctx context.Context, s *cdpconn.Session, info *target.Info
 	if _, err := cdp.Call(ctx, s, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
 		return wrap("Network.setBypassServiceWorker", err)
 	}
+	// Page events keep the frame registry (which document issues a
+	// request); lifecycle events are the session's business.
+	if _, err := cdp.Call(ctx, s, page.Enable, page.EnableParams{}); err != nil {
+		return wrap("Page.enable", err)
+	}
 	// Out-of-process iframes and popups-of-popups are held the same way.
 	if _, err := cdp.Call(ctx, s, target.SetAutoAttach, autoAttach()); err != nil {
 		return wrap("Target.setAutoAttach", err)
@@ -364,6 +428,7 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 	}
 	if t != nil {
 		r.TargetID, r.TabID, r.TargetType = t.ID, t.TabID, t.Type
+		r.InSubframe, r.Issuer = g.issuerLocked(t, p.FrameID)
 	}
 	if p.RedirectedRequestID != "" {
 		r.RedirectFrom = g.hops[string(p.RedirectedRequestID)]
@@ -399,6 +464,30 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 	if g.opts.OnDecision != nil {
 		g.opts.OnDecision(r, v, time.Since(start))
 	}
+}
+
+// issuerLocked finds the document that issues a request of frame f in
+// target t, and whether f is an iframe of the tab.
+func (g *Guard) issuerLocked(t *Target, f cdp.FrameID) (inSubframe bool, issuer string) {
+	main := cdp.FrameID(t.ID)
+	inSubframe = f != main || t.Type == "iframe"
+	for i, id := 0, f; i < 32 && id != ""; i++ {
+		fr, ok := g.frames[id]
+		if ok && fr.url != "" && fr.url != "about:blank" {
+			return inSubframe, fr.url
+		}
+		switch {
+		case ok && fr.parent != "":
+			id = fr.parent
+		case id == main && t.Type == "iframe":
+			id = t.ParentFrame
+		case id == main && t.URL != "" && t.URL != "about:blank":
+			return inSubframe, t.URL
+		default:
+			id = ""
+		}
+	}
+	return inSubframe, ""
 }
 
 func (g *Guard) fail(err error) {

@@ -47,7 +47,9 @@ func guardRows(rows []map[string]any, path string) []map[string]any {
 
 // TestPopupAndCrossSiteIframeAreHeld: a popup the page opens and a
 // cross-site (out-of-process) iframe have their first request paused and
-// judged by the guard, and so does the iframe's own later navigation.
+// judged by the guard, and so does the iframe's own later navigation. A
+// popup to a site nothing approved is refused before its request leaves
+// and opens no tab; once the site is approved the same popup loads.
 func TestPopupAndCrossSiteIframeAreHeld(t *testing.T) {
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
@@ -58,43 +60,57 @@ func TestPopupAndCrossSiteIframeAreHeld(t *testing.T) {
 	b.page("/popup", `<!doctype html><title>popup</title>popup`)
 	b.page("/frame", `<!doctype html><title>frame</title><script>setTimeout(function(){ location.replace("/frame2") }, 50)</script>`)
 	b.page("/frame2", `<!doctype html><title>frame2</title>second`)
+	b.page("/approve", `<!doctype html><title>b</title>b`)
 
 	dir := t.TempDir()
 	allowPopups(t, dir, a.URL)
 	cs := connectStdio(t, dir, proto2026)
-	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/opener", "wait_until": "load"}), "ok")
-	waitFor(t, "popup and both iframe documents to load", 10*time.Second, func() bool {
-		return b.count("/popup") == 1 && b.count("/frame") == 1 && b.count("/frame2") == 1
-	})
-	env := call(t, cs, "get_url", nil)
-	if env["tab_count"] != float64(2) {
-		t.Errorf("tab_count = %v, want 2 (the popup)", env["tab_count"])
-	}
-	if env["url"] != b.URL+"/popup" {
-		t.Errorf("the session did not follow onto the popup: %v", env["url"])
-	}
 
-	var rows []map[string]any
-	waitFor(t, "the guard rows", 5*time.Second, func() bool {
-		rows = auditRows(t, dir)
-		return len(guardRows(rows, "/popup")) > 0 && len(guardRows(rows, "/frame")) > 0 && len(guardRows(rows, "/frame2")) > 0
+	// 127.0.0.2 is not approved: the popup's first request is refused
+	// before it leaves; the iframe is the page composing itself.
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/opener", "wait_until": "load"}), "ok")
+	waitFor(t, "both iframe documents to load", 10*time.Second, func() bool {
+		return b.count("/frame") == 1 && b.count("/frame2") == 1
 	})
-	popup := guardRows(rows, "/popup")
-	frame := guardRows(rows, "/frame")
-	frame2 := guardRows(rows, "/frame2")
-	opener := guardRows(rows, "/opener")
-	t.Logf("judged: opener %d, popup %d, frame %d, frame2 %d", len(opener), len(popup), len(frame), len(frame2))
-	if len(popup) != 1 || len(frame) != 1 || len(frame2) != 1 {
-		t.Fatalf("each first request must be judged exactly once: popup %d, frame %d, frame2 %d", len(popup), len(frame), len(frame2))
+	var rows []map[string]any
+	waitFor(t, "the popup's refusal", 5*time.Second, func() bool {
+		rows = auditRows(t, dir)
+		return len(guardRows(rows, "/popup")) > 0
+	})
+	if n := b.count("/popup"); n != 0 {
+		t.Errorf("the refused popup reached its site %d times", n)
 	}
-	// The popup's first request was held in its own target, not the opener's.
-	if popup[0]["target_type"] != "page" || popup[0]["target_id"] == opener[0]["target_id"] {
-		t.Errorf("popup request judged on %v/%v, opener on %v", popup[0]["target_type"], popup[0]["target_id"], opener[0]["target_id"])
+	popup := guardRows(rows, "/popup")
+	opener := guardRows(rows, "/opener")
+	if popup[0]["verdict"] != "deny" || popup[0]["target_type"] != "page" || popup[0]["target_id"] == opener[0]["target_id"] {
+		t.Errorf("popup row %v (opener target %v)", popup[0], opener[0]["target_id"])
+	}
+	waitFor(t, "the refused popup's tab to close", 5*time.Second, func() bool {
+		return call(t, cs, "get_url", nil)["tab_count"] == float64(1)
+	})
+	frame2 := guardRows(rows, "/frame2")
+	if len(guardRows(rows, "/frame")) != 1 || len(frame2) != 1 {
+		t.Fatalf("iframe documents judged %d and %d times, want once each", len(guardRows(rows, "/frame")), len(frame2))
 	}
 	// The cross-site iframe runs in its own process: its own navigation is
 	// held by the iframe target's session.
 	if frame2[0]["target_type"] != "iframe" {
 		t.Errorf("the out-of-process iframe's navigation was judged on %v, want its iframe target", frame2[0]["target_type"])
+	}
+
+	// Approve 127.0.0.2, then the same popup goes through and the session
+	// follows onto it.
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": b.URL + "/approve"}), "ok")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/opener", "wait_until": "load"}), "ok")
+	waitFor(t, "the approved popup to load", 10*time.Second, func() bool { return b.count("/popup") == 1 })
+	waitFor(t, "the session to follow onto the popup", 5*time.Second, func() bool {
+		env := call(t, cs, "get_url", nil)
+		return env["url"] == b.URL+"/popup" && env["tab_count"] == float64(2)
+	})
+	rows = auditRows(t, dir)
+	popup = guardRows(rows, "/popup")
+	if len(popup) != 2 || popup[1]["verdict"] != "allow" {
+		t.Errorf("approved popup rows %v", popup)
 	}
 }
 

@@ -157,7 +157,9 @@ func baseEnv(dataDir string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "LYRA_BROWSER_DATA_DIR="+dataDir, "LYRA_BROWSER_HEADLESS=true")
+	// Approval off: tests that are not about consent navigate without
+	// prompts; the guard still refuses what no grant covers.
+	return append(env, "LYRA_BROWSER_DATA_DIR="+dataDir, "LYRA_BROWSER_HEADLESS=true", "LYRA_BROWSER_CONSENT_CHANNEL=off")
 }
 
 var httpLine = regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)

@@ -73,13 +73,14 @@ func (r *refusals) since(t time.Time, tabs ...target.ID) []Refusal {
 // unusable control neither prompts nor spends a grant) and before touching
 // the page; End it when the call answers.
 type Action struct {
-	m      *Manager
-	b      *Browser
-	c      Caller
-	Tab    cdpguard.Target // the active tab when the action began
-	Start  time.Time
-	intent Intent
-	done   func()
+	m       *Manager
+	b       *Browser
+	c       Caller
+	Tab     cdpguard.Target // the active tab when the action began
+	Start   time.Time
+	intent  Intent
+	credits []credit
+	done    func()
 }
 
 // beginAction admits a mutating call from c, resolves the active tab and

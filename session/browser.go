@@ -241,6 +241,24 @@ func (b *Browser) activePage(ctx context.Context) (cdpguard.Target, error) {
 	return *next, nil
 }
 
+// closeRefusedPopup closes a popup whose first navigation the guard
+// refused: it would stand empty, and the session would have followed onto
+// it. A popup that refused later navigations keeps its document.
+func (b *Browser) closeRefusedPopup(r cdpguard.Request) {
+	if r.TargetType != "page" || r.InSubframe || r.TargetID != r.TabID {
+		return
+	}
+	t, ok := b.guard.Page(r.TargetID)
+	if !ok || t.OpenerID == "" || (t.URL != "" && t.URL != "about:blank") {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = cdp.Call(ctx, b.conn.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: t.ID})
+	}()
+}
+
 func (b *Browser) setActive(id target.ID) {
 	b.mu.Lock()
 	b.active = id

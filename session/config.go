@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // Config is what the session needs to know. cmd/lyrad fills it from flags
@@ -30,6 +31,17 @@ type Config struct {
 	NavigationTimeout time.Duration
 	ExtraArgs         []string
 
+	// The guard's judgement (see package policy).
+	// ConsentChannel: auto (elicitation when the client can answer, else
+	// confirm=true), elicit, legacy (confirm=true only) or off (granted
+	// without asking).
+	ConsentChannel string
+	ConsentTimeout time.Duration
+	GrantTTL       time.Duration
+	ReleaseGrace   time.Duration
+	Enforcement    policy.Mode
+	Trust          policy.Trust
+
 	Logger *zap.Logger
 	Audit  *audit.Log
 }
@@ -46,5 +58,20 @@ func (c *Config) defaults() {
 	}
 	if c.NavigationTimeout <= 0 {
 		c.NavigationTimeout = 30 * time.Second
+	}
+	if c.ConsentChannel == "" {
+		c.ConsentChannel = ConsentAuto
+	}
+	if c.ConsentTimeout <= 0 {
+		c.ConsentTimeout = 300 * time.Second
+	}
+	if c.GrantTTL <= 0 {
+		c.GrantTTL = policy.DefaultGrantTTL
+	}
+	if c.ReleaseGrace <= 0 {
+		c.ReleaseGrace = policy.DefaultReleaseGrace
+	}
+	if c.Enforcement == "" {
+		c.Enforcement = policy.Enforce
 	}
 }

@@ -1,11 +1,103 @@
 package session
 
-import "context"
+import (
+	"context"
+	"time"
 
-// credit buys what an action's intent declares. Grants and consent land
-// here (the guard's judgement); until then nothing is asked and nothing is
-// credited, and the guard lets every request through.
-func (m *Manager) credit(ctx context.Context, a *Action) error { return nil }
+	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/policy"
+)
 
-// releaseCredits hands back an action's unused single-use scopes.
-func (m *Manager) releaseCredits(a *Action) {}
+// credit is a single-use scope an action bought.
+type credit struct {
+	scope policy.Scope
+	cap   policy.Capability
+}
+
+// grantNavigate makes sure the driver may load rawURL: NAVIGATE on its
+// origin (or, for a URL with no origin, that URL once), asked for when it is
+// not held yet.
+func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason string) error {
+	scope := policy.ScopeOf(rawURL)
+	if scope.IsZero() {
+		return newError(StatusError, "cannot tell which site "+rawURL+" is", "Pass an absolute http(s) URL.")
+	}
+	if !scope.Opaque() && m.grants.Has(c.ID, scope, policy.Navigate, time.Now()) {
+		return nil
+	}
+	channel, entry, err := m.obtain(ctx, c, policy.Navigate, scope, reason)
+	if err != nil {
+		return err
+	}
+	return m.grants.Grant(c.ID, scope, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
+}
+
+// credit buys what an action's intent declares, as single-use grants on the
+// origin of the page it acts on: the first matching request spends them.
+func (m *Manager) credit(ctx context.Context, a *Action) error {
+	var caps []policy.Capability
+	if a.intent.Submit {
+		caps = append(caps, policy.Submit)
+	}
+	if a.intent.Upload {
+		caps = append(caps, policy.Upload)
+	}
+	if a.intent.Publish {
+		caps = append(caps, policy.Publish)
+	}
+	if a.intent.Download {
+		caps = append(caps, policy.Download)
+	}
+	if len(caps) == 0 {
+		return nil
+	}
+	url, _ := a.b.fresh(ctx, a.Tab)
+	scope := policy.ScopeOf(url)
+	if scope.IsZero() {
+		return newError(StatusError, "the page has no address to act from", "Navigate to a page first.")
+	}
+	for _, cap := range caps {
+		channel, entry, err := m.obtain(ctx, a.c, cap, scope, a.intent.Reason)
+		if err != nil {
+			m.releaseCredits(a)
+			return err
+		}
+		if err := m.grants.Grant(a.c.ID, scope, cap, policy.GrantOptions{Channel: channel, TrustedEntry: entry}); err != nil {
+			m.releaseCredits(a)
+			return newError(StatusError, err.Error(), "")
+		}
+		a.credits = append(a.credits, credit{scope, cap})
+	}
+	return nil
+}
+
+// releaseCredits hands back an action's unused single-use scopes after the
+// release grace: a click's navigation can leave just after the call returns.
+func (m *Manager) releaseCredits(a *Action) {
+	for _, cr := range a.credits {
+		m.grants.ReleaseAfter(a.c.ID, cr.scope, cr.cap, m.cfg.ReleaseGrace)
+	}
+	a.credits = nil
+}
+
+// decide is the guard's judgement of one paused request: classification
+// and grants from package policy, for the session driving the browser.
+func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdict {
+	cls := policy.Classify(policy.Request{
+		URL: r.URL, Method: r.Method, HasBody: r.HasBody,
+		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,
+		InSubframe: r.InSubframe,
+	}, r.Issuer)
+	m.mu.Lock()
+	owner := m.owner
+	m.mu.Unlock()
+	v := policy.Judge(policy.Judgement{
+		Class: cls, Session: owner, Grants: m.grants, Now: time.Now(),
+		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
+	})
+	fields := v.Fields()
+	if r.Issuer != "" {
+		fields["issuer"] = policy.LoggableURL(r.Issuer)
+	}
+	return cdpguard.Verdict{Allow: v.Allow, Reason: v.Reason, Fields: fields}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // Caller is the MCP session a call comes from.
@@ -37,6 +38,9 @@ type Manager struct {
 	idle      *time.Timer
 	closed    bool // Shutdown was called
 
+	grants *policy.Grants
+	asks   map[string]time.Time // consent asked of a session and not yet answered
+
 	// dying counts browsers that were killed or quit but whose profile
 	// lock is not released yet; a new launch waits for them so it gets the
 	// persistent profile rather than a private instance.
@@ -46,7 +50,7 @@ type Manager struct {
 // New returns a Manager. Nothing is launched until a tool asks.
 func New(cfg Config) *Manager {
 	cfg.defaults()
-	return &Manager{cfg: cfg, log: cfg.Logger}
+	return &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil)}
 }
 
 // Audit is the trail this manager writes to.
@@ -154,6 +158,7 @@ func (m *Manager) idleCheck() {
 func (m *Manager) handoffLocked(reason string) {
 	prev := m.owner
 	m.owner = ""
+	m.grants.DropSession(prev)
 	b := m.browser
 	m.browser = nil
 	m.audit(audit.Row{Kind: "session", Session: prev, Status: "handoff", Extra: map[string]any{"reason": reason}})
@@ -246,6 +251,7 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 	lost := m.guardLost
 	m.browser = nil
 	m.guardLost = false
+	m.grants.DropSession(m.owner)
 	m.owner = ""
 	if m.idle != nil {
 		m.idle.Stop()
@@ -291,7 +297,7 @@ func (b *Browser) shutdownAndRelease() {
 
 func (m *Manager) hooks() launchHooks {
 	return launchHooks{
-		decide:     cdpguard.AllowAll,
+		decide:     m.decide,
 		onDecision: m.onDecision,
 		onFailure:  m.onGuardFailure,
 		onConnLost: m.onConnLost,
@@ -302,6 +308,7 @@ func (m *Manager) hooks() launchHooks {
 func (m *Manager) onDecision(b *Browser, r cdpguard.Request, v cdpguard.Verdict, took time.Duration) {
 	if !v.Allow {
 		b.refused.add(Refusal{At: time.Now(), TabID: r.TabID, URL: r.URL, RedirectFrom: r.RedirectFrom, Reason: v.Reason})
+		b.closeRefusedPopup(r)
 	}
 	verdict := "allow"
 	if !v.Allow {

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // PageInfo is where the active tab stands.
@@ -83,48 +85,77 @@ type NavResult struct {
 	TabCount    int
 }
 
-// Navigate loads rawURL in the active tab and waits for waitUntil. A
-// browser that is not open yet is opened first.
-func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil string) (*NavResult, error) {
+// Navigate loads rawURL in the active tab and waits for waitUntil. It asks
+// for NAVIGATE on the destination first (reason is shown to the user); a
+// browser that is not open yet is opened after that.
+func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil string, in Intent) (*NavResult, error) {
 	b, done, err := m.enter(c, mutate)
 	defer done()
 	if err != nil {
+		return nil, err
+	}
+	if err := m.grantNavigate(ctx, c, rawURL, in.Reason); err != nil {
 		return nil, err
 	}
 	if b == nil {
 		if _, err := m.Open(ctx, c); err != nil {
 			return nil, err
 		}
-		m.mu.Lock()
-		b = m.browser
-		m.mu.Unlock()
-		if b == nil {
-			return nil, notOpen()
-		}
 	}
-	t, err := b.activePage(ctx)
-	if err != nil {
-		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
-	}
-	nctx, cancel := context.WithTimeout(ctx, m.cfg.NavigationTimeout)
-	defer cancel()
-	res, err := navigate(nctx, b.conn.Session(t.SessionID), cdp.FrameID(t.ID), rawURL, waitUntil)
+	a, err := m.beginAction(ctx, c, Intent{Reason: in.Reason, Confirm: in.Confirm})
 	if err != nil {
 		return nil, err
 	}
-	res.URL, res.Title = b.fresh(ctx, t)
-	res.TabCount = len(b.pages())
+	defer a.End()
+	nctx, cancel := context.WithTimeout(ctx, m.cfg.NavigationTimeout)
+	defer cancel()
+	s := a.b.conn.Session(a.Tab.SessionID)
+	w := newLoadWaiter(s, cdp.FrameID(a.Tab.ID))
+	defer w.close()
+	w.check = func() error { return a.blocked(nctx) }
+	res, err := w.navigate(nctx, s, rawURL, waitUntil)
+	if err == nil {
+		// A refusal that landed with the load (a page moving itself on as
+		// it loads) is still this navigation's answer.
+		err = a.blocked(nctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.URL, res.Title = a.b.fresh(ctx, a.Tab)
+	res.TabCount = len(a.b.pages())
 	return res, nil
+}
+
+// blocked answers blocked_by_policy when the guard refused a navigation on
+// the action's tab since it began: where the tab stands, and for a refused
+// redirect the origin it was sent to (never its path or query).
+func (a *Action) blocked(ctx context.Context) error {
+	r := a.Refused()
+	if r == nil {
+		return nil
+	}
+	url, _ := a.b.fresh(ctx, a.Tab)
+	e := newError(StatusBlocked, "the guard refused a navigation: nothing approved covers "+policy.ScopeOf(r.URL).Loggable(),
+		"The tab has not moved. To go there, call navigate with that site's URL (the user is asked); to send a form, repeat the action with submits=true.").
+		with("url", url)
+	if r.RedirectFrom != "" {
+		e.with("redirected_to", policy.ScopeOf(r.URL).Loggable())
+	} else {
+		e.with("refused", policy.ScopeOf(r.URL).Loggable())
+	}
+	return e
 }
 
 // navigate drives one navigation on a page session and waits for the
 // lifecycle event waitUntil names.
-func navigate(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, rawURL, waitUntil string) (*NavResult, error) {
-	w := newLoadWaiter(s, frame)
-	defer w.close()
+func (w *loadWaiter) navigate(ctx context.Context, s *cdpconn.Session, rawURL, waitUntil string) (*NavResult, error) {
 	nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: rawURL})
 	if err != nil {
 		return nil, callError(ctx, err, "navigate")
+	}
+	if err := w.checkNow(); err != nil {
+		return nil, err
 	}
 	if nav.ErrorText != "" {
 		return nil, newError(StatusNavigationFailed, nav.ErrorText,
@@ -147,6 +178,10 @@ func navigate(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, rawURL
 // loadWaiter follows a tab's main-frame load. Make it before starting the
 // navigation, so no event slips between the command and the wait.
 type loadWaiter struct {
+	// check, when set, is asked every few milliseconds while waiting; an
+	// error ends the wait (a guard refusal: a 204 commits nothing, so the
+	// load would never come).
+	check     func() error
 	frame     cdp.FrameID
 	lifecycle <-chan jsonv2.Value
 	responses <-chan jsonv2.Value
@@ -161,6 +196,13 @@ func newLoadWaiter(s *cdpconn.Session, frame cdp.FrameID) *loadWaiter {
 	w.responses, stop = s.Subscribe(network.ResponseReceived.Method)
 	w.stops = append(w.stops, stop)
 	return w
+}
+
+func (w *loadWaiter) checkNow() error {
+	if w.check == nil {
+		return nil
+	}
+	return w.check()
 }
 
 func (w *loadWaiter) close() {
@@ -196,8 +238,14 @@ func (w *loadWaiter) wait(ctx context.Context, loader cdp.LoaderID, waitUntil st
 	// renderer reports the response on its own; "commit" waits for the
 	// renderer's first word about the new document (its "init" lifecycle
 	// event comes after the response).
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
 	for done := false; !done; {
 		select {
+		case <-tick.C:
+			if err := w.checkNow(); err != nil {
+				return nil, err
+			}
 		case <-ctx.Done():
 			return nil, newError(StatusTimeout, "the page did not reach "+waitUntil+" in time",
 				"The page may still be loading; call wait_for or read_page, or retry with wait_until=\"commit\".").with("wait_until", waitUntil)

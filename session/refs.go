@@ -1,9 +1,13 @@
 package session
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 )
 
@@ -15,6 +19,9 @@ type elementRef struct {
 	Backend   cdp.BackendNodeID
 	Role      string
 	Name      string
+	// Loader is the frame's document (its loader id) when it was read; a
+	// frame that loaded another document since holds none of these nodes.
+	Loader cdp.LoaderID
 }
 
 // refStore holds the refs of the latest tree read. A ref is a handle into
@@ -23,6 +30,7 @@ type elementRef struct {
 type refStore struct {
 	mu   sync.Mutex
 	tab  target.ID
+	main cdp.LoaderID // the tab's main-frame document at read time
 	refs map[string]elementRef
 }
 
@@ -39,6 +47,21 @@ func (r *refStore) replace(tab target.ID, refs map[string]elementRef) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.tab, r.refs = tab, refs
+	r.main = ""
+	for _, e := range refs {
+		if e.FrameID == cdp.FrameID(tab) {
+			r.main = e.Loader
+			break
+		}
+	}
+}
+
+// replaceRead is replace with the main frame's document named even when no
+// ref lies in the main frame (every actionable element is in an iframe).
+func (r *refStore) replaceRead(tab target.ID, mainLoader cdp.LoaderID, refs map[string]elementRef) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tab, r.main, r.refs = tab, mainLoader, refs
 }
 
 // invalidate ends the refs of a tab (it navigated or closed).
@@ -48,4 +71,102 @@ func (r *refStore) invalidate(tab target.ID) {
 	if r.tab == tab {
 		r.refs = nil
 	}
+}
+
+func (r *refStore) mainLoader() cdp.LoaderID {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.main
+}
+
+// RefHint is the next move for a ref that names nothing.
+const RefHint = `The ref is not from the latest read of this page: read_page(mode="tree") again and use a ref from that read.`
+
+// IsRef reports whether a selector is an aria-ref token ("aria-ref=e12").
+func IsRef(selector string) bool {
+	s := strings.TrimSpace(selector)
+	return strings.HasPrefix(s, "aria-ref=")
+}
+
+// refName turns "aria-ref=e12" (or "e12") into "e12".
+func refName(ref string) string {
+	return strings.TrimPrefix(strings.TrimSpace(ref), "aria-ref=")
+}
+
+func staleRef(ref, why string) *Error {
+	return newError("not_found", "aria-ref="+refName(ref)+" "+why, RefHint).with("selector", "aria-ref="+refName(ref))
+}
+
+// resolveRef returns the element an aria-ref token of the latest tree read
+// names, checked against the live page: the ref must be from the latest
+// read, of the active tab, its tab and frame must still show the document
+// that was read, and the element must still be in it. Otherwise it answers
+// an *Error with status not_found and a hint to read the tree again; refs
+// get no waiting window, because they cannot appear later.
+func (b *Browser) resolveRef(ctx context.Context, ref string) (elementRef, error) {
+	name := refName(ref)
+	e, ok := b.refs.lookup(name)
+	if !ok {
+		return elementRef{}, staleRef(ref, "is not in the latest read_page(mode=\"tree\")")
+	}
+	tab, err := b.activePage(ctx)
+	if err != nil {
+		return elementRef{}, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+	}
+	if tab.ID != e.TabID {
+		return elementRef{}, staleRef(ref, "was read on another tab")
+	}
+	// The tab's document: a navigation ends every ref read before it.
+	if main := b.refs.mainLoader(); main != "" {
+		cur, err := frameLoaders(ctx, b, tab.SessionID)
+		if err != nil {
+			return elementRef{}, callError(ctx, err, "resolving "+name)
+		}
+		if cur[cdp.FrameID(tab.ID)] != main {
+			return elementRef{}, staleRef(ref, "was read before the page navigated")
+		}
+		if e.SessionID == tab.SessionID && e.Loader != "" && cur[e.FrameID] != e.Loader {
+			return elementRef{}, staleRef(ref, "was read in a frame that has since loaded another document or gone")
+		}
+	}
+	if e.SessionID != tab.SessionID && e.Loader != "" {
+		// An out-of-process iframe: its own target holds its frame tree.
+		cur, err := frameLoaders(ctx, b, e.SessionID)
+		if err != nil || cur[e.FrameID] != e.Loader {
+			return elementRef{}, staleRef(ref, "was read in a frame that has since loaded another document or gone")
+		}
+	}
+	// The node itself: removed from the document, it is gone for good.
+	var connected bool
+	err = b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, `function(){ return this.isConnected; }`, &connected)
+	var gone *NodeGoneError
+	if errors.As(err, &gone) || (err == nil && !connected) {
+		return elementRef{}, staleRef(ref, "names an element that was removed from the page")
+	}
+	if err != nil {
+		return elementRef{}, callError(ctx, err, "resolving "+name)
+	}
+	return e, nil
+}
+
+// frameLoaders maps every frame of a target's frame tree to its current
+// document's loader id.
+func frameLoaders(ctx context.Context, b *Browser, sid target.SessionID) (map[cdp.FrameID]cdp.LoaderID, error) {
+	res, err := cdp.Call(ctx, b.conn.Session(sid), page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[cdp.FrameID]cdp.LoaderID{}
+	var walk func(t *page.FrameTree)
+	walk = func(t *page.FrameTree) {
+		if t == nil || t.Frame == nil {
+			return
+		}
+		out[t.Frame.ID] = t.Frame.LoaderID
+		for _, c := range t.ChildFrames {
+			walk(c)
+		}
+	}
+	walk(res.FrameTree)
+	return out, nil
 }

@@ -21,7 +21,7 @@ func testBrowser(t *testing.T) (*Manager, *Browser, Caller) {
 		t.Skip("no chromium")
 	}
 	headless := true
-	m := New(Config{DataDir: t.TempDir(), Headless: &headless})
+	m := New(Config{DataDir: t.TempDir(), Headless: &headless, ConsentChannel: ConsentOff})
 	t.Cleanup(m.Shutdown)
 	c := Caller{ID: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -39,7 +39,7 @@ func TestIsolatedWorld(t *testing.T) {
 	m, b, c := testBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := m.Navigate(ctx, c, `data:text/html,<title>T</title><script>window.pageSecret=42</script><button id=b>Go</button>`, "load"); err != nil {
+	if _, err := m.Navigate(ctx, c, `data:text/html,<title>T</title><script>window.pageSecret=42</script><button id=b>Go</button>`, "load", Intent{}); err != nil {
 		t.Fatal(err)
 	}
 	tab, _ := b.activePage(ctx)
@@ -81,7 +81,7 @@ func TestIsolatedWorld(t *testing.T) {
 	}
 
 	// After a navigation the cached context is gone; the call recovers.
-	if _, err := m.Navigate(ctx, c, `data:text/html,<title>Second</title>`, "load"); err != nil {
+	if _, err := m.Navigate(ctx, c, `data:text/html,<title>Second</title>`, "load", Intent{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.worlds.callFunction(ctx, s, frame, `function() { return {title: document.title} }`, &got); err != nil || got.Title != "Second" {

@@ -38,7 +38,7 @@ func navigationTools(d Deps) []*tool {
 				if err != nil {
 					return nil, err
 				}
-				res, err := m.Navigate(ctx, c.caller, u, c.str("wait_until"))
+				res, err := m.Navigate(ctx, c.caller, u, c.str("wait_until"), session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")})
 				if err != nil {
 					return nil, err
 				}

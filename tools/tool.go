@@ -202,7 +202,17 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		args, err := checkArgs(t, raw)
 		var out map[string]any
 		if err == nil {
-			out, err = t.run(ctx, &call{caller: c, args: args})
+			cctx := session.WithConsent(ctx, consentIO(req, args))
+			out, err = t.run(cctx, &call{caller: c, args: args})
+		}
+		var need *session.ConsentNeeded
+		if errors.As(err, &need) {
+			// Nothing was done: ask the user through the client, which
+			// repeats the call with the answer (protocol 2026-07-28).
+			r.auditCall(t, c, args, raw, start, urlBefore, map[string]any{"status": "input_required"})
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+				need.ID: &mcp.ElicitParams{Mode: "form", Message: need.Message, RequestedSchema: need.Schema},
+			}}, nil
 		}
 		env := envelope(out, err)
 		if err != nil {
@@ -212,23 +222,64 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 				}
 			}
 		}
-		auditArgs := args
-		if auditArgs == nil {
-			auditArgs = rawArgs(raw)
-		}
-		row := audit.Row{
-			Kind: "tool", Session: c.ID, Tool: t.name, Args: auditArgs,
-			Status: env["status"].(string), DurationMS: audit.Since(start),
-			URLBefore: urlBefore, URLAfter: r.d.Session.CurrentURL(),
-		}
-		if e, ok := env["error"].(string); ok {
-			row.Extra = map[string]any{"error": e}
-		}
-		if werr := r.d.Session.Audit().Write(row); werr != nil {
-			r.d.Logger.Error("audit write failed", zap.Error(werr))
-		}
+		r.auditCall(t, c, args, raw, start, urlBefore, env)
 		return result(env), nil
 	}
+}
+
+// auditCall writes the tool call's row: who, what (secrets redacted by the
+// audit package), how it ended, how long it took, where the tab stood.
+func (r *registry) auditCall(t *tool, c session.Caller, args map[string]any, raw json.RawMessage, start time.Time, urlBefore string, env map[string]any) {
+	if args == nil {
+		args = rawArgs(raw)
+	}
+	row := audit.Row{
+		Kind: "tool", Session: c.ID, Tool: t.name, Args: args,
+		Status: env["status"].(string), DurationMS: audit.Since(start),
+		URLBefore: urlBefore, URLAfter: r.d.Session.CurrentURL(),
+	}
+	if e, ok := env["error"].(string); ok {
+		row.Extra = map[string]any{"error": e}
+	}
+	if werr := r.d.Session.Audit().Write(row); werr != nil {
+		r.d.Logger.Error("audit write failed", zap.Error(werr))
+	}
+}
+
+// consentIO says how this call can reach the user: an elicitation the
+// server sends now (clients before protocol 2026-07-28), an input request
+// the client answers on a repeated call (2026-07-28), or neither, when the
+// client declared no elicitation support; then only confirm=true is left.
+func consentIO(req *mcp.CallToolRequest, args map[string]any) session.ConsentIO {
+	io := session.ConsentIO{}
+	io.Confirm, _ = args["confirm"].(bool)
+	caps := req.ClientCapabilities()
+	if caps == nil || caps.Elicitation == nil || req.Session == nil {
+		return io
+	}
+	version := ""
+	if p := req.Session.InitializeParams(); p != nil {
+		version = p.ProtocolVersion
+	}
+	if version >= "2026-07-28" {
+		io.Deferred = true
+		io.Answers = map[string]session.Answer{}
+		for id, resp := range req.Params.InputResponses {
+			if er, ok := resp.(*mcp.ElicitResult); ok {
+				io.Answers[id] = session.Answer{Action: er.Action, Content: er.Content}
+			}
+		}
+		return io
+	}
+	ss := req.Session
+	io.Elicit = func(ctx context.Context, message string, schema map[string]any) (string, map[string]any, error) {
+		res, err := ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema})
+		if err != nil {
+			return "", nil, err
+		}
+		return res.Action, res.Content, nil
+	}
+	return io
 }
 
 // envelope turns an answer or an error into the reply object.

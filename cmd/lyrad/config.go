@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lyrad/lyrad/policy"
 )
 
 // setting is one LYRA_BROWSER_* variable. The older VEGA_BROWSER_* name is
@@ -26,6 +28,13 @@ var settings = []setting{
 	{"OWNER_IDLE_TIMEOUT", "900", "Seconds the driving MCP session may hold the browser without using it; then the window closes and the next session may claim it."},
 	{"NAVIGATION_TIMEOUT", "30", "Seconds navigate waits for the requested load state before answering timeout."},
 	{"LOG_LEVEL", "info", "debug, info, warn or error."},
+	{"CONSENT_CHANNEL", "auto", "How approval is asked: auto, elicit, legacy or off."},
+	{"CONSENT_TIMEOUT", "300", "Seconds a prompt waits for an answer before it counts as a denial."},
+	{"GRANT_TTL", "600", "Seconds a NAVIGATE/INTERACT grant stays usable. Single-use ones ignore this."},
+	{"RELEASE_GRACE", "2", "Seconds before a finished action's unused single-use scope is handed back."},
+	{"ENFORCEMENT", "enforce", "enforce, or observe (record would-be refusals, refuse nothing)."},
+	{"TRUSTED_ORIGINS", "", "Sites pre-approved for NAVIGATE (and the INTERACT it implies)."},
+	{"TRUSTED_SEND_ORIGINS", "", "Sites where SUBMIT and UPLOAD are also pre-approved."},
 }
 
 // env reads LYRA_BROWSER_<name>, else VEGA_BROWSER_<name>.
@@ -39,20 +48,26 @@ func env(name string) (string, bool) {
 // options are the resolved settings: flags over LYRA_BROWSER_* over
 // VEGA_BROWSER_* over defaults.
 type options struct {
-	dataDir     string
-	headless    *bool
-	chrome      string
-	proxy       string
-	ownerIdle   time.Duration
-	navTimeout  time.Duration
-	logFile     string
-	logLevel    string
-	http        bool
-	port        int
-	jsonOut     bool
-	fromDaemon  bool
-	flagHeadful bool
-	flagHead    bool
+	dataDir    string
+	headless   *bool
+	chrome     string
+	proxy      string
+	ownerIdle  time.Duration
+	navTimeout time.Duration
+
+	consentChannel string
+	consentTimeout time.Duration
+	grantTTL       time.Duration
+	releaseGrace   time.Duration
+	enforcement    policy.Mode
+	trust          policy.Trust
+	warnings       []string // settings that were read with a complaint
+	logFile        string
+	logLevel       string
+	http           bool
+	port           int
+	flagHeadful    bool
+	flagHead       bool
 }
 
 func registerFlags(fs *flag.FlagSet, o *options, serve bool) {
@@ -128,8 +143,56 @@ func (o *options) resolve() error {
 	if o.logLevel == "" {
 		o.logLevel, _ = env("LOG_LEVEL")
 	}
+	if err := o.resolveGuard(); err != nil {
+		return err
+	}
 	if o.port < 0 || o.port > 65535 {
 		return fmt.Errorf("--port %d: use 0-65535", o.port)
+	}
+	return nil
+}
+
+// resolveGuard reads the judgement's settings.
+func (o *options) resolveGuard() error {
+	v, _ := env("CONSENT_CHANNEL")
+	switch o.consentChannel = strings.ToLower(strings.TrimSpace(v)); o.consentChannel {
+	case "":
+		o.consentChannel = "auto"
+	case "auto", "elicit", "legacy", "off":
+	default:
+		return fmt.Errorf("LYRA_BROWSER_CONSENT_CHANNEL=%q: use auto, elicit, legacy or off", v)
+	}
+	v, _ = env("ENFORCEMENT")
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "enforce":
+		o.enforcement = policy.Enforce
+	case "observe":
+		o.enforcement = policy.Observe
+	default:
+		return fmt.Errorf("LYRA_BROWSER_ENFORCEMENT=%q: use enforce or observe", v)
+	}
+	var err error
+	if o.consentTimeout, err = seconds("CONSENT_TIMEOUT", 300); err != nil {
+		return err
+	}
+	if o.grantTTL, err = seconds("GRANT_TTL", 600); err != nil {
+		return err
+	}
+	if o.releaseGrace, err = seconds("RELEASE_GRACE", 2); err != nil {
+		return err
+	}
+	// A malformed entry is dropped with a warning and the rest still load:
+	// it never widens trust.
+	for _, l := range []struct {
+		name string
+		dst  *[]policy.TrustedEntry
+	}{{"TRUSTED_ORIGINS", &o.trust.Navigate}, {"TRUSTED_SEND_ORIGINS", &o.trust.Send}} {
+		v, _ := env(l.name)
+		entries, warnings := policy.ParseTrusted(v)
+		*l.dst = entries
+		for _, w := range warnings {
+			o.warnings = append(o.warnings, "LYRA_BROWSER_"+l.name+": "+w)
+		}
 	}
 	return nil
 }

@@ -165,7 +165,12 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 	mgr := session.New(session.Config{
 		DataDir: o.dataDir, Channel: channel, Executable: exe, Headless: o.headless, Proxy: o.proxy,
 		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
+		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
+		ReleaseGrace: o.releaseGrace, Enforcement: o.enforcement, Trust: o.trust,
 	})
+	for _, w := range o.warnings {
+		log.Warn("setting entry dropped", zap.String("warning", w))
+	}
 	return &daemon{o: o, log: log, audit: al, mgr: mgr, release: release}, nil
 }
 

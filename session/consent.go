@@ -1,0 +1,223 @@
+package session
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/policy"
+)
+
+// Consent channels (LYRA_BROWSER_CONSENT_CHANNEL).
+const (
+	ConsentAuto   = "auto"   // elicitation when the client can answer, else confirm=true
+	ConsentElicit = "elicit" // elicitation only
+	ConsentLegacy = "legacy" // confirm=true only
+	ConsentOff    = "off"    // granted without asking
+)
+
+// Statuses of consent.
+const (
+	StatusApprovalRequired = "approval_required" // ask the user, then repeat with confirm=true
+	StatusDenied           = "denied"            // the user declined, cancelled or did not answer
+)
+
+// ConsentIO is how the current tool call can reach the user. The tools
+// layer puts it in the call's context; the model never writes it.
+type ConsentIO struct {
+	// Elicit asks the user now and waits for the answer (clients on a
+	// protocol before 2026-07-28). nil when the call cannot ask this way.
+	Elicit func(ctx context.Context, message string, schema map[string]any) (action string, content map[string]any, err error)
+	// Deferred: the client answers input requests when it repeats the call
+	// (protocol 2026-07-28). A call asks by returning *ConsentNeeded.
+	Deferred bool
+	// Answers to a previous round's asks, by ask id.
+	Answers map[string]Answer
+	// Confirm is confirm=true from the model: the fallback for a client
+	// that cannot be asked at all, and nothing more.
+	Confirm bool
+}
+
+// Answer is the user's answer to one ask.
+type Answer struct {
+	Action  string // accept, decline, cancel
+	Content map[string]any
+}
+
+type consentKey struct{}
+
+// WithConsent returns ctx carrying how this call reaches the user.
+func WithConsent(ctx context.Context, io ConsentIO) context.Context {
+	return context.WithValue(ctx, consentKey{}, io)
+}
+
+func consentFrom(ctx context.Context) ConsentIO {
+	io, _ := ctx.Value(consentKey{}).(ConsentIO)
+	return io
+}
+
+// ConsentNeeded: the call needs the user's answer before it may act. The
+// tools layer turns it into an MCP input request and repeats the call with
+// the answer; nothing was done.
+type ConsentNeeded struct {
+	ID      string
+	Message string
+	Schema  map[string]any
+}
+
+func (e *ConsentNeeded) Error() string { return "consent needed: " + e.Message }
+
+// consentSchema is what the user is shown: one yes/no.
+func consentSchema() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"approve": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow the agent to do this once (or for the site, for navigation)."},
+		},
+		"required": []string{"approve"},
+	}
+}
+
+func askID(cap policy.Capability, scope policy.Scope) string {
+	h := sha256.Sum256([]byte(string(cap) + "\x00" + scope.String()))
+	return "lyrad-consent-" + strings.ToLower(string(cap)) + "-" + hex.EncodeToString(h[:6])
+}
+
+func askMessage(cap policy.Capability, scope policy.Scope, reason string) string {
+	what := map[policy.Capability]string{
+		policy.Navigate: "open and use",
+		policy.Interact: "use",
+		policy.Submit:   "send a form (once) from",
+		policy.Upload:   "give a file (once) to",
+		policy.Publish:  "make content public (once) on",
+		policy.Download: "save a file (once) from",
+	}[cap]
+	msg := fmt.Sprintf("Allow the agent to %s %s?", what, scope.Loggable())
+	if reason = strings.TrimSpace(reason); reason != "" {
+		msg += "\nThe agent says: " + reason
+	}
+	return msg
+}
+
+// verdictOf reads an elicitation answer. A value-less accept is the yes it
+// is; an answer that does not match the schema is a decline.
+func verdictOf(action string, content map[string]any) (yes bool, answer string) {
+	switch action {
+	case "accept":
+		if len(content) == 0 {
+			return true, "accepted"
+		}
+		if len(content) == 1 {
+			if v, ok := content["approve"].(bool); ok {
+				if v {
+					return true, "accepted"
+				}
+				return false, "declined"
+			}
+		}
+		return false, "declined (answer did not match the question)"
+	case "cancel":
+		return false, "cancelled"
+	default:
+		return false, "declined"
+	}
+}
+
+// obtain gets the user's yes for cap on scope through the configured
+// channel, or an error to answer with. It grants nothing itself.
+func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, reason string) (channel, entry string, err error) {
+	if m.cfg.ConsentChannel == ConsentOff {
+		return policy.ChannelOff, "", nil
+	}
+	if entry, ok := m.cfg.Trust.Answers(cap, scope, false, false); ok {
+		return policy.ChannelTrusted, entry, nil
+	}
+	io := consentFrom(ctx)
+	id := askID(cap, scope)
+	msg := askMessage(cap, scope, reason)
+	record := func(channel, answer, why string) {
+		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
+			"capability": string(cap), "origin": scope.Loggable(), "consent_channel": channel, "consent_reason": why}})
+	}
+	denied := func(answer string) error {
+		return newError(StatusDenied, "the user did not allow it: "+answer,
+			"Do not repeat this with confirm=true: the user answered. Ask them what to do instead.").
+			with("consent", answer).with("capability", string(cap)).with("origin", scope.Loggable())
+	}
+	canAsk := m.cfg.ConsentChannel == ConsentAuto || m.cfg.ConsentChannel == ConsentElicit
+	switch {
+	case canAsk && io.Elicit != nil:
+		actx, cancel := context.WithTimeout(ctx, m.cfg.ConsentTimeout)
+		action, content, err := io.Elicit(actx, msg, consentSchema())
+		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
+		cancel()
+		if timedOut {
+			record(policy.ChannelElicit, "timeout", "no answer within LYRA_BROWSER_CONSENT_TIMEOUT")
+			return "", "", denied("timeout")
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", "", ctx.Err()
+			}
+			record(policy.ChannelElicit, "error", err.Error())
+			return "", "", denied("no answer: " + err.Error())
+		}
+		yes, answer := verdictOf(action, content)
+		record(policy.ChannelElicit, answer, "")
+		if !yes {
+			return "", "", denied(answer)
+		}
+		return policy.ChannelElicit, "", nil
+	case canAsk && io.Deferred:
+		key := c.ID + "\x00" + id
+		if ans, ok := io.Answers[id]; ok {
+			m.mu.Lock()
+			asked, pending := m.asks[key]
+			delete(m.asks, key)
+			m.mu.Unlock()
+			if !pending {
+				// An answer to nothing this session asked is not a yes.
+				record(policy.ChannelElicit, "declined", "answer to a question that was not asked")
+				return "", "", denied("declined (nothing was asked)")
+			}
+			if time.Since(asked) > m.cfg.ConsentTimeout {
+				record(policy.ChannelElicit, "timeout", "answered after LYRA_BROWSER_CONSENT_TIMEOUT")
+				return "", "", denied("timeout")
+			}
+			yes, answer := verdictOf(ans.Action, ans.Content)
+			record(policy.ChannelElicit, answer, "")
+			if !yes {
+				return "", "", denied(answer)
+			}
+			return policy.ChannelElicit, "", nil
+		}
+		m.mu.Lock()
+		if m.asks == nil {
+			m.asks = map[string]time.Time{}
+		}
+		m.asks[key] = time.Now()
+		m.mu.Unlock()
+		return "", "", &ConsentNeeded{ID: id, Message: msg, Schema: consentSchema()}
+	case m.cfg.ConsentChannel == ConsentElicit:
+		return "", "", newError(StatusApprovalRequired, "this client cannot be asked for approval, and LYRA_BROWSER_CONSENT_CHANNEL=elicit",
+			"Use an MCP client with elicitation support, or have the operator set LYRA_BROWSER_CONSENT_CHANNEL=auto.").
+			with("capability", string(cap)).with("origin", scope.Loggable())
+	}
+	// auto on a client that cannot be asked, or legacy: the model's word.
+	if io.Confirm {
+		why := "the client has no elicitation handler"
+		if m.cfg.ConsentChannel == ConsentLegacy {
+			why = "LYRA_BROWSER_CONSENT_CHANNEL=legacy"
+		}
+		record(policy.ChannelLegacy, "confirmed", why)
+		return policy.ChannelLegacy, "", nil
+	}
+	return "", "", newError(StatusApprovalRequired, msg,
+		"Ask the user this question; if they agree, repeat the call with confirm=true.").
+		with("capability", string(cap)).with("origin", scope.Loggable())
+}
