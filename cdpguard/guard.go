@@ -80,6 +80,9 @@ type Options struct {
 	Decide Decider
 	// OnDecision is told of every judged request, after it was answered.
 	OnDecision func(r Request, v Verdict, took time.Duration)
+	// OnRefuse is told of a refusal before the request is answered, so
+	// whoever started the navigation knows by the time the browser does.
+	OnRefuse func(r Request, v Verdict)
 	// OnFailure is told when a target could not be guarded. The browser
 	// must then be closed: the target may be running unguarded.
 	OnFailure func(err error)
@@ -451,6 +454,9 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		_, err = cdp.Call(cctx, s, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: p.RequestID})
 	} else {
 		g.refused.Add(1)
+		if g.opts.OnRefuse != nil {
+			g.opts.OnRefuse(r, v)
+		}
 		// 204 commits nothing: the tab stays on the document it had.
 		_, err = cdp.Call(cctx, s, fetch.FulfillRequest, fetch.FulfillRequestParams{
 			RequestID:       p.RequestID,

@@ -29,6 +29,7 @@ type Refusal struct {
 	URL          string    // the refused request's URL
 	RedirectFrom string    // set when a redirect hop was refused
 	Reason       string
+	MainFrame    bool // the tab's own document would have moved (not an iframe's)
 }
 
 // refusals remembers recent refusals per browser so a call can tell that a
@@ -116,6 +117,18 @@ func (a *Action) Refused(extraTabs ...target.ID) *Refusal {
 		return nil
 	}
 	return &rs[0]
+}
+
+// refusedMainFrame is the first refusal of a navigation of the tab itself
+// since the action began (not an iframe's, not a form a page posts into
+// one on its own): what navigate, go_back and reload_page answer for.
+func (a *Action) refusedMainFrame() *Refusal {
+	for _, r := range a.b.refused.since(a.Start, a.Tab.ID) {
+		if r.MainFrame {
+			return &r
+		}
+	}
+	return nil
 }
 
 // End finishes the action: unused single-use scopes are handed back after

@@ -51,6 +51,7 @@ type Browser struct {
 type launchHooks struct {
 	decide     cdpguard.Decider
 	onDecision func(b *Browser, r cdpguard.Request, v cdpguard.Verdict, took time.Duration)
+	onRefuse   func(b *Browser, r cdpguard.Request, v cdpguard.Verdict)
 	onFailure  func(b *Browser, err error)
 	onConnLost func(b *Browser, err error)
 	onTarget   func(b *Browser, ev cdpguard.TargetEvent)
@@ -150,6 +151,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
 		Decide:     hooks.decide,
 		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { hooks.onDecision(b, r, v, took) },
+		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { hooks.onRefuse(b, r, v) },
 		OnFailure:  func(err error) { hooks.onFailure(b, err) },
 		OnTarget:   func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
 		Prepare:    preparePage,

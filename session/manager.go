@@ -299,6 +299,10 @@ func (m *Manager) hooks() launchHooks {
 	return launchHooks{
 		decide:     m.decide,
 		onDecision: m.onDecision,
+		onRefuse: func(b *Browser, r cdpguard.Request, v cdpguard.Verdict) {
+			b.refused.add(Refusal{At: time.Now(), TabID: r.TabID, URL: r.URL, RedirectFrom: r.RedirectFrom, Reason: v.Reason,
+				MainFrame: r.TargetID == r.TabID && !r.InSubframe})
+		},
 		onFailure:  m.onGuardFailure,
 		onConnLost: m.onConnLost,
 		onTarget:   m.onTarget,
@@ -307,7 +311,6 @@ func (m *Manager) hooks() launchHooks {
 
 func (m *Manager) onDecision(b *Browser, r cdpguard.Request, v cdpguard.Verdict, took time.Duration) {
 	if !v.Allow {
-		b.refused.add(Refusal{At: time.Now(), TabID: r.TabID, URL: r.URL, RedirectFrom: r.RedirectFrom, Reason: v.Reason})
 		b.closeRefusedPopup(r)
 	}
 	verdict := "allow"

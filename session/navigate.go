@@ -131,7 +131,11 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 // the action's tab since it began: where the tab stands, and for a refused
 // redirect the origin it was sent to (never its path or query).
 func (a *Action) blocked(ctx context.Context) error {
-	r := a.Refused()
+	return a.blockedBy(ctx, a.refusedMainFrame())
+}
+
+// blockedBy is the blocked_by_policy answer for refusal r (nil: none).
+func (a *Action) blockedBy(ctx context.Context, r *Refusal) error {
 	if r == nil {
 		return nil
 	}
