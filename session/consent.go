@@ -134,16 +134,17 @@ func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, s
 	if m.cfg.ConsentChannel == ConsentOff {
 		return policy.ChannelOff, "", nil
 	}
+	record := func(channel, answer, why string) {
+		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
+			"capability": string(cap), "origin": scope.Loggable(), "consent_channel": channel, "consent_reason": why}})
+	}
 	if entry, ok := m.cfg.Trust.Answers(cap, scope, false, false); ok {
+		record(policy.ChannelTrusted, "trusted", "matched "+entry)
 		return policy.ChannelTrusted, entry, nil
 	}
 	io := consentFrom(ctx)
 	id := askID(cap, scope)
 	msg := askMessage(cap, scope, reason)
-	record := func(channel, answer, why string) {
-		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
-			"capability": string(cap), "origin": scope.Loggable(), "consent_channel": channel, "consent_reason": why}})
-	}
 	denied := func(answer string) error {
 		return newError(StatusDenied, "the user did not allow it: "+answer,
 			"Do not repeat this with confirm=true: the user answered. Ask them what to do instead.").
@@ -163,6 +164,12 @@ func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, s
 		if err != nil {
 			if ctx.Err() != nil {
 				return "", "", ctx.Err()
+			}
+			if strings.Contains(err.Error(), "does not match requested schema") {
+				// The client refused an answer that does not fit the
+				// question: that is no yes.
+				record(policy.ChannelElicit, "declined", "answer did not match the question")
+				return "", "", denied("declined (answer did not match the question)")
 			}
 			record(policy.ChannelElicit, "error", err.Error())
 			return "", "", denied("no answer: " + err.Error())

@@ -1,0 +1,227 @@
+package e2e
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connectAsking connects over stdio with consent on (auto) and, when handler
+// is not nil, an elicitation handler: the client answers for the user.
+func connectAsking(t *testing.T, dataDir, protocol string, handler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error), extraEnv ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(lyradBin, "stdio")
+	cmd.Env = append(append(baseEnv(dataDir), "LYRA_BROWSER_CONSENT_CHANNEL=auto"), extraEnv...)
+	opts := &mcp.ClientOptions{}
+	if handler != nil {
+		opts.ElicitationHandler = handler
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-consent", Version: "1"}, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(protocol))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func answer(action string, content map[string]any) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	return func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: action, Content: content}, nil
+	}
+}
+
+// TestConsentThroughTheClient: navigate asks the user through MCP
+// elicitation, on both protocol versions; accept, a value-less accept,
+// decline, cancel, an answer that does not fit the question, and no answer
+// in time; confirm=true never turns a no into a yes.
+func TestConsentThroughTheClient(t *testing.T) {
+	needBrowser(t)
+	for _, proto := range []string{proto2026, proto2025} {
+		t.Run(proto, func(t *testing.T) {
+			cases := []struct {
+				name    string
+				handler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+				want    string // status
+				consent string // for a denial
+			}{
+				{"accept", answer("accept", map[string]any{"approve": true}), "ok", ""},
+				{"value-less accept", answer("accept", nil), "ok", ""},
+				{"accept but no", answer("accept", map[string]any{"approve": false}), "denied", "declined"},
+				{"decline", answer("decline", nil), "denied", "declined"},
+				{"cancel", answer("cancel", nil), "denied", "cancelled"},
+				{"never answers in time", func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					select {
+					case <-time.After(1500 * time.Millisecond):
+					case <-ctx.Done():
+					}
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+				}, "denied", "timeout"},
+			}
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					s := friendly(t)
+					var asked atomic.Int32
+					var message atomic.Value
+					h := func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asked.Add(1)
+						message.Store(req.Params.Message)
+						return c.handler(ctx, req)
+					}
+					dir := t.TempDir()
+					cs := connectAsking(t, dir, proto, h, "LYRA_BROWSER_CONSENT_TIMEOUT=1")
+					env := call(t, cs, "navigate", map[string]any{"url": s.URL + "/", "reason": "checking the home page", "confirm": true})
+					if env["status"] != c.want {
+						t.Fatalf("navigate: %v, want %s", env, c.want)
+					}
+					if asked.Load() != 1 {
+						t.Errorf("the user was asked %d times, want once", asked.Load())
+					}
+					if m, _ := message.Load().(string); !strings.Contains(m, s.URL) || !strings.Contains(m, "checking the home page") {
+						t.Errorf("the question did not name the site and the reason: %q", m)
+					}
+					if c.want == "denied" {
+						if env["consent"] != c.consent || !strings.Contains(env["hint"].(string), "confirm=true") {
+							t.Errorf("denial: %v, want consent=%q and a hint not to retry with confirm", env, c.consent)
+						}
+						if s.count("/") != 0 {
+							t.Errorf("a denied navigation reached the site")
+						}
+						return
+					}
+					if s.count("/") != 1 {
+						t.Errorf("site reached %d times", s.count("/"))
+					}
+					// The grant holds for the site: no second question.
+					wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "ok")
+					if asked.Load() != 1 {
+						t.Errorf("asked again for an approved site")
+					}
+					var channel any
+					for _, r := range auditRows(t, dir) {
+						if r["kind"] == "consent" {
+							channel = r["consent_channel"]
+						}
+					}
+					if channel != "elicit" {
+						t.Errorf("consent recorded as %v, want elicit", channel)
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestConsentLegacyFallback: a client with no elicitation handler cannot be
+// asked; only then does confirm=true count, recorded as legacy.
+func TestConsentLegacyFallback(t *testing.T) {
+	needBrowser(t)
+	for _, proto := range []string{proto2026, proto2025} {
+		t.Run(proto, func(t *testing.T) {
+			s := friendly(t)
+			dir := t.TempDir()
+			cs := connectAsking(t, dir, proto, nil)
+			env := call(t, cs, "navigate", map[string]any{"url": s.URL + "/"})
+			if env["status"] != "approval_required" || !strings.Contains(env["hint"].(string), "confirm=true") {
+				t.Fatalf("without confirm: %v", env)
+			}
+			if s.count("/") != 0 {
+				t.Fatal("an unapproved navigation reached the site")
+			}
+			wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/", "confirm": true}), "ok")
+			var legacy bool
+			for _, r := range auditRows(t, dir) {
+				if r["kind"] == "consent" && r["consent_channel"] == "legacy" && r["consent_reason"] == "the client has no elicitation handler" {
+					legacy = true
+				}
+			}
+			if !legacy {
+				t.Error("no consent_channel=legacy row with its reason")
+			}
+		})
+	}
+}
+
+// TestTrustedOrigins: a listed site is approved in advance (recorded
+// trusted with the entry); a malformed entry is dropped and widens nothing.
+func TestTrustedOrigins(t *testing.T) {
+	needBrowser(t)
+	s := friendly(t) // 127.0.0.1
+	other := newSite(t, "127.0.0.2")
+	other.page("/", "<title>other</title>")
+	dir := t.TempDir()
+	cs := connectAsking(t, dir, proto2026, nil, "LYRA_BROWSER_TRUSTED_ORIGINS="+s.URL+" *.0.0.2 127.0.0.2 file:///etc")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	if env := call(t, cs, "navigate", map[string]any{"url": other.URL + "/"}); env["status"] != "approval_required" {
+		t.Errorf("a site outside the list: %v", env)
+	}
+	var trusted bool
+	for _, r := range auditRows(t, dir) {
+		if r["kind"] == "consent" && r["consent_channel"] == "trusted" {
+			trusted = true
+		}
+	}
+	if !trusted {
+		t.Error("no consent_channel=trusted row")
+	}
+}
+
+// TestConsentAnswerOffTheSchema: an answer that does not fit the question
+// is a decline. The go-sdk client checks answers against the schema itself,
+// so the 2026-07-28 case repeats the call by hand with the bad answer, as a
+// client that does not check would.
+func TestConsentAnswerOffTheSchema(t *testing.T) {
+	needBrowser(t)
+	s := friendly(t)
+	cmd := exec.Command(lyradBin, "stdio")
+	cmd.Env = append(baseEnv(t.TempDir()), "LYRA_BROWSER_CONSENT_CHANNEL=auto")
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-raw", Version: "1"}, &mcp.ClientOptions{
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: answer("accept", nil), // declares the capability; never called
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	args := map[string]any{"url": s.URL + "/", "confirm": true}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: args})
+	if err != nil || !res.NeedsInput() || len(res.InputRequests) != 1 {
+		t.Fatalf("first round: %+v %v, want one input request", res, err)
+	}
+	var id string
+	for k := range res.InputRequests {
+		id = k
+	}
+	for _, bad := range []map[string]any{{"approve": "yes please"}, {"approve": true, "also": 1}} {
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: args,
+			InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: bad}}, RequestState: res.RequestState})
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, _ := res.StructuredContent.(map[string]any)
+		if env["status"] != "denied" {
+			t.Errorf("answer %v: %v, want denied", bad, env)
+		}
+		// Ask again for the next bad answer.
+		res, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: args})
+	}
+	// An answer to a question that was never asked is no yes either.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": s.URL + "/next"},
+		InputResponses: mcp.InputResponseMap{"lyrad-consent-navigate-000000000000": &mcp.ElicitResult{Action: "accept"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.count("/") != 0 || s.count("/next") != 0 {
+		t.Errorf("a bad answer let a navigation through")
+	}
+}
