@@ -51,6 +51,9 @@ type Request struct {
 	// RedirectFrom is the URL of the hop whose redirect response produced
 	// this request; empty for a first request.
 	RedirectFrom string
+	// NetworkID is the request's Network id; for a navigation it is the
+	// loader id Page.navigate answers, and it stays the same over redirects.
+	NetworkID string
 	// InSubframe: the request loads a document into an iframe (an
 	// out-of-process iframe's own navigations included).
 	InSubframe bool
@@ -112,6 +115,10 @@ type Target struct {
 	Seq       int64 // attach order; higher is newer
 	// ParentFrame is the frame an out-of-process iframe sits in.
 	ParentFrame cdp.FrameID
+	// ready: Fetch and the worker bypass are in place. Until then the
+	// target is not handed out: a navigation started on it could leave
+	// unjudged.
+	ready bool
 }
 
 // frame is what the guard knows of a frame: its document and its parent.
@@ -203,7 +210,7 @@ func (g *Guard) Pages() []Target {
 	defer g.mu.Unlock()
 	var out []Target
 	for _, t := range g.targets {
-		if t.Type == "page" {
+		if t.Type == "page" && t.ready {
 			out = append(out, *t)
 		}
 	}
@@ -216,7 +223,7 @@ func (g *Guard) Page(id target.ID) (Target, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, t := range g.targets {
-		if t.ID == id && t.Type == "page" {
+		if t.ID == id && t.Type == "page" && t.ready {
 			return *t, true
 		}
 	}
@@ -368,6 +375,11 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 				g.fail(err)
 				return
 			}
+			g.mu.Lock()
+			if t := g.targets[a.SessionID]; t != nil {
+				t.ready = true
+			}
+			g.mu.Unlock()
 			if info.Type == "page" && g.opts.OnTarget != nil {
 				if t, ok := g.Page(info.TargetID); ok {
 					g.opts.OnTarget(TargetEvent{Kind: "attached", Target: t})
@@ -425,6 +437,7 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		RequestID:    p.RequestID,
 		FrameID:      p.FrameID,
 		URL:          p.Request.URL + p.Request.URLFragment,
+		NetworkID:    string(p.NetworkID),
 		Method:       p.Request.Method,
 		HasBody:      p.Request.HasPostData,
 		ResourceType: p.ResourceType,

@@ -29,7 +29,9 @@ type Refusal struct {
 	URL          string    // the refused request's URL
 	RedirectFrom string    // set when a redirect hop was refused
 	Reason       string
-	MainFrame    bool // the tab's own document would have moved (not an iframe's)
+	MainFrame    bool   // the tab's own document would have moved (not an iframe's)
+	NetworkID    string // the navigation's id (its loader id), kept over redirects
+	Issuer       string // the document that issued it
 }
 
 // refusals remembers recent refusals per browser so a call can tell that a
@@ -119,12 +121,18 @@ func (a *Action) Refused(extraTabs ...target.ID) *Refusal {
 	return &rs[0]
 }
 
-// refusedMainFrame is the first refusal of a navigation of the tab itself
-// since the action began (not an iframe's, not a form a page posts into
-// one on its own): what navigate, go_back and reload_page answer for.
-func (a *Action) refusedMainFrame() *Refusal {
+// refusedNavigation is the first refusal, since the action began, of the
+// navigation with loader id loader (its redirect hops included) or of one
+// the new document started itself (a page moving itself on as it loads),
+// as opposed to what the previous document was still doing: what navigate,
+// go_back and reload_page answer for. before is the tab's URL when the
+// action began; an empty loader matches by issuer only.
+func (a *Action) refusedNavigation(loader, before string) *Refusal {
 	for _, r := range a.b.refused.since(a.Start, a.Tab.ID) {
-		if r.MainFrame {
+		if !r.MainFrame {
+			continue
+		}
+		if (loader != "" && r.NetworkID == loader) || (r.Issuer != "" && r.Issuer != before) {
 			return &r
 		}
 	}

@@ -301,7 +301,7 @@ func (m *Manager) hooks() launchHooks {
 		onDecision: m.onDecision,
 		onRefuse: func(b *Browser, r cdpguard.Request, v cdpguard.Verdict) {
 			b.refused.add(Refusal{At: time.Now(), TabID: r.TabID, URL: r.URL, RedirectFrom: r.RedirectFrom, Reason: v.Reason,
-				MainFrame: r.TargetID == r.TabID && !r.InSubframe})
+				MainFrame: r.TargetID == r.TabID && !r.InSubframe, NetworkID: r.NetworkID, Issuer: r.Issuer})
 		},
 		onFailure:  m.onGuardFailure,
 		onConnLost: m.onConnLost,

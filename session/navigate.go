@@ -112,12 +112,13 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 	s := a.b.conn.Session(a.Tab.SessionID)
 	w := newLoadWaiter(s, cdp.FrameID(a.Tab.ID))
 	defer w.close()
-	w.check = func() error { return a.blocked(nctx) }
+	before, _ := a.b.fresh(ctx, a.Tab)
+	w.check = func() error { return a.blocked(nctx, a.refusedNavigation(string(w.loader), before)) }
 	res, err := w.navigate(nctx, s, rawURL, waitUntil)
 	if err == nil {
 		// A refusal that landed with the load (a page moving itself on as
 		// it loads) is still this navigation's answer.
-		err = a.blocked(nctx)
+		err = w.checkNow()
 	}
 	if err != nil {
 		return nil, err
@@ -130,12 +131,8 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 // blocked answers blocked_by_policy when the guard refused a navigation on
 // the action's tab since it began: where the tab stands, and for a refused
 // redirect the origin it was sent to (never its path or query).
-func (a *Action) blocked(ctx context.Context) error {
-	return a.blockedBy(ctx, a.refusedMainFrame())
-}
-
-// blockedBy is the blocked_by_policy answer for refusal r (nil: none).
-func (a *Action) blockedBy(ctx context.Context, r *Refusal) error {
+// blocked is the blocked_by_policy answer for refusal r (nil: none).
+func (a *Action) blocked(ctx context.Context, r *Refusal) error {
 	if r == nil {
 		return nil
 	}
@@ -158,6 +155,7 @@ func (w *loadWaiter) navigate(ctx context.Context, s *cdpconn.Session, rawURL, w
 	if err != nil {
 		return nil, callError(ctx, err, "navigate")
 	}
+	w.loader = nav.LoaderID
 	if err := w.checkNow(); err != nil {
 		return nil, err
 	}
@@ -186,6 +184,7 @@ type loadWaiter struct {
 	// error ends the wait (a guard refusal: a 204 commits nothing, so the
 	// load would never come).
 	check     func() error
+	loader    cdp.LoaderID // the navigation's, once known
 	frame     cdp.FrameID
 	lifecycle <-chan jsonv2.Value
 	responses <-chan jsonv2.Value

@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestServiceWorkerCannotAnswerUnjudged: a service worker registered in the
+// profile in an earlier session would answer a navigation without a request
+// the guard could see; lyrad turns workers off for every page it guards, so
+// the navigation goes to the network and is judged.
+func TestServiceWorkerCannotAnswerUnjudged(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	a.handle("/sw.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		fmt.Fprint(w, `self.addEventListener("install", e => self.skipWaiting());
+self.addEventListener("activate", e => e.waitUntil(clients.claim()));
+self.addEventListener("fetch", e => {
+  if (new URL(e.request.url).pathname === "/sw-only")
+    e.respondWith(new Response("<title>from-sw</title>served by the worker", {headers: {"Content-Type": "text/html"}}));
+});`)
+	})
+	a.page("/register", `<!doctype html><title>registering</title><script>
+navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then(() => { document.title = "registered" });
+</script>`)
+	a.page("/sw-only", `<!doctype html><title>from-network</title>judged`)
+
+	dir := t.TempDir()
+	cs := connectStdio(t, dir, proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/register"}), "ok")
+	waitFor(t, "the worker to be registered", 10*time.Second, func() bool {
+		return call(t, cs, "get_url", nil)["title"] == "registered"
+	})
+	wantStatus(t, call(t, cs, "close_browser", nil), "ok")
+
+	// A new browser on the same profile: the worker is installed there.
+	env := call(t, cs, "navigate", map[string]any{"url": a.URL + "/sw-only"})
+	wantStatus(t, env, "ok")
+	if env["title"] != "from-network" || a.count("/sw-only") != 1 {
+		t.Errorf("the worker answered the navigation: title %v, site reached %d times", env["title"], a.count("/sw-only"))
+	}
+	if len(guardRows(auditRows(t, dir), "/sw-only")) != 1 {
+		t.Errorf("the navigation was not judged")
+	}
+}
+
+// TestLargeUploads: 3, 12 and 40 MB multipart POSTs are refused when
+// nothing allows sending (the server sees nothing) and delivered whole when
+// the site may send; the guard stays up after each.
+func TestLargeUploads(t *testing.T) {
+	needBrowser(t)
+	for _, granted := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ungranted", true: "granted"}[granted], func(t *testing.T) {
+			a := newSite(t, "127.0.0.1")
+			var got atomic.Int64
+			a.handle("/sink", func(w http.ResponseWriter, r *http.Request) {
+				n, _ := io.Copy(io.Discard, r.Body)
+				got.Store(n)
+				w.Header().Set("Content-Type", "text/html")
+				fmt.Fprint(w, "<title>received</title>")
+			})
+			a.page("/upload", `<!doctype html><title>upload</title>
+<form id=f method=post enctype="multipart/form-data" action="/sink"><input type=file name=file id=file></form>
+<script>
+const mb = Number(new URLSearchParams(location.search).get("mb"));
+const dt = new DataTransfer();
+dt.items.add(new File([new Uint8Array(mb * 1024 * 1024).fill(65)], "big.bin"));
+document.getElementById("file").files = dt.files;
+addEventListener("load", () => document.getElementById("f").submit());
+</script>`)
+			a.page("/after", `<title>after</title>still guarded`)
+			env := []string{"LYRA_BROWSER_TRUSTED_ORIGINS=" + a.URL}
+			if granted {
+				env = append(env, "LYRA_BROWSER_TRUSTED_SEND_ORIGINS="+a.URL)
+			}
+			dir := t.TempDir()
+			cs := connectAsking(t, dir, proto2026, nil, env...)
+			for _, mb := range []int{3, 12, 40} {
+				got.Store(-1)
+				// The page sends itself as its load ends: allowed, it lands
+				// on the sink; refused, navigate says blocked_by_policy when
+				// the refusal came before the load it waited for, else ok.
+				env := call(t, cs, "navigate", map[string]any{"url": fmt.Sprintf("%s/upload?mb=%d", a.URL, mb), "wait_until": "load"})
+				if env["status"] != "ok" && (granted || env["status"] != "blocked_by_policy") {
+					t.Fatalf("%d MB: navigate %v", mb, env)
+				}
+				if granted {
+					waitFor(t, fmt.Sprintf("%d MB to arrive", mb), 30*time.Second, func() bool { return got.Load() > int64(mb)<<20 })
+				} else {
+					waitFor(t, "the refusal", 30*time.Second, func() bool {
+						for _, r := range auditRows(t, dir) {
+							if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), "/sink") && r["has_body"] == true {
+								return true
+							}
+						}
+						return false
+					})
+					time.Sleep(100 * time.Millisecond)
+					if a.count("/sink") != 0 {
+						t.Fatalf("%d MB: an undeclared upload reached the server", mb)
+					}
+				}
+				t.Logf("%d MB multipart POST: granted=%v, server received %d bytes in %d requests", mb, granted, max(got.Load(), 0), a.count("/sink"))
+				// The guard is still up: the connection survived the message.
+				wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/after"}), "ok")
+			}
+		})
+	}
+}
