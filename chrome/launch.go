@@ -83,6 +83,9 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	if err := os.Chmod(o.ProfileDir, 0o700); err != nil {
 		return nil, fmt.Errorf("chrome: profile directory: %w", err)
 	}
+	if err := disablePreloading(o.ProfileDir); err != nil {
+		return nil, fmt.Errorf("chrome: %w (remove or repair that file, or use another profile)", err)
+	}
 	// A file left by an earlier run would point at a dead (or someone else's) port.
 	portFile := filepath.Join(o.ProfileDir, activePortFile)
 	if err := os.Remove(portFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -156,7 +159,11 @@ func launchArgs(o LaunchOptions) []string {
 		"--disable-background-networking",
 		"--disable-component-update",
 		"--disable-sync",
-		"--disable-features=Translate,OptimizationHints,MediaRouter",
+		// One --disable-features only: Chrome reads the last one. The
+		// back/forward cache restores a page with no request the guard could
+		// hold; without it every history step is a request. (Preloading is
+		// turned off in the profile's preferences: see disablePreloading.)
+		"--disable-features=Translate,OptimizationHints,MediaRouter,BackForwardCache",
 	}
 	if os.Geteuid() == 0 {
 		// Chrome refuses to run as root with its sandbox on.
