@@ -1,0 +1,43 @@
+package e2e
+
+import "testing"
+
+// TestObserveMode: LYRA_BROWSER_ENFORCEMENT=observe refuses nothing and
+// spends nothing; each would-be refusal is audited would_deny.
+func TestObserveMode(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	b.page("/landing", `<title>B</title>`)
+	a.page("/", `<title>A</title>`)
+	redirector(a, b.URL+"/landing")
+	dir := t.TempDir()
+	cs := connectStdio(t, dir, proto2026, "LYRA_BROWSER_ENFORCEMENT=observe")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/"}), "ok")
+	env := call(t, cs, "navigate", map[string]any{"url": a.URL + "/redirect?code=302"})
+	wantStatus(t, env, "ok")
+	if env["url"] != b.URL+"/landing" || b.count("/landing") != 1 {
+		t.Errorf("observe mode refused: %v, destination reached %d", env, b.count("/landing"))
+	}
+	var would int
+	for _, r := range auditRows(t, dir) {
+		if r["kind"] == "guard" && r["would_deny"] == true && r["verdict"] == "allow" {
+			would++
+		}
+	}
+	if would != 1 {
+		t.Errorf("%d would_deny rows, want 1 (the redirect hop)", would)
+	}
+}
+
+// TestGrantsDieWithTheTurn: close_browser drops the session's grants; the
+// next navigation to the same site is asked again.
+func TestGrantsDieWithTheTurn(t *testing.T) {
+	needBrowser(t)
+	s := friendly(t)
+	cs := connectAsking(t, t.TempDir(), proto2026, nil)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/", "confirm": true}), "ok")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "ok") // granted: not asked
+	wantStatus(t, call(t, cs, "close_browser", nil), "ok")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "approval_required")
+}
