@@ -112,8 +112,8 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 	s := a.b.conn.Session(a.Tab.SessionID)
 	w := newLoadWaiter(s, cdp.FrameID(a.Tab.ID))
 	defer w.close()
-	before, _ := a.b.fresh(ctx, a.Tab)
-	w.check = func() error { return a.blocked(nctx, a.refusedNavigation(string(w.loader), before)) }
+	before := a.Tab.URL // the committed document, as the guard's registry has it
+	w.check = func() error { return a.blockedAnswer(nctx, a.refusedNavigation(string(w.loader), before)) }
 	res, err := w.navigate(nctx, s, rawURL, waitUntil)
 	if err == nil {
 		// A refusal that landed with the load (a page moving itself on as
@@ -129,10 +129,16 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 }
 
 // blocked answers blocked_by_policy when the guard refused a navigation on
-// the action's tab since it began: where the tab stands, and for a refused
-// redirect the origin it was sent to (never its path or query).
-// blocked is the blocked_by_policy answer for refusal r (nil: none).
-func (a *Action) blocked(ctx context.Context, r *Refusal) error {
+// the action's tab (or an iframe of it) since the action began: what an
+// action such as click answers.
+func (a *Action) blocked(ctx context.Context) error {
+	return a.blockedAnswer(ctx, a.Refused())
+}
+
+// blockedAnswer is the blocked_by_policy answer for refusal r (nil: none):
+// where the tab stands, and for a refused redirect the origin it was sent
+// to (never its path or query).
+func (a *Action) blockedAnswer(ctx context.Context, r *Refusal) error {
 	if r == nil {
 		return nil
 	}

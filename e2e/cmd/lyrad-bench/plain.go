@@ -19,31 +19,31 @@ import (
 // plainNavigate is the floor: the same navigation driven by this program
 // over plain CDP, with no guard and no MCP, on a browser launched with the
 // same flags. Page.enable and lifecycle events only, as any driver needs.
-func plainNavigate(pageURL string, n int) ([]time.Duration, error) {
+func plainNavigate(pageURL string, n int) (pages, chains []time.Duration, err error) {
 	found, err := chrome.Find("", "")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dir, err := os.MkdirTemp("", "lyrad-bench-plain")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: found.Path, ProfileDir: dir, Headless: true})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer proc.Close(2 * time.Second)
 	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer conn.Close()
 	targets, err := cdp.Call(ctx, conn.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var id target.ID
 	for _, t := range targets.TargetInfos {
@@ -54,23 +54,26 @@ func plainNavigate(pageURL string, n int) ([]time.Duration, error) {
 	flatten := true
 	att, err := cdp.Call(ctx, conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: &flatten})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s := conn.Session(att.SessionID)
 	if _, err := cdp.Call(ctx, s, page.Enable, page.EnableParams{}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := cdp.Call(ctx, s, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []time.Duration
-	for i := 0; i < n; i++ {
+	for i := 0; i < 2*n; i++ {
+		u := pageURL + "plain" + strconv.Itoa(i)
+		if i >= n {
+			u = pageURL + "hop/5/plain" + strconv.Itoa(i)
+		}
 		lc, stop := s.Subscribe(page.LifecycleEvent.Method)
 		start := time.Now()
-		nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: pageURL + "plain" + strconv.Itoa(i)})
+		nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: u})
 		if err != nil {
 			stop()
-			return nil, err
+			return nil, nil, err
 		}
 		for done := false; !done; {
 			select {
@@ -81,11 +84,15 @@ func plainNavigate(pageURL string, n int) ([]time.Duration, error) {
 				}
 			case <-ctx.Done():
 				stop()
-				return nil, fmt.Errorf("plain navigate timed out")
+				return nil, nil, fmt.Errorf("plain navigate timed out")
 			}
 		}
-		out = append(out, time.Since(start))
+		if i < n {
+			pages = append(pages, time.Since(start))
+		} else {
+			chains = append(chains, time.Since(start))
+		}
 		stop()
 	}
-	return out, nil
+	return pages, chains, nil
 }
