@@ -1,6 +1,9 @@
 package e2e
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // TestObserveMode: LYRA_BROWSER_ENFORCEMENT=observe refuses nothing and
 // spends nothing; each would-be refusal is audited would_deny.
@@ -40,4 +43,32 @@ func TestGrantsDieWithTheTurn(t *testing.T) {
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "ok") // granted: not asked
 	wantStatus(t, call(t, cs, "close_browser", nil), "ok")
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "approval_required")
+}
+
+// TestFileURLGrantCoversOnce: every file: URL would otherwise be one site,
+// and one yes a yes to the whole disk; a grant names the URL and covers it
+// once.
+func TestFileURLGrantCoversOnce(t *testing.T) {
+	needBrowser(t)
+	dir := t.TempDir()
+	page := dir + "/page.html"
+	if err := os.WriteFile(page, []byte("<title>local</title>local file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	cs := connectAsking(t, data, proto2026, nil)
+	u := "file://" + page
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": u}), "approval_required")
+	env := call(t, cs, "navigate", map[string]any{"url": u, "confirm": true})
+	wantStatus(t, env, "ok")
+	if env["title"] != "local" {
+		t.Errorf("file page: %v", env)
+	}
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": u}), "approval_required")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": "file://" + dir + "/other.html"}), "approval_required")
+	// The guard judged the load itself and spent the grant on it.
+	rows := guardRows(auditRows(t, data), "/page.html")
+	if len(rows) != 1 || rows[0]["spent"] != "NAVIGATE" {
+		t.Errorf("file: load judged as %v, want one row spending the single-use grant", rows)
+	}
 }
