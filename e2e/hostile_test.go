@@ -166,3 +166,43 @@ func TestHostilePosterWhenSocketCut(t *testing.T) {
 		wantStatus(t, call(t, cs, "get_url", nil), "guard_lost")
 	}
 }
+
+// TestOutOfProcessIframeCannotSendOrLeave: a cross-site iframe (its own
+// process, its own CDP session) that posts a form or moves the whole tab is
+// judged like the page: both refused, nothing reaches the destinations.
+func TestOutOfProcessIframeCannotSendOrLeave(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	c := newSite(t, "localhost")
+	a.page("/host", fmt.Sprintf(`<!doctype html><title>host</title><iframe src="%s/frame"></iframe>`, b.URL))
+	b.page("/frame", fmt.Sprintf(`<!doctype html><title>frame</title>
+<form id=f method=post action="%s/sink"><input name=x value=secret></form>
+<script>
+addEventListener("load", () => {
+  document.getElementById("f").submit();
+  setTimeout(() => { top.location = %q }, 200);
+});
+</script>`, b.URL, c.URL+"/away"))
+	c.page("/away", `<title>away</title>`)
+	dir := t.TempDir()
+	cs := connectStdio(t, dir, proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/host", "wait_until": "load"}), "ok")
+	waitFor(t, "the iframe's post to be refused", 10*time.Second, func() bool {
+		for _, r := range auditRows(t, dir) {
+			if r["kind"] == "guard" && r["verdict"] == "deny" && r["target_type"] == "iframe" && strings.HasSuffix(fmt.Sprint(r["request_url"]), "/sink") {
+				return true
+			}
+		}
+		return false
+	})
+	// The frame's try at moving the tab (no user gesture) is stopped by
+	// Chrome itself or by the guard; either way nothing may arrive.
+	time.Sleep(400 * time.Millisecond)
+	if b.count("/sink") != 0 || c.count("/away") != 0 {
+		t.Errorf("the iframe got out: post reached %d, top navigation reached %d", b.count("/sink"), c.count("/away"))
+	}
+	if env := call(t, cs, "get_url", nil); env["url"] != a.URL+"/host" {
+		t.Errorf("the tab moved: %v", env["url"])
+	}
+}
