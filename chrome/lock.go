@@ -44,7 +44,8 @@ func Lock(path string) (release func(), err error) {
 		f.Close()
 		return nil, &HeldError{Path: path, PID: pid}
 	}
-	if err := f.Truncate(0); err == nil {
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	if err != nil {
