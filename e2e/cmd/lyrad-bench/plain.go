@@ -9,6 +9,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
@@ -19,7 +21,12 @@ import (
 // plainNavigate is the floor: the same navigation driven by this program
 // over plain CDP, with no guard and no MCP, on a browser launched with the
 // same flags. Page.enable and lifecycle events only, as any driver needs.
-func plainNavigate(pageURL string, n int) (pages, chains []time.Duration, err error) {
+//
+// With intercept, the program also does what the guard asks of Chrome
+// (Network.enable, the service-worker bypass, Fetch on documents, each
+// paused request continued at once) with no judgement and no MCP: the part
+// of lyrad's time that is Chrome's.
+func plainNavigate(pageURL string, n int, intercept bool) (pages, chains []time.Duration, err error) {
 	found, err := chrome.Find("", "")
 	if err != nil {
 		return nil, nil, err
@@ -57,6 +64,27 @@ func plainNavigate(pageURL string, n int) (pages, chains []time.Duration, err er
 		return nil, nil, err
 	}
 	s := conn.Session(att.SessionID)
+	if intercept {
+		paused, stop := s.Subscribe(fetch.RequestPaused.Method)
+		defer stop()
+		go func() {
+			for ev := range paused {
+				var p fetch.EventRequestPaused
+				if jsonv2.Unmarshal(ev, &p) == nil {
+					go cdp.Call(ctx, s, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: p.RequestID})
+				}
+			}
+		}()
+		if _, err := cdp.Call(ctx, s, network.Enable, network.EnableParams{}); err != nil {
+			return nil, nil, err
+		}
+		if _, err := cdp.Call(ctx, s, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
+			return nil, nil, err
+		}
+		if _, err := cdp.Call(ctx, s, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}}}); err != nil {
+			return nil, nil, err
+		}
+	}
 	if _, err := cdp.Call(ctx, s, page.Enable, page.EnableParams{}); err != nil {
 		return nil, nil, err
 	}
