@@ -31,21 +31,41 @@ func (s *Session) Conn() *Conn { return s.conn }
 // Errors name the method and wrap ctx.Err(), ErrClosed, ErrDetached or the
 // browser's *cdproto.Error.
 func (s *Session) Call(ctx context.Context, method string, params, result any) error {
-	c := s.conn
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, defaultCallTimeout)
 		defer cancel()
 	}
-
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("cdp %s: %w", method, err)
 	}
+	p, err := s.Send(method, params)
+	if err != nil {
+		return err
+	}
+	return p.Wait(ctx, result)
+}
+
+// Pending is a command that was sent and whose reply has not been read.
+type Pending struct {
+	c      *Conn
+	id     int64
+	method string
+	p      *pending
+}
+
+// Send writes a command and returns at once; Wait reads its reply. Chrome
+// handles one session's commands in the order they arrive, so a caller can
+// send several and then wait for all: a target held before it runs answers
+// some commands only once it runs, and the command that lets it run must
+// not wait behind them.
+func (s *Session) Send(method string, params any) (*Pending, error) {
+	c := s.conn
 	var raw jsonv2.Value
 	if params != nil {
 		b, err := jsonv2.Marshal(params, marshalOpts)
 		if err != nil {
-			return fmt.Errorf("cdp %s: encode params: %w", method, err)
+			return nil, fmt.Errorf("cdp %s: encode params: %w", method, err)
 		}
 		if string(b) != "null" { // a nil pointer: send no params
 			raw = b
@@ -59,7 +79,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 		Params:    raw,
 	}, marshalOpts)
 	if err != nil {
-		return fmt.Errorf("cdp %s: encode message: %w", method, err)
+		return nil, fmt.Errorf("cdp %s: encode message: %w", method, err)
 	}
 
 	// Register before writing: the reply can come before Write returns.
@@ -68,7 +88,7 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 	if c.closed {
 		err := c.err
 		c.mu.Unlock()
-		return fmt.Errorf("cdp %s: %w", method, err)
+		return nil, fmt.Errorf("cdp %s: %w", method, err)
 	}
 	c.pending[id] = p
 	c.mu.Unlock()
@@ -81,25 +101,30 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 		// closed it and the reader ends the connection.
 		c.forget(id)
 		if cerr := c.Err(); cerr != nil {
-			return fmt.Errorf("cdp %s: %w", method, cerr)
+			return nil, fmt.Errorf("cdp %s: %w", method, cerr)
 		}
-		return fmt.Errorf("cdp %s: write: %w: %w", method, ErrClosed, scrub(err))
+		return nil, fmt.Errorf("cdp %s: write: %w: %w", method, ErrClosed, scrub(err))
 	}
+	return &Pending{c: c, id: id, method: method, p: p}, nil
+}
 
+// Wait reads the reply into result (nil: ignore it). A ctx that ends first
+// leaves the socket open; the late reply is dropped.
+func (p *Pending) Wait(ctx context.Context, result any) error {
 	select {
-	case r := <-p.reply:
+	case r := <-p.p.reply:
 		if r.err != nil {
 			return r.err
 		}
 		if result != nil && len(r.result) > 0 {
 			if err := jsonv2.Unmarshal(r.result, result, unmarshalOpts); err != nil {
-				return fmt.Errorf("cdp %s: decode result: %w", method, err)
+				return fmt.Errorf("cdp %s: decode result: %w", p.method, err)
 			}
 		}
 		return nil
 	case <-ctx.Done():
-		c.forget(id)
-		return fmt.Errorf("cdp %s: %w", method, ctx.Err())
+		p.c.forget(p.id)
+		return fmt.Errorf("cdp %s: %w", p.method, ctx.Err())
 	}
 }
 

@@ -89,9 +89,9 @@ type Options struct {
 	// OnFailure is told when a target could not be guarded. The browser
 	// must then be closed: the target may be running unguarded.
 	OnFailure func(err error)
-	// Prepare runs on each page target while it is still held, after the
-	// guard's own setup (Page.enable, the user-agent override, ...).
-	Prepare func(ctx context.Context, s *cdpconn.Session, t *target.Info) error
+	// Prepare sends a page target's own setup (lifecycle events, ...)
+	// while it is still held, after the guard's. It must only Send.
+	Prepare func(q *Sender, t *target.Info)
 	// OnTarget is told when a page target appears, changes or goes away.
 	OnTarget func(ev TargetEvent)
 	Logger   *zap.Logger
@@ -364,68 +364,98 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 		g.mu.Unlock()
 	}
 	go func() {
-		s := g.conn.Session(a.SessionID)
+		// Everything is sent before the target may run, and only then are
+		// the replies read: a tab in a new process (a noopener link) answers
+		// Network and Page commands only once it runs, and Chrome applies a
+		// session's commands in the order they arrive, so Fetch and the
+		// worker bypass are in place before the first request either way.
+		q := &Sender{s: g.conn.Session(a.SessionID)}
+		if guarded {
+			g.setup(q, info)
+		}
+		if a.WaitingForDebugger && q.err == nil {
+			q.Send(runtime.RunIfWaitingForDebugger.Method, nil)
+		}
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		if guarded {
-			if err := g.setup(cctx, s, info); err != nil {
-				if targetGone(err) || ctx.Err() != nil {
-					return // the target, or the guard, is gone
-				}
-				g.fail(err)
-				return
-			}
-			g.mu.Lock()
-			if t := g.targets[a.SessionID]; t != nil {
-				t.ready = true
-			}
-			g.mu.Unlock()
-			if info.Type == "page" && g.opts.OnTarget != nil {
-				if t, ok := g.Page(info.TargetID); ok {
-					g.opts.OnTarget(TargetEvent{Kind: "attached", Target: t})
-				}
-			}
-		}
-		if a.WaitingForDebugger {
-			if _, err := cdp.Call(cctx, s, runtime.RunIfWaitingForDebugger, cdp.Empty{}); err != nil && !targetGone(err) {
+		err := q.wait(cctx)
+		if !guarded {
+			if err != nil && !targetGone(err) {
 				g.log.Debug("run target", zap.String("type", info.Type), zap.Error(err))
+			}
+			return
+		}
+		if err != nil {
+			if targetGone(err) || ctx.Err() != nil {
+				return // the target, or the guard, is gone
+			}
+			g.fail(err)
+			return
+		}
+		g.mu.Lock()
+		if t := g.targets[a.SessionID]; t != nil {
+			t.ready = true
+		}
+		g.mu.Unlock()
+		if info.Type == "page" && g.opts.OnTarget != nil {
+			if t, ok := g.Page(info.TargetID); ok {
+				g.opts.OnTarget(TargetEvent{Kind: "attached", Target: t})
 			}
 		}
 	}()
 }
 
-func (g *Guard) setup(ctx context.Context, s *cdpconn.Session, info *target.Info) error {
+// Sender sends commands to a held target without waiting for their
+// replies; they are read together once the target was let run.
+type Sender struct {
+	s     *cdpconn.Session
+	calls []*cdpconn.Pending
+	err   error
+}
+
+// Send sends one command. After a failed send it does nothing more.
+func (q *Sender) Send(method string, params any) {
+	if q.err != nil {
+		return
+	}
+	p, err := q.s.Send(method, params)
+	if err != nil {
+		q.err = wrap(method, err)
+		return
+	}
+	q.calls = append(q.calls, p)
+}
+
+// wait reads every reply and returns the first error.
+func (q *Sender) wait(ctx context.Context) error {
+	err := q.err
+	for _, p := range q.calls {
+		if werr := p.Wait(ctx, nil); werr != nil && err == nil {
+			err = wrap("setup", werr)
+		}
+	}
+	return err
+}
+
+func (g *Guard) setup(q *Sender, info *target.Info) {
 	// Documents only: navigations, form posts, iframe loads and every
 	// redirect hop of them. Subresources are not judged, and pausing them
 	// would add a round trip to each.
-	if _, err := cdp.Call(ctx, s, fetch.Enable, fetch.EnableParams{
+	q.Send(fetch.Enable.Method, fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}},
-	}); err != nil {
-		return wrap("Fetch.enable", err)
-	}
+	})
 	// A service worker would answer a navigation without a request the
-	// guard could see.
-	if _, err := cdp.Call(ctx, s, network.Enable, network.EnableParams{}); err != nil {
-		return wrap("Network.enable", err)
-	}
-	if _, err := cdp.Call(ctx, s, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
-		return wrap("Network.setBypassServiceWorker", err)
-	}
+	// guard could see; the bypass needs the Network domain on.
+	q.Send(network.Enable.Method, network.EnableParams{})
+	q.Send(network.SetBypassServiceWorker.Method, network.SetBypassServiceWorkerParams{Bypass: true})
 	// Page events keep the frame registry (which document issues a
 	// request); lifecycle events are the session's business.
-	if _, err := cdp.Call(ctx, s, page.Enable, page.EnableParams{}); err != nil {
-		return wrap("Page.enable", err)
-	}
+	q.Send(page.Enable.Method, page.EnableParams{})
 	// Out-of-process iframes and popups-of-popups are held the same way.
-	if _, err := cdp.Call(ctx, s, target.SetAutoAttach, autoAttach()); err != nil {
-		return wrap("Target.setAutoAttach", err)
-	}
+	q.Send(target.SetAutoAttach.Method, autoAttach())
 	if info.Type == "page" && g.opts.Prepare != nil {
-		if err := g.opts.Prepare(ctx, s, info); err != nil {
-			return wrap("prepare page", err)
-		}
+		g.opts.Prepare(q, info)
 	}
-	return nil
 }
 
 func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventRequestPaused) {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -84,6 +85,9 @@ type Action struct {
 	intent  Intent
 	credits []credit
 	done    func()
+	// dialogsEnd ends the answer handle_dialog armed, which this action
+	// took (dialogs.go).
+	dialogsEnd func(used bool)
 }
 
 // beginAction admits a mutating call from c, resolves the active tab and
@@ -103,8 +107,10 @@ func (m *Manager) beginAction(ctx context.Context, c Caller, in Intent) (*Action
 		done()
 		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
 	}
-	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done}
+	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use()}
 	if err := m.credit(ctx, a); err != nil {
+		var need *ConsentNeeded
+		a.dialogsEnd(!errors.As(err, &need))
 		done()
 		return nil, err
 	}
@@ -143,5 +149,6 @@ func (a *Action) refusedNavigation(loader, before string) *Refusal {
 // the release grace.
 func (a *Action) End() {
 	a.m.releaseCredits(a)
+	a.dialogsEnd(true)
 	a.done()
 }

@@ -42,6 +42,7 @@ type Browser struct {
 	worlds  worlds   // lyrad's isolated world per frame
 	refs    refStore // aria-ref=eN handles of the latest tree read
 	refused refusals // recent guard refusals, for the call that set them off
+	dialogs dialogs  // native dialogs answered, and the answer handle_dialog armed
 
 	mu     sync.Mutex
 	active target.ID
@@ -164,6 +165,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		return nil, newError(StatusBrowserUnavailable, "cannot guard the browser: "+err.Error(), "Try open_browser again.")
 	}
 	b.guard = g
+	b.startDialogs(m.log)
 	// The first tab exists before we attach; wait until the guard holds it.
 	deadline := time.Now().Add(5 * time.Second)
 	for len(g.Pages()) == 0 && time.Now().Before(deadline) {
@@ -175,14 +177,10 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 	return b, nil
 }
 
-// preparePage runs on each page while Chrome still holds it: the events
-// navigate waits on. Never Runtime.enable or Console.enable.
-func preparePage(ctx context.Context, s *cdpconn.Session, _ *target.Info) error {
-	if _, err := cdp.Call(ctx, s, page.Enable, page.EnableParams{}); err != nil {
-		return err
-	}
-	_, err := cdp.Call(ctx, s, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true})
-	return err
+// preparePage sends what navigate waits on to each page while Chrome still
+// holds it. Never Runtime.enable or Console.enable.
+func preparePage(q *cdpguard.Sender, _ *target.Info) {
+	q.Send(page.SetLifecycleEventsEnabled.Method, page.SetLifecycleEventsEnabledParams{Enabled: true})
 }
 
 // shutdown ends the browser: a polite close, then the process group.

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"path/filepath"
 	"time"
 
 	"go.uber.org/zap"
@@ -30,6 +31,11 @@ type Config struct {
 	// requested load state.
 	NavigationTimeout time.Duration
 	ExtraArgs         []string
+	// CaptureDir is where screenshot and read_image write their PNGs
+	// (default <DataDir>/captures); CaptureKeep is how many of them are
+	// kept, the oldest pruned first (default 200).
+	CaptureDir  string
+	CaptureKeep int
 
 	// The guard's judgement (see package policy).
 	// ConsentChannel: auto (elicitation when the client can answer, else
@@ -55,6 +61,12 @@ func (c *Config) defaults() {
 	}
 	if c.OwnerIdleTimeout <= 0 {
 		c.OwnerIdleTimeout = 900 * time.Second
+	}
+	if c.CaptureDir == "" && c.DataDir != "" {
+		c.CaptureDir = filepath.Join(c.DataDir, "captures")
+	}
+	if c.CaptureKeep <= 0 {
+		c.CaptureKeep = 200
 	}
 	if c.NavigationTimeout <= 0 {
 		c.NavigationTimeout = 30 * time.Second

@@ -3,12 +3,15 @@ package session
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/snapshot"
 )
 
 // elementRef is what an aria-ref=eN token of the latest tree read points at.
@@ -32,6 +35,11 @@ type refStore struct {
 	tab  target.ID
 	main cdp.LoaderID // the tab's main-frame document at read time
 	refs map[string]elementRef
+
+	// assigned remembers every ref given on the current document, so an
+	// element keeps its ref across reads; next numbers the new ones.
+	assigned map[refKey]string
+	next     int
 }
 
 // lookup returns the element a ref names in the latest read.
@@ -54,14 +62,6 @@ func (r *refStore) replace(tab target.ID, refs map[string]elementRef) {
 			break
 		}
 	}
-}
-
-// replaceRead is replace with the main frame's document named even when no
-// ref lies in the main frame (every actionable element is in an iframe).
-func (r *refStore) replaceRead(tab target.ID, mainLoader cdp.LoaderID, refs map[string]elementRef) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.tab, r.main, r.refs = tab, mainLoader, refs
 }
 
 // invalidate ends the refs of a tab (it navigated or closed).
@@ -169,4 +169,40 @@ func frameLoaders(ctx context.Context, b *Browser, sid target.SessionID) (map[cd
 	}
 	walk(res.FrameTree)
 	return out, nil
+}
+
+// refKey names an element across reads: backend node ids are unique within
+// a renderer process, and each target's session is one process.
+type refKey struct {
+	sid     target.SessionID
+	backend cdp.BackendNodeID
+}
+
+// assign gives each item of a new read its ref and makes the read the
+// latest. Refs count e1, e2, ... in reading order on a fresh document; an
+// element read again on the same document keeps the ref it had, so an
+// earlier read's ref names the same element or nothing, never another one.
+func (r *refStore) assign(tab target.ID, mainLoader cdp.LoaderID, items []snapshot.Item, mk func(snapshot.Item) elementRef) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tab != tab || r.main != mainLoader || r.assigned == nil {
+		r.assigned = map[refKey]string{}
+		r.next = 0
+	}
+	out := make([]string, len(items))
+	refs := make(map[string]elementRef, len(items))
+	for i, it := range items {
+		e := mk(it)
+		k := refKey{e.SessionID, e.Backend}
+		name, ok := r.assigned[k]
+		if !ok {
+			r.next++
+			name = "e" + strconv.Itoa(r.next)
+			r.assigned[k] = name
+		}
+		out[i] = name
+		refs[name] = e
+	}
+	r.tab, r.main, r.refs = tab, mainLoader, refs
+	return out
 }

@@ -61,6 +61,21 @@ type tool struct {
 type call struct {
 	caller session.Caller
 	args   map[string]any
+	// content is added to the reply after the envelope's text block (an
+	// image, say); audit is added to the call's audit row.
+	content []mcp.Content
+	audit   map[string]any
+}
+
+// attach adds a content block to the reply, after the envelope.
+func (c *call) attach(b mcp.Content) { c.content = append(c.content, b) }
+
+// note adds a field to the call's audit row.
+func (c *call) note(k string, v any) {
+	if c.audit == nil {
+		c.audit = map[string]any{}
+	}
+	c.audit[k] = v
 }
 
 func (c *call) str(name string) string {
@@ -97,6 +112,12 @@ func all(d Deps) []*tool {
 	var out []*tool
 	out = append(out, browserTools(d)...)
 	out = append(out, navigationTools(d)...)
+	out = append(out, readingTools(d)...)
+	out = append(out, waitingTools(d)...)
+	out = append(out, captureTools(d)...)
+	out = append(out, interactionTools(d)...)
+	out = append(out, tabTools(d)...)
+	out = append(out, historyTools(d)...)
 	return out
 }
 
@@ -201,15 +222,16 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		raw := req.Params.Arguments
 		args, err := checkArgs(t, raw)
 		var out map[string]any
+		cl := &call{caller: c, args: args}
 		if err == nil {
 			cctx := session.WithConsent(ctx, consentIO(req, args))
-			out, err = t.run(cctx, &call{caller: c, args: args})
+			out, err = t.run(cctx, cl)
 		}
 		var need *session.ConsentNeeded
 		if errors.As(err, &need) {
 			// Nothing was done: ask the user through the client, which
 			// repeats the call with the answer (protocol 2026-07-28).
-			r.auditCall(t, c, args, raw, start, urlBefore, map[string]any{"status": "input_required"})
+			r.auditCall(t, c, args, raw, start, urlBefore, map[string]any{"status": "input_required"}, nil)
 			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
 				need.ID: &mcp.ElicitParams{Mode: "form", Message: need.Message, RequestedSchema: need.Schema},
 			}}, nil
@@ -222,14 +244,18 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 				}
 			}
 		}
-		r.auditCall(t, c, args, raw, start, urlBefore, env)
-		return result(env), nil
+		r.auditCall(t, c, args, raw, start, urlBefore, env, cl.audit)
+		res := result(env)
+		if err == nil {
+			res.Content = append(res.Content, cl.content...)
+		}
+		return res, nil
 	}
 }
 
 // auditCall writes the tool call's row: who, what (secrets redacted by the
 // audit package), how it ended, how long it took, where the tab stood.
-func (r *registry) auditCall(t *tool, c session.Caller, args map[string]any, raw json.RawMessage, start time.Time, urlBefore string, env map[string]any) {
+func (r *registry) auditCall(t *tool, c session.Caller, args map[string]any, raw json.RawMessage, start time.Time, urlBefore string, env map[string]any, extra map[string]any) {
 	if args == nil {
 		args = rawArgs(raw)
 	}
@@ -240,6 +266,12 @@ func (r *registry) auditCall(t *tool, c session.Caller, args map[string]any, raw
 	}
 	if e, ok := env["error"].(string); ok {
 		row.Extra = map[string]any{"error": e}
+	}
+	for k, v := range extra {
+		if row.Extra == nil {
+			row.Extra = map[string]any{}
+		}
+		row.Extra[k] = v
 	}
 	if werr := r.d.Session.Audit().Write(row); werr != nil {
 		r.d.Logger.Error("audit write failed", zap.Error(werr))

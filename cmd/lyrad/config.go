@@ -35,6 +35,8 @@ var settings = []setting{
 	{"ENFORCEMENT", "enforce", "enforce, or observe (record would-be refusals, refuse nothing)."},
 	{"TRUSTED_ORIGINS", "", "Sites pre-approved for NAVIGATE (and the INTERACT it implies)."},
 	{"TRUSTED_SEND_ORIGINS", "", "Sites where SUBMIT and UPLOAD are also pre-approved."},
+	{"CAPTURE_DIR", "<data_dir>/captures", "Where screenshot and read_image write their PNGs. Unset and VEGA_DATA_DIR set: $VEGA_DATA_DIR/uploads/browser."},
+	{"CAPTURE_KEEP", "200", "How many captures are kept; the oldest of lyrad's own are pruned first."},
 }
 
 // env reads LYRA_BROWSER_<name>, else VEGA_BROWSER_<name>.
@@ -54,6 +56,9 @@ type options struct {
 	proxy      string
 	ownerIdle  time.Duration
 	navTimeout time.Duration
+
+	captureDir  string
+	captureKeep int
 
 	consentChannel string
 	consentTimeout time.Duration
@@ -146,6 +151,9 @@ func (o *options) resolve() error {
 	if err := o.resolveGuard(); err != nil {
 		return err
 	}
+	if err := o.resolveCaptures(); err != nil {
+		return err
+	}
 	if o.port < 0 || o.port > 65535 {
 		return fmt.Errorf("--port %d: use 0-65535", o.port)
 	}
@@ -193,6 +201,31 @@ func (o *options) resolveGuard() error {
 		for _, w := range warnings {
 			o.warnings = append(o.warnings, "LYRA_BROWSER_"+l.name+": "+w)
 		}
+	}
+	return nil
+}
+
+// resolveCaptures reads where captures go and how many are kept. A VEGA
+// host attaches only files under its own uploads root, so that is the
+// default whenever VEGA_DATA_DIR is set.
+func (o *options) resolveCaptures() error {
+	if v, ok := env("CAPTURE_DIR"); ok && strings.TrimSpace(v) != "" {
+		o.captureDir = strings.TrimSpace(v)
+	} else if v := os.Getenv("VEGA_DATA_DIR"); strings.TrimSpace(v) != "" {
+		o.captureDir = filepath.Join(strings.TrimSpace(v), "uploads", "browser")
+	} else {
+		o.captureDir = filepath.Join(o.dataDir, "captures")
+	}
+	if abs, err := filepath.Abs(o.captureDir); err == nil {
+		o.captureDir = abs
+	}
+	o.captureKeep = 200
+	if v, ok := env("CAPTURE_KEEP"); ok && strings.TrimSpace(v) != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return fmt.Errorf("LYRA_BROWSER_CAPTURE_KEEP=%q: give a whole number of files, 1 or more", v)
+		}
+		o.captureKeep = n
 	}
 	return nil
 }

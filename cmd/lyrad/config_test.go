@@ -90,6 +90,10 @@ func TestVersionAndUsage(t *testing.T) {
 	if code := run([]string{"version"}, nil, &out, &errb); code != 0 || out.String() == "" {
 		t.Errorf("version: %d %q", code, out.String())
 	}
+	var help stringsBuilder
+	if code := run([]string{"help"}, nil, &help, &errb); code != 0 || !strings.Contains(help.String(), "LYRA_BROWSER_CONSENT_CHANNEL") {
+		t.Errorf("help does not list the settings: %d %q", code, help.String())
+	}
 	if code := run([]string{"bogus"}, nil, &out, &errb); code != 2 {
 		t.Errorf("unknown command exit %d", code)
 	}

@@ -70,10 +70,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdDoctor(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
+		printSettings(stdout)
 		return 0
 	}
 	fmt.Fprintf(stderr, "lyrad: unknown command %q\n\n%s", cmd, usage)
 	return 2
+}
+
+// printSettings lists every LYRA_BROWSER_* setting with its default.
+func printSettings(w io.Writer) {
+	fmt.Fprintln(w, "\nSettings (LYRA_BROWSER_*; VEGA_BROWSER_* honoured, the new name winning; flags win over both):")
+	for _, s := range settings {
+		def := s.def
+		if def == "" {
+			def = "unset"
+		}
+		fmt.Fprintf(w, "  LYRA_BROWSER_%-22s %-22s %s\n", s.name, def, s.doc)
+	}
 }
 
 func versionString() string {
@@ -167,6 +180,7 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
 		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
 		ReleaseGrace: o.releaseGrace, Enforcement: o.enforcement, Trust: o.trust,
+		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep,
 	})
 	for _, w := range o.warnings {
 		log.Warn("setting entry dropped", zap.String("warning", w))

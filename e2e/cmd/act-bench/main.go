@@ -1,0 +1,347 @@
+// Command act-bench measures lyrad's acting tools through MCP over loopback:
+// the median click (a button that navigates nowhere) and the median
+// type_text, each a full tool call from the go-sdk client to the answer.
+// Targets: click < 50 ms, type_text < 30 ms.
+//
+// When Playwright MCP (@playwright/mcp) is installed, the same steps are
+// driven through its browser_click and browser_type in the same run, on the
+// same page and the same Chromium, and both are reported:
+//
+//	go run ./e2e/cmd/act-bench -lyrad bin/lyrad [-n 50] [-playwright-mcp path/to/@playwright/mcp/cli.js]
+//
+// Without -playwright-mcp it looks at $PLAYWRIGHT_MCP, then at the global
+// npm modules.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const benchPage = `<!doctype html><title>act-bench</title>
+<h1>act-bench</h1>
+<p>A small form, like the ones agents fill.</p>
+<label>Name <input id=name name=name></label>
+<button id=press onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Press me</button>
+<p id=out></p>`
+
+func main() {
+	bin := flag.String("lyrad", "bin/lyrad", "lyrad binary")
+	n := flag.Int("n", 50, "calls of each tool to time")
+	pw := flag.String("playwright-mcp", "", "path to @playwright/mcp's cli.js (default: $PLAYWRIGHT_MCP, then the global npm modules)")
+	browser := flag.String("chromium", "/usr/bin/chromium", "browser Playwright MCP drives")
+	flag.Parse()
+	if err := run(*bin, *n, *pw, *browser); err != nil {
+		fmt.Fprintln(os.Stderr, "act-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin string, n int, pw, browser string) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	page := "http://" + ln.Addr().String() + "/"
+	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, benchPage)
+	}))
+
+	lyClick, lyRef, lyType, err := benchLyrad(bin, page, n)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("lyrad      click (CSS selector, no navigation), median of %d: %v  (p90 %v)   target < 50ms\n", n, r(median(lyClick)), r(pct(lyClick, 0.9)))
+	if len(lyRef) > 0 {
+		fmt.Printf("lyrad      click (aria-ref from read_page tree), median of %d: %v  (p90 %v)\n", n, r(median(lyRef)), r(pct(lyRef, 0.9)))
+	}
+	fmt.Printf("lyrad      type_text, median of %d: %v  (p90 %v)   target < 30ms\n", n, r(median(lyType)), r(pct(lyType, 0.9)))
+
+	cli := findPlaywrightMCP(pw)
+	if cli == "" {
+		fmt.Println("Playwright MCP: not installed (npm install @playwright/mcp, then -playwright-mcp node_modules/@playwright/mcp/cli.js); not compared")
+		return nil
+	}
+	pwClick, pwType, version, err := benchPlaywright(cli, browser, page, n)
+	if err != nil {
+		fmt.Printf("Playwright MCP (%s): %v\n", cli, err)
+		return nil
+	}
+	fmt.Printf("Playwright MCP %s browser_click (ref), median of %d: %v  (p90 %v)\n", version, n, r(median(pwClick)), r(pct(pwClick, 0.9)))
+	fmt.Printf("Playwright MCP %s browser_type (ref), median of %d: %v  (p90 %v)\n", version, n, r(median(pwType)), r(pct(pwType, 0.9)))
+	fmt.Printf("lyrad / Playwright MCP: click %.2f, type %.2f\n",
+		float64(median(lyClick))/float64(median(pwClick)), float64(median(lyType))/float64(median(pwType)))
+	return nil
+}
+
+func r(d time.Duration) time.Duration { return d.Round(100 * time.Microsecond) }
+
+// benchLyrad times click and type_text through lyrad's daemon over
+// streamable HTTP on loopback.
+func benchLyrad(bin, page string, n int) (click, clickRef, typing []time.Duration, err error) {
+	dataDir, err := os.MkdirTemp("", "act-bench")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer os.RemoveAll(dataDir)
+	d, err := startDaemon(bin, dataDir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer d.stop()
+	cs, err := d.connect()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer cs.Close()
+	if _, err := callOK(cs, "navigate", map[string]any{"url": page}); err != nil {
+		return nil, nil, nil, err
+	}
+	// Warm up: the first call makes the isolated world.
+	for i := 0; i < 3; i++ {
+		if _, err := callOK(cs, "click", map[string]any{"selector": "#press"}); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		if _, err := callOK(cs, "click", map[string]any{"selector": "#press"}); err != nil {
+			return nil, nil, nil, err
+		}
+		click = append(click, time.Since(start))
+	}
+	if env, err := callOK(cs, "read_page", map[string]any{"mode": "tree"}); err == nil {
+		if m := regexp.MustCompile(`aria-ref=(e\d+) button "Press me"`).FindStringSubmatch(fmt.Sprint(env["tree"])); m != nil {
+			for i := 0; i < n; i++ {
+				start := time.Now()
+				if _, err := callOK(cs, "click", map[string]any{"selector": "aria-ref=" + m[1]}); err != nil {
+					return nil, nil, nil, err
+				}
+				clickRef = append(clickRef, time.Since(start))
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		if _, err := callOK(cs, "type_text", map[string]any{"selector": "#name", "text": fmt.Sprintf("Ada Lovelace %d", i)}); err != nil {
+			return nil, nil, nil, err
+		}
+		typing = append(typing, time.Since(start))
+	}
+	_, _ = callOK(cs, "close_browser", nil)
+	return click, clickRef, typing, nil
+}
+
+// benchPlaywright drives Playwright MCP over stdio through the same steps:
+// open the page, take the snapshot that gives refs, then click and type by
+// ref.
+func benchPlaywright(cli, browser, page string, n int) (click, typing []time.Duration, version string, err error) {
+	dir, err := os.MkdirTemp("", "act-bench-pw")
+	if err != nil {
+		return nil, nil, "", err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command("node", cli, "--headless", "--isolated", "--no-sandbox", "--executable-path", browser, "--output-dir", dir)
+	cmd.Stderr = nil
+	c := mcp.NewClient(&mcp.Implementation{Name: "act-bench", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	cancel()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	defer cs.Close()
+	if init := cs.InitializeResult(); init != nil && init.ServerInfo != nil {
+		version = init.ServerInfo.Version
+	}
+	text := func(name string, args map[string]any) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			return "", err
+		}
+		var sb strings.Builder
+		for _, c := range res.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				sb.WriteString(t.Text)
+			}
+		}
+		if res.IsError {
+			return sb.String(), fmt.Errorf("%s: %s", name, sb.String())
+		}
+		return sb.String(), nil
+	}
+	// Newer versions name the element "target", older ones "ref".
+	refArg := "ref"
+	if tools, err := cs.ListTools(context.Background(), nil); err == nil {
+		for _, tl := range tools.Tools {
+			if tl.Name == "browser_click" && strings.Contains(fmt.Sprint(tl.InputSchema), "target") {
+				refArg = "target"
+			}
+		}
+	}
+	if _, err := text("browser_navigate", map[string]any{"url": page}); err != nil {
+		return nil, nil, version, err
+	}
+	snap, err := text("browser_snapshot", map[string]any{})
+	if err != nil {
+		return nil, nil, version, err
+	}
+	btn := regexp.MustCompile(`button "Press me" \[ref=(\w+)\]`).FindStringSubmatch(snap)
+	box := regexp.MustCompile(`textbox "Name" \[ref=(\w+)\]`).FindStringSubmatch(snap)
+	if btn == nil || box == nil {
+		return nil, nil, version, errors.New("no refs for the button and the field in its snapshot:\n" + snap)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := text("browser_click", map[string]any{"element": "Press me button", refArg: btn[1]}); err != nil {
+			return nil, nil, version, err
+		}
+	}
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		if _, err := text("browser_click", map[string]any{"element": "Press me button", refArg: btn[1]}); err != nil {
+			return nil, nil, version, err
+		}
+		click = append(click, time.Since(start))
+	}
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		if _, err := text("browser_type", map[string]any{"element": "Name field", refArg: box[1], "text": fmt.Sprintf("Ada Lovelace %d", i)}); err != nil {
+			return nil, nil, version, err
+		}
+		typing = append(typing, time.Since(start))
+	}
+	return click, typing, version, nil
+}
+
+func findPlaywrightMCP(flagged string) string {
+	candidates := []string{flagged, os.Getenv("PLAYWRIGHT_MCP")}
+	if out, err := exec.Command("npm", "root", "-g").Output(); err == nil {
+		candidates = append(candidates, filepath.Join(strings.TrimSpace(string(out)), "@playwright", "mcp", "cli.js"))
+	}
+	for _, c := range candidates {
+		if c == "" {
+			continue
+		}
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() {
+			c = filepath.Join(c, "cli.js")
+		}
+		if _, err := os.Stat(c); err == nil {
+			return c
+		}
+	}
+	return ""
+}
+
+type daemon struct {
+	cmd   *exec.Cmd
+	url   string
+	token string
+}
+
+var (
+	urlRe   = regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
+	tokenRe = regexp.MustCompile(`Authorization: Bearer ([0-9a-f]+)`)
+)
+
+func startDaemon(bin, dataDir string) (*daemon, error) {
+	cmd := exec.Command(bin, "serve", "--http", "--port", "0", "--headless", "--log-level", "warn")
+
+	// Approval off: the benchmark measures acting, not a person answering.
+	cmd.Env = append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dataDir, "LYRA_BROWSER_CONSENT_CHANNEL=off")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	d := &daemon{cmd: cmd}
+	sc := bufio.NewScanner(stderr)
+	deadline := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
+	defer deadline.Stop()
+	for sc.Scan() {
+		if m := urlRe.FindStringSubmatch(sc.Text()); m != nil {
+			d.url = m[1]
+		}
+		if m := tokenRe.FindStringSubmatch(sc.Text()); m != nil {
+			d.token = m[1]
+			break
+		}
+	}
+	if d.token == "" {
+		return nil, fmt.Errorf("lyrad serve did not start")
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	return d, nil
+}
+
+func (d *daemon) stop() {
+	d.cmd.Process.Signal(os.Interrupt)
+	d.cmd.Wait()
+}
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (d *daemon) connect() (*mcp.ClientSession, error) {
+	c := mcp.NewClient(&mcp.Implementation{Name: "act-bench", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: d.url, HTTPClient: &http.Client{Transport: bearer{d.token}}}, nil)
+}
+
+func callOK(cs *mcp.ClientSession, name string, args map[string]any) (map[string]any, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if args == nil {
+		args = map[string]any{}
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var env map[string]any
+	json.Unmarshal(b, &env)
+	if env["status"] != "ok" {
+		return env, fmt.Errorf("%s: %s", name, b)
+	}
+	return env, nil
+}
+
+func median(ds []time.Duration) time.Duration { return pct(ds, 0.5) }
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[int(p*float64(len(s)-1)+0.5)]
+}

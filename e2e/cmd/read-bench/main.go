@@ -1,0 +1,514 @@
+// Command read-bench measures read_page(mode="tree") through MCP on real
+// pages: the six saved pages of ../shared/fixtures/pages, a large form and
+// a small app page, served on loopback. It drives lyrad's binary with the
+// go-sdk client and, when @playwright/mcp is installed, Playwright MCP
+// through the same steps in the same run, and reports per page the median
+// read time, the tree size in characters, and which links, buttons and
+// text fields Playwright's snapshot lists that lyrad's tree does not.
+//
+//	go run ./e2e/cmd/read-bench -lyrad bin/lyrad [-playwright-mcp DIR] [-n 5]
+//
+// DIR is where `npm install @playwright/mcp` ran (its node_modules holds
+// @playwright/mcp/cli.js); PLAYWRIGHT_MCP_DIR works too. Without it the
+// Playwright columns are left out.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	lyrad := flag.String("lyrad", "bin/lyrad", "lyrad binary")
+	pages := flag.String("pages", "../shared/fixtures/pages", "directory of saved pages")
+	pwDir := flag.String("playwright-mcp", os.Getenv("PLAYWRIGHT_MCP_DIR"), "directory where @playwright/mcp is installed (node_modules inside)")
+	browser := flag.String("browser", "/usr/bin/chromium", "browser executable for Playwright MCP")
+	n := flag.Int("n", 5, "reads per page")
+	verbose := flag.Bool("v", false, "print what is missing")
+	flag.Parse()
+	if err := run(*lyrad, *pages, *pwDir, *browser, *n, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, "read-bench:", err)
+		os.Exit(1)
+	}
+}
+
+// result is one server's reading of one page.
+type result struct {
+	median    time.Duration
+	chars     int    // characters of the full tree / snapshot
+	tree      string // the full tree / snapshot
+	defChars  int    // characters of a default read_page answer
+	truncated bool
+}
+
+func run(lyradBin, pagesDir, pwDir, browser string, n int, verbose bool) error {
+	names, err := filepath.Glob(filepath.Join(pagesDir, "*.html"))
+	if err != nil || len(names) == 0 {
+		return fmt.Errorf("no pages in %s", pagesDir)
+	}
+	for i := range names {
+		names[i] = filepath.Base(names[i])
+	}
+	sort.Strings(names)
+	names = append(names, "large-form.html", "app.html")
+	base, stop, err := serve(pagesDir)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	ctx := context.Background()
+	ly, err := connectLyrad(ctx, lyradBin)
+	if err != nil {
+		return err
+	}
+	defer ly.Close()
+	var pw *mcp.ClientSession
+	if cli := playwrightCLI(pwDir); cli != "" {
+		if pw, err = connectPlaywright(ctx, cli, browser); err != nil {
+			return fmt.Errorf("playwright mcp: %w", err)
+		}
+		defer pw.Close()
+	} else {
+		fmt.Println("Playwright MCP not found (pass -playwright-mcp DIR after `npm install @playwright/mcp` in DIR): lyrad only.")
+	}
+
+	fmt.Printf("%-18s | %12s %10s %9s | %12s %10s | %6s %8s %8s\n", "page", "lyrad chars", "lyrad ms", "default", "pw chars", "pw ms", "ratio", "missing", "left out")
+	fmt.Println(strings.Repeat("-", 109))
+	var sumLy, sumPw int
+	var allOK = true
+	var missingTotal int
+	for _, name := range names {
+		u := base + "/" + name
+		l, err := readLyrad(ctx, ly, u, n)
+		if err != nil {
+			return fmt.Errorf("lyrad %s: %w", name, err)
+		}
+		if l.defChars > 20000 {
+			allOK = false
+		}
+		line := fmt.Sprintf("%-18s | %12d %10.1f %9d |", name, l.chars, ms(l.median), l.defChars)
+		if pw == nil {
+			fmt.Println(line)
+			continue
+		}
+		p, err := readPlaywright(ctx, pw, u, n)
+		if err != nil {
+			return fmt.Errorf("playwright %s: %w", name, err)
+		}
+		missing := compare(p.tree, l.tree)
+		// What lyrad leaves out on purpose: elements with no box on the
+		// page, and those inside aria-hidden (out of Chrome's
+		// accessibility tree).
+		var unseen []string
+		missing, unseen = boxless(ctx, pw, missing)
+		missingTotal += len(missing)
+		ratio := float64(l.chars) / float64(max(1, p.chars))
+		if !strings.HasPrefix(name, "large-form") && name != "app.html" {
+			sumLy += l.chars
+			sumPw += p.chars
+		}
+		fmt.Printf("%s %12d %10.1f | %5.0f%% %8d %8d\n", line, p.chars, ms(p.median), 100*ratio, len(missing), len(unseen))
+		if verbose {
+			for _, m := range missing {
+				fmt.Printf("    missing: %s\n", m.desc)
+			}
+			for _, m := range unseen {
+				fmt.Printf("    left out: %s\n", m)
+			}
+		}
+	}
+	if pw != nil && sumPw > 0 {
+		fmt.Printf("\nsix real pages: lyrad %d chars, Playwright %d chars: %.0f%% (target at most 40%%); actionables missing: %d\n",
+			sumLy, sumPw, 100*float64(sumLy)/float64(sumPw), missingTotal)
+	}
+	if !allOK {
+		return fmt.Errorf("a default read_page answer exceeded max_chars (20000)")
+	}
+	fmt.Println("every default read_page answer stayed within max_chars (20000)")
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// serve serves the saved pages with the CSP their README asks for (so the
+// browser drops off-machine requests at once), plus two generated pages.
+func serve(dir string) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self' 'unsafe-inline' data:")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch name := filepath.Base(r.URL.Path); name {
+		case "large-form.html":
+			w.Write([]byte(largeForm()))
+		case "app.html":
+			w.Write([]byte(appPage))
+		default:
+			http.ServeFile(w, r, filepath.Join(dir, name))
+		}
+	})
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+}
+
+// largeForm is a 400-field form in the shape of a product editor.
+func largeForm() string {
+	var b strings.Builder
+	b.WriteString("<!doctype html><title>Large form</title><h1>Edit product</h1><form>")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, "<fieldset><legend>Section %d</legend>", i/20)
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&b, `<label for="f%d">Field %d</label><input id="f%d" name="f%d" value="value %d">`, i, i, i, i, i)
+		case 1:
+			fmt.Fprintf(&b, `<label><input type="checkbox" name="c%d"> Option %d</label>`, i, i)
+		case 2:
+			fmt.Fprintf(&b, `<label>Choice %d <select name="s%d"><option>One</option><option>Two</option><option>Three</option></select></label>`, i, i)
+		case 3:
+			fmt.Fprintf(&b, `<label>Notes %d <textarea name="t%d">text %d</textarea></label>`, i, i, i)
+		case 4:
+			fmt.Fprintf(&b, `<label><input type="radio" name="r%d"> Pick %d</label>`, i/10, i)
+		}
+		b.WriteString("</fieldset>")
+	}
+	b.WriteString(`<button type="submit">Save draft</button></form>`)
+	return b.String()
+}
+
+// appPage is a small single-page app: a nav, tabs, a dialog, a table of
+// actions, built by script after load.
+const appPage = `<!doctype html><title>App</title>
+<header><a href="/" aria-label="Home"><svg width="20" height="20"><circle cx="10" cy="10" r="8"/></svg></a>
+<nav><a href="/inbox">Inbox</a> <a href="/sent">Sent</a> <a href="/settings">Settings</a></nav>
+<input type="search" aria-label="Search mail" placeholder="Search"></header>
+<main><div role="tablist"><button role="tab" aria-selected="true">Primary</button><button role="tab">Social</button><button role="tab">Promotions</button></div>
+<table id="rows"></table>
+<div role="dialog" aria-label="Compose"><input aria-label="To"><input aria-label="Subject"><textarea aria-label="Body"></textarea><button>Send</button><button>Discard</button></div></main>
+<script>
+const rows = document.getElementById('rows');
+for (let i = 0; i < 30; i++) {
+	rows.insertAdjacentHTML('beforeend', '<tr><td><input type="checkbox" aria-label="Select message ' + i + '"></td><td><a href="/m/' + i + '">Message subject ' + i + '</a></td><td><button>Archive</button><button aria-label="Delete message ' + i + '">🗑</button></td></tr>');
+}
+</script>`
+
+func connectLyrad(ctx context.Context, bin string) (*mcp.ClientSession, error) {
+	dir, err := os.MkdirTemp("", "read-bench")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "stdio")
+	// Consent off: the bench measures reading, and asks nobody.
+	cmd.Env = append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dir, "LYRA_BROWSER_HEADLESS=true", "LYRA_BROWSER_LOG_LEVEL=warn", "LYRA_BROWSER_CONSENT_CHANNEL=off")
+	cmd.Stderr = os.Stderr
+	c := mcp.NewClient(&mcp.Implementation{Name: "read-bench", Version: "1"}, nil)
+	return c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+}
+
+func playwrightCLI(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	p := filepath.Join(dir, "node_modules", "@playwright", "mcp", "cli.js")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+func connectPlaywright(ctx context.Context, cli, browser string) (*mcp.ClientSession, error) {
+	out, err := os.MkdirTemp("", "read-bench-pw")
+	if err != nil {
+		return nil, err
+	}
+	args := []string{cli, "--headless", "--isolated", "--executable-path", browser, "--output-dir", out}
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	cmd := exec.Command("node", args...)
+	c := mcp.NewClient(&mcp.Implementation{Name: "read-bench", Version: "1"}, nil)
+	return c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+}
+
+func callTool(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func envelope(res *mcp.CallToolResult) map[string]any {
+	var env map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &env)
+	return env
+}
+
+func readLyrad(ctx context.Context, cs *mcp.ClientSession, u string, n int) (result, error) {
+	res, err := callTool(ctx, cs, "navigate", map[string]any{"url": u, "wait_until": "load"})
+	if err != nil {
+		return result{}, err
+	}
+	if env := envelope(res); env["status"] != "ok" {
+		return result{}, fmt.Errorf("navigate: %v", env)
+	}
+	var r result
+	var times []time.Duration
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		res, err := callTool(ctx, cs, "read_page", map[string]any{"mode": "tree", "max_chars": 200000})
+		times = append(times, time.Since(start))
+		if err != nil {
+			return r, err
+		}
+		env := envelope(res)
+		if env["status"] != "ok" {
+			return r, fmt.Errorf("read_page: %v", env)
+		}
+		r.tree, _ = env["tree"].(string)
+		r.chars = int(env["total_chars"].(float64))
+	}
+	res, err = callTool(ctx, cs, "read_page", map[string]any{"mode": "tree"})
+	if err != nil {
+		return r, err
+	}
+	env := envelope(res)
+	tree, _ := env["tree"].(string)
+	r.defChars = len([]rune(tree))
+	r.truncated, _ = env["truncated"].(bool)
+	r.median = median(times)
+	return r, nil
+}
+
+var yamlBlock = regexp.MustCompile("(?s)```yaml\n(.*?)```")
+
+func readPlaywright(ctx context.Context, cs *mcp.ClientSession, u string, n int) (result, error) {
+	if _, err := callTool(ctx, cs, "browser_navigate", map[string]any{"url": u}); err != nil {
+		return result{}, err
+	}
+	var r result
+	var times []time.Duration
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		res, err := callTool(ctx, cs, "browser_snapshot", map[string]any{})
+		times = append(times, time.Since(start))
+		if err != nil {
+			return r, err
+		}
+		var text strings.Builder
+		for _, c := range res.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				text.WriteString(t.Text)
+			}
+		}
+		snap := text.String()
+		if m := yamlBlock.FindStringSubmatch(snap); m != nil {
+			snap = m[1]
+		}
+		r.tree = snap
+		r.chars = len([]rune(snap))
+	}
+	r.median = median(times)
+	return r, nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+// pwLine is one element line of a Playwright snapshot: - role "name" [...].
+var pwLine = regexp.MustCompile(`^\s*- (link|button|textbox|searchbox)(?: "((?:[^"\\]|\\.)*)")?`)
+
+var pwRef = regexp.MustCompile(`\[ref=([a-z0-9]+)\]`)
+
+// pwItem is an element of Playwright's snapshot lyrad's tree lacks.
+type pwItem struct {
+	desc, ref string
+}
+
+// boxless splits the missing items into those lyrad leaves out on purpose
+// (no box on the page; inside aria-hidden, which Chrome's accessibility
+// tree leaves out) and the rest, asking Playwright's own browser.
+func boxless(ctx context.Context, pw *mcp.ClientSession, items []pwItem) (missing []pwItem, unseen []string) {
+	for _, it := range items {
+		if it.ref == "" {
+			missing = append(missing, it)
+			continue
+		}
+		res, err := callTool(ctx, pw, "browser_evaluate", map[string]any{
+			"element": it.desc, "target": it.ref,
+			"function": "(el) => { const r = el.getBoundingClientRect(); if (!(r.width > 0 && r.height > 0)) return 'nobox'; return el.closest('[aria-hidden=true]') ? 'ariahidden' : 'box'; }",
+		})
+		var text string
+		if err == nil {
+			for _, c := range res.Content {
+				if t, ok := c.(*mcp.TextContent); ok {
+					text += t.Text
+				}
+			}
+		}
+		switch {
+		case strings.Contains(text, `"nobox"`):
+			unseen = append(unseen, it.desc+" (no box)")
+		case strings.Contains(text, `"ariahidden"`):
+			// Chrome's accessibility tree leaves aria-hidden subtrees out,
+			// and lyrad follows it.
+			unseen = append(unseen, it.desc+" (aria-hidden)")
+		default:
+			missing = append(missing, it)
+		}
+	}
+	return missing, unseen
+}
+
+// lyLine is one line of lyrad's tree.
+var lyLine = regexp.MustCompile(`^aria-ref=e\d+ (\S+)(?: "((?:[^"\\]|\\.)*)")?`)
+
+// compare lists the links, buttons and text fields of Playwright's
+// snapshot (by role and name) that lyrad's tree lacks. Names are compared
+// with whitespace collapsed; lyrad cuts names past 160 characters, so a
+// prefix match counts.
+func compare(pw, ly string) []pwItem {
+	have := map[string]int{}
+	var haveLong []string
+	hrefs := hrefSet{}
+	for _, l := range strings.Split(ly, "\n") {
+		m := lyLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if _, h, ok := strings.Cut(l, " -> "); ok && m[1] == "link" {
+			hrefs[h]++
+		}
+		name := unquote(m[2])
+		k := m[1] + "|" + name
+		have[k]++
+		if strings.HasSuffix(name, "…") {
+			haveLong = append(haveLong, m[1]+"|"+strings.TrimSuffix(name, "…"))
+		}
+	}
+	var missing []pwItem
+	pwLines := strings.Split(pw, "\n")
+	for i, l := range pwLines {
+		m := pwLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if !pwRef.MatchString(l) {
+			// Playwright gives no ref to what cannot receive a click (no
+			// box, covered): listed, but not actionable by its own count.
+			continue
+		}
+		role, name := m[1], strings.Join(strings.Fields(unquote(m[2])), " ")
+		k := role + "|" + name
+		if have[k] > 0 {
+			have[k]--
+			continue
+		}
+		// Playwright leaves a link's name out when its content says it
+		// (an image, a heading); such a link is matched by its URL.
+		if role == "link" && name == "" && i+1 < len(pwLines) {
+			if u, ok := strings.CutPrefix(strings.TrimSpace(pwLines[i+1]), "- /url: "); ok && hrefs.take(u) {
+				continue
+			}
+			// Or by the name its content gives it (the img's alt, the
+			// heading's text), which is how Chrome names it.
+			if takeByContent(have, pwLines, i) {
+				continue
+			}
+		}
+		found := false
+		for _, p := range haveLong {
+			if strings.HasPrefix(k, p) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			it := pwItem{desc: fmt.Sprintf("%s %q", role, name)}
+			if i+1 < len(pwLines) {
+				if u, ok := strings.CutPrefix(strings.TrimSpace(pwLines[i+1]), "- /url: "); ok {
+					it.desc += " -> " + u
+				}
+			}
+			if r := pwRef.FindStringSubmatch(l); r != nil {
+				it.ref = r[1]
+			}
+			missing = append(missing, it)
+		}
+	}
+	return missing
+}
+
+var pwName = regexp.MustCompile(`- \S+ "((?:[^"\\]|\\.)*)"|- text: (.*)$`)
+
+// takeByContent matches a nameless Playwright link to a lyrad link named
+// after the link's content: one descendant's name, or all of them joined.
+func takeByContent(have map[string]int, lines []string, i int) bool {
+	indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " "))
+	var names []string
+	for _, l := range lines[i+1:] {
+		if len(l)-len(strings.TrimLeft(l, " ")) <= indent {
+			break
+		}
+		if m := pwName.FindStringSubmatch(l); m != nil {
+			names = append(names, strings.Join(strings.Fields(unquote(m[1]+m[2])), " "))
+		}
+	}
+	cands := append([]string{strings.Join(names, " ")}, names...)
+	cands = append(cands, "")
+	for _, n := range cands {
+		if have["link|"+n] > 0 {
+			have["link|"+n]--
+			return true
+		}
+	}
+	return false
+}
+
+// hrefSet counts the hrefs of lyrad's link lines (a path for the page's
+// own origin, else the full URL).
+type hrefSet map[string]int
+
+// take matches a Playwright /url (the href attribute as written) to one of
+// them and uses it up.
+func (h hrefSet) take(u string) bool {
+	u = strings.Trim(u, `"'`)
+	for k, n := range h {
+		if n > 0 && (k == u || strings.HasSuffix(u, k) || strings.HasSuffix(k, u)) {
+			h[k]--
+			return true
+		}
+	}
+	return false
+}
+
+func unquote(s string) string {
+	if u, err := strconv.Unquote(`"` + s + `"`); err == nil {
+		return u
+	}
+	return s
+}

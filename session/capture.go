@@ -1,0 +1,252 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+
+	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/snapshot"
+)
+
+// Capture is a PNG that screenshot or read_image wrote.
+type Capture struct {
+	Path   string
+	Width  int // pixels
+	Height int
+	Bytes  int
+	Data   []byte // the PNG, for inline=true
+	Tag    string // read_image: the element's tag
+}
+
+// maxCaptureSide bounds a capture's height and width in CSS pixels: Chrome
+// cannot paint a taller surface in one piece.
+const maxCaptureSide = 16384
+
+// Screenshot captures the viewport, or the whole page. A read.
+func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Capture, bool, error) {
+	b, done, err := m.enter(c, read)
+	defer done()
+	if err != nil {
+		return nil, false, err
+	}
+	if b == nil {
+		return nil, false, notOpen()
+	}
+	tab, err := b.activePage(ctx)
+	if err != nil {
+		return nil, false, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+	}
+	s := b.conn.Session(tab.SessionID)
+	p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
+	clipped := false
+	if fullPage {
+		lm, err := cdp.Call(ctx, s, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, false, callError(ctx, err, "screenshot")
+		}
+		w, h := lm.CSSContentSize.Width, lm.CSSContentSize.Height
+		if h > maxCaptureSide || w > maxCaptureSide {
+			clipped = true
+			w, h = min(w, maxCaptureSide), min(h, maxCaptureSide)
+		}
+		t := true
+		p.Clip = &page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Ceil(h), Scale: 1}
+		p.CaptureBeyondViewport = &t
+	}
+	shot, err := cdp.Call(ctx, s, page.CaptureScreenshot, p)
+	if err != nil {
+		return nil, false, callError(ctx, err, "screenshot")
+	}
+	capt, err := m.saveCapture("page", shot.Data)
+	return capt, clipped, err
+}
+
+// ReadImage captures the pixels one element renders (an img, a canvas, an
+// svg, a chart). Nothing is fetched: it is a crop of what the page painted.
+func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Capture, error) {
+	b, done, err := m.enter(c, read)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, notOpen()
+	}
+	tab, err := b.activePage(ctx)
+	if err != nil {
+		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+	}
+	e := elementRef{TabID: tab.ID, SessionID: tab.SessionID, FrameID: cdp.FrameID(tab.ID)}
+	if IsRef(selector) {
+		if e, err = b.resolveRef(ctx, selector); err != nil {
+			return nil, err
+		}
+	} else {
+		n, err := b.findNode(ctx, tab.SessionID, cdp.FrameID(tab.ID), snapshot.JSFind, selector)
+		if err != nil {
+			return nil, readErr(ctx, err, selector)
+		}
+		if n == 0 {
+			return nil, noMatch(selector)
+		}
+		e.Backend = n
+	}
+	var info struct {
+		Tag       string  `json:"tag"`
+		X         float64 `json:"x"`
+		Y         float64 `json:"y"`
+		W         float64 `json:"w"`
+		H         float64 `json:"h"`
+		Connected bool    `json:"connected"`
+	}
+	if err := b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSElementInfo, &info); err != nil {
+		return nil, readErr(ctx, err, selector)
+	}
+	if info.W < 1 || info.H < 1 {
+		return nil, newError("hidden", fmt.Sprintf("the %s has no size on the page (%.0fx%.0f)", info.Tag, info.W, info.H),
+			"It is not rendered right now: wait_for(selector=..., state=\"visible\"), or scroll to it, then try again.").with("selector", selector)
+	}
+	// Into the tab's document coordinates: each frame adds where its
+	// iframe element stands in its parent, then the main frame's scroll.
+	x, y, err := b.toTabCoords(ctx, tab, e.FrameID, info.X, info.Y)
+	if err != nil {
+		return nil, err
+	}
+	w, h := min(info.W, maxCaptureSide), min(info.H, maxCaptureSide)
+	t := true
+	shot, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: &t,
+		Clip: &page.Viewport{X: x, Y: y, Width: w, Height: h, Scale: 1},
+	})
+	if err != nil {
+		return nil, callError(ctx, err, "read_image")
+	}
+	capt, err := m.saveCapture("image", shot.Data)
+	if capt != nil {
+		capt.Tag = info.Tag
+	}
+	return capt, err
+}
+
+// toTabCoords moves a point from a frame's viewport to the tab's document.
+func (b *Browser) toTabCoords(ctx context.Context, tab cdpguard.Target, frame cdp.FrameID, x, y float64) (float64, float64, error) {
+	main := cdp.FrameID(tab.ID)
+	var frames map[cdp.FrameID]*treeFrame
+	for cur := frame; cur != main; {
+		if frames == nil {
+			var err error
+			if frames, err = b.tabFrames(ctx, tab); err != nil {
+				return 0, 0, callError(ctx, err, "read_image")
+			}
+		}
+		f := frames[cur]
+		if f == nil {
+			return 0, 0, newError("not_found", "the element's frame is gone", RefHint)
+		}
+		parent := frames[f.parent]
+		if parent == nil {
+			parent = frames[main] // an out-of-process root whose parent its target does not name
+		}
+		owner, err := cdp.Call(ctx, b.conn.Session(parent.sid), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cur})
+		if err != nil {
+			return 0, 0, newError(StatusError, "cannot place the element's frame on the page: "+err.Error(), "Capture the frame's element with screenshot instead.")
+		}
+		var off struct{ X, Y float64 }
+		err = b.worlds.callOnNode(ctx, b.conn.Session(parent.sid), parent.id, owner.BackendNodeID,
+			`function(){ const r = this.getBoundingClientRect(); return { X: r.x + this.clientLeft, Y: r.y + this.clientTop }; }`, &off)
+		if err != nil {
+			return 0, 0, callError(ctx, err, "read_image")
+		}
+		x, y = x+off.X, y+off.Y
+		cur = parent.id
+	}
+	var scroll struct{ X, Y float64 }
+	if err := b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), main, `function(){ return { X: scrollX, Y: scrollY }; }`, &scroll); err != nil {
+		return 0, 0, callError(ctx, err, "read_image")
+	}
+	return x + scroll.X, y + scroll.Y, nil
+}
+
+// captureName is how lyrad names its captures; pruning touches nothing
+// else in the directory.
+var captureName = regexp.MustCompile(`^(page|image)-\d{8}T\d{6}Z-[0-9a-f]{8}\.png$`)
+
+// saveCapture writes a PNG atomically (a temporary file renamed into
+// place, so a reader never sees half a picture), then prunes the oldest
+// captures beyond CaptureKeep.
+func (m *Manager) saveCapture(kind string, data []byte) (*Capture, error) {
+	w, h, ok := pngSize(data)
+	if !ok {
+		return nil, newError(StatusError, "the browser returned no PNG", "Try again.")
+	}
+	dir := m.cfg.CaptureDir
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, newError(StatusError, "cannot create the capture directory: "+err.Error(), "Check LYRA_BROWSER_CAPTURE_DIR.")
+	}
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	name := fmt.Sprintf("%s-%s-%s.png", kind, time.Now().UTC().Format("20060102T150405Z"), hex.EncodeToString(rnd[:]))
+	path := filepath.Join(dir, name)
+	if err := writeFileAtomic(path, data, 0o600); err != nil {
+		return nil, newError(StatusError, "cannot write the capture: "+err.Error(), "Check LYRA_BROWSER_CAPTURE_DIR and free space.")
+	}
+	pruneCaptures(dir, m.cfg.CaptureKeep)
+	return &Capture{Path: path, Width: w, Height: h, Bytes: len(data), Data: data}, nil
+}
+
+// pruneCaptures removes lyrad's oldest captures beyond keep.
+func pruneCaptures(dir string, keep int) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		name string
+		mod  time.Time
+	}
+	var files []file
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !captureName.MatchString(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		files = append(files, file{e.Name(), info.ModTime()})
+	}
+	if len(files) <= keep {
+		return
+	}
+	// Oldest first; the name's timestamp breaks a tie within a second.
+	sort.Slice(files, func(i, j int) bool {
+		if !files[i].mod.Equal(files[j].mod) {
+			return files[i].mod.Before(files[j].mod)
+		}
+		return files[i].name < files[j].name
+	})
+	for _, f := range files[:len(files)-keep] {
+		_ = os.Remove(filepath.Join(dir, f.name))
+	}
+}
+
+// pngSize reads a PNG's width and height from its IHDR chunk.
+func pngSize(b []byte) (int, int, bool) {
+	if len(b) < 24 || string(b[:8]) != "\x89PNG\r\n\x1a\n" || string(b[12:16]) != "IHDR" {
+		return 0, 0, false
+	}
+	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24])), true
+}

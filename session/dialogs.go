@@ -1,0 +1,240 @@
+package session
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"go.uber.org/zap"
+
+	"github.com/lyrad/lyrad/cdpconn"
+)
+
+// Native dialogs (alert, confirm, prompt, beforeunload) stop a page until
+// they are answered, and a tab left with one open is frozen. So one listener,
+// started with the browser, answers every dialog of every tab and popup the
+// moment it opens: by default as a browser with no one to ask would (alerts
+// and beforeunload accepted, confirm false, prompt null), or as handle_dialog
+// armed it for the browser-acting call under way.
+//
+// What was raised is kept for a minute, so the call that raised it can
+// report it under "dialogs".
+
+// armedTTL is the longest an armed answer waits for the call that uses it.
+const armedTTL = 60 * time.Second
+
+// DialogAnswer is what handle_dialog arms: accept or not, and the text a
+// prompt receives ("" accepts the prompt's default).
+type DialogAnswer struct {
+	Accept bool
+	Text   string
+}
+
+// DialogRecord is one dialog a page raised and how it was answered.
+type DialogRecord struct {
+	At       time.Time
+	TabID    target.ID
+	Type     string // alert, confirm, prompt, beforeunload
+	Message  string // the page's text, never the user's
+	Accepted bool
+	By       string // "default" or "handle_dialog"
+}
+
+// Reply is the record as a reply shows it. A prompt's text is not echoed.
+func (r DialogRecord) Reply() map[string]any {
+	answer := "dismissed"
+	if r.Accepted {
+		answer = "accepted"
+	}
+	return map[string]any{"type": r.Type, "message": r.Message, "answer": answer, "by": r.By}
+}
+
+type armedAnswer struct {
+	DialogAnswer
+	until time.Time
+}
+
+// dialogs is the browser's dialog state.
+type dialogs struct {
+	mu      sync.Mutex
+	armed   *armedAnswer // set by handle_dialog, waiting for its call
+	inForce *armedAnswer // taken by the browser-acting call under way
+	log     []DialogRecord
+	changed chan struct{} // closed and replaced on every record
+}
+
+// arm sets the answer for the next browser-acting call, replacing any
+// earlier one.
+func (d *dialogs) arm(a DialogAnswer) time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	until := time.Now().Add(armedTTL)
+	d.armed = &armedAnswer{DialogAnswer: a, until: until}
+	return until
+}
+
+// use puts the armed answer (if any) in force for the call under way. The
+// returned func ends it: used up, or, when the call did nothing and will be
+// repeated (consent asked through the client), armed again for the repeat.
+// A call that finds nothing armed leaves an answer already in force alone,
+// so a nested begin (beginAction inside a tool's call) is harmless.
+func (d *dialogs) use() (end func(used bool)) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	a := d.armed
+	if a == nil || time.Now().After(a.until) {
+		d.armed = nil
+		return func(bool) {}
+	}
+	d.armed = nil
+	d.inForce = a
+	return func(used bool) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.inForce == a {
+			d.inForce = nil
+		}
+		if !used && d.armed == nil && time.Now().Before(a.until) {
+			d.armed = a
+		}
+	}
+}
+
+// since returns the dialogs raised at or after t on any of the tabs (on
+// every tab when none is named).
+func (d *dialogs) since(t time.Time, tabs ...target.ID) []DialogRecord {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []DialogRecord
+	for _, r := range d.log {
+		if r.At.Before(t) {
+			continue
+		}
+		if len(tabs) == 0 {
+			out = append(out, r)
+			continue
+		}
+		for _, id := range tabs {
+			if r.TabID == id {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// wake returns a channel closed at the next dialog.
+func (d *dialogs) wake() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.changed == nil {
+		d.changed = make(chan struct{})
+	}
+	return d.changed
+}
+
+// answer decides how to answer a dialog now, and records it.
+func (d *dialogs) answer(tab target.ID, ev *page.EventJavascriptDialogOpening) page.HandleJavaScriptDialogParams {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rec := DialogRecord{At: time.Now(), TabID: tab, Type: string(ev.Type), Message: ev.Message, By: "default"}
+	p := page.HandleJavaScriptDialogParams{}
+	switch ev.Type {
+	case page.DialogTypeAlert, page.DialogTypeBeforeunload:
+		p.Accept = true
+	}
+	if a := d.inForce; a != nil {
+		rec.By = "handle_dialog"
+		p.Accept = a.Accept
+		if ev.Type == page.DialogTypePrompt && a.Accept {
+			p.PromptText = a.Text
+			if a.Text == "" {
+				p.PromptText = ev.DefaultPrompt
+			}
+		}
+	}
+	rec.Accepted = p.Accept
+	// Keep a minute's worth, and never more than a storm's worth.
+	cut := 0
+	for cut < len(d.log) && (time.Since(d.log[cut].At) > time.Minute || len(d.log)-cut >= 1000) {
+		cut++
+	}
+	d.log = append(d.log[cut:], rec)
+	if d.changed != nil {
+		close(d.changed)
+		d.changed = nil
+	}
+	return p
+}
+
+// startDialogs answers every dialog of this browser from now on. It runs
+// until the connection ends.
+func (b *Browser) startDialogs(log *zap.Logger) {
+	events, stop := b.conn.Subscribe(page.JavascriptDialogOpening.Method)
+	go func() {
+		defer stop()
+		for ev := range events {
+			var d page.EventJavascriptDialogOpening
+			if jsonv2.Unmarshal(ev.Params, &d) != nil {
+				continue
+			}
+			p := b.dialogs.answer(b.tabOfSession(ev.SessionID), &d)
+			// Answered on its own goroutine: a reply that is slow to come
+			// must not hold the next tab's dialog.
+			go func(s *cdpconn.Session) {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				if _, err := cdp.Call(ctx, s, page.HandleJavaScriptDialog, p); err != nil && !b.closing.Load() {
+					log.Debug("answer dialog", zap.Error(err))
+				}
+			}(b.conn.Session(ev.SessionID))
+		}
+	}()
+}
+
+// tabOfSession names the tab a CDP session belongs to: the tab itself, or
+// the tab an out-of-process iframe is part of.
+func (b *Browser) tabOfSession(sid target.SessionID) target.ID {
+	for _, p := range b.guard.Pages() {
+		if p.SessionID == sid {
+			return p.ID
+		}
+		for _, f := range b.guard.Frames(p.ID) {
+			if f.SessionID == sid {
+				return p.ID
+			}
+		}
+	}
+	return ""
+}
+
+// ArmDialog answers handle_dialog: the answer for the dialogs the next
+// browser-acting call raises. It touches no page.
+func (m *Manager) ArmDialog(ctx context.Context, c Caller, a DialogAnswer) (time.Time, error) {
+	b, done, err := m.enter(c, mutate)
+	defer done()
+	if err != nil {
+		return time.Time{}, err
+	}
+	if b == nil {
+		return time.Time{}, notOpen()
+	}
+	return b.dialogs.arm(a), nil
+}
+
+// dialogReplies turns records into the reply's "dialogs", at most max of
+// them (a storm is cut, and counted).
+func dialogReplies(rs []DialogRecord, max int) (list []map[string]any, more int) {
+	for i, r := range rs {
+		if i >= max {
+			return list, len(rs) - max
+		}
+		list = append(list, r.Reply())
+	}
+	return list, 0
+}

@@ -1,0 +1,631 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/snapshot"
+)
+
+// ReadOptions is what read_page asks for.
+type ReadOptions struct {
+	Mode     string // "text" or "tree"
+	Links    bool   // text mode: add the visible links
+	Selector string // limit the read to one region (CSS, text=, or aria-ref=eN)
+	Offset   int
+	MaxChars int
+}
+
+// Link is one visible link of a text read.
+type Link struct {
+	Text string `json:"text"`
+	Href string `json:"href"`
+}
+
+// ReadResult is one page of a read.
+type ReadResult struct {
+	URL, Title string
+	Page       snapshot.Page
+	Offset     int
+	// Tree mode.
+	Elements   int
+	InViewport int
+	// Text mode with links.
+	Links          []Link
+	LinksTruncated bool
+}
+
+// MaxLinks bounds the links a text read adds.
+const MaxLinks = 100
+
+// ReadPage answers read_page. It is a read: it never claims the browser.
+func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadResult, error) {
+	b, done, err := m.enter(c, read)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, notOpen()
+	}
+	tab, err := b.activePage(ctx)
+	if err != nil {
+		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+	}
+	res := &ReadResult{Offset: o.Offset}
+	var out string
+	if o.Mode == "tree" {
+		start := time.Now()
+		var took treeTimes
+		items, inView, refs, err := b.readTree(ctx, tab, o.Selector, &took)
+		if err != nil {
+			return nil, err
+		}
+		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
+			zap.Duration("fetch", took.fetch), zap.Duration("build", took.build))
+		res.Elements, res.InViewport = len(items), inView
+		pageURL, _ := url.Parse(tab.URL)
+		lines := make([]string, len(items))
+		for i, it := range items {
+			lines[i] = snapshot.Line(refs[i], it, pageURL)
+		}
+		out = strings.Join(lines, "\n")
+	} else {
+		out, err = b.readText(ctx, tab, o.Selector)
+		if err != nil {
+			return nil, err
+		}
+		if o.Links {
+			res.Links, res.LinksTruncated, err = b.readLinks(ctx, tab, o.Selector)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	res.Page = snapshot.Cut(out, o.Offset, o.MaxChars)
+	res.URL, res.Title = b.fresh(ctx, tab)
+	return res, nil
+}
+
+func (b *Browser) readText(ctx context.Context, tab cdpguard.Target, sel string) (string, error) {
+	if IsRef(sel) {
+		e, err := b.resolveRef(ctx, sel)
+		if err != nil {
+			return "", err
+		}
+		var text string
+		err = b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend,
+			`function(){ return String(this.innerText ?? this.textContent ?? ''); }`, &text)
+		return text, readErr(ctx, err, sel)
+	}
+	var r struct {
+		Found bool   `json:"found"`
+		Text  string `json:"text"`
+	}
+	err := b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, sel)
+	if err != nil {
+		return "", readErr(ctx, err, sel)
+	}
+	if !r.Found {
+		return "", noMatch(sel)
+	}
+	return r.Text, nil
+}
+
+func (b *Browser) readLinks(ctx context.Context, tab cdpguard.Target, sel string) ([]Link, bool, error) {
+	var r struct {
+		Found     bool   `json:"found"`
+		Links     []Link `json:"links"`
+		Truncated bool   `json:"truncated"`
+	}
+	var err error
+	if IsRef(sel) {
+		// A ref names one element, in whichever frame: its links.
+		e, rerr := b.resolveRef(ctx, sel)
+		if rerr != nil {
+			return nil, false, rerr
+		}
+		err = b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSLinksOn, &r, MaxLinks)
+	} else {
+		err = b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSLinks, &r, sel, MaxLinks)
+	}
+	if err != nil {
+		return nil, false, readErr(ctx, err, sel)
+	}
+	if !r.Found {
+		return nil, false, noMatch(sel)
+	}
+	if r.Links == nil {
+		r.Links = []Link{}
+	}
+	return r.Links, r.Truncated, nil
+}
+
+func noMatch(sel string) *Error {
+	return newError("not_found", "nothing on the page matches the selector", "Check the selector against read_page(mode=\"tree\"), or call wait_for(selector=...) if the page draws it late.").with("selector", sel)
+}
+
+// readErr turns what our page-side code or the browser answered into an
+// envelope: a selector the browser cannot parse is the caller's argument.
+func readErr(ctx context.Context, err error, sel string) error {
+	if err == nil {
+		return nil
+	}
+	var se *ScriptError
+	if errors.As(err, &se) && strings.Contains(se.Text, "lyrad:badselector") {
+		return &Error{Status: StatusError, Message: "selector is not a valid CSS selector: " + sel,
+			Hint:   "Pass a CSS selector (#id, .class, tag[attr=value]), text=..., or an aria-ref=eN token from read_page(mode=\"tree\").",
+			Fields: map[string]any{"argument": "selector"}}
+	}
+	var ne *NodeGoneError
+	if errors.As(err, &ne) {
+		return newError("not_found", "the element is gone from the page", RefHint).with("selector", sel)
+	}
+	if se != nil {
+		return newError(StatusError, se.Error(), "Retry; the page may have been changing under the read.")
+	}
+	return callError(ctx, err, "reading the page")
+}
+
+// findNode runs a JSFind-like function in a frame's isolated world and
+// returns the backendNodeId of the element it returns; 0 when it returned
+// null.
+func (b *Browser) findNode(ctx context.Context, s target.SessionID, frame cdp.FrameID, fn string, args ...any) (cdp.BackendNodeID, error) {
+	callArgs, err := jsArgs(args)
+	if err != nil {
+		return 0, err
+	}
+	sess := b.conn.Session(s)
+	for attempt := 0; ; attempt++ {
+		id, err := b.worlds.get(ctx, sess, frame, attempt > 0)
+		if err != nil {
+			return 0, err
+		}
+		t := true
+		res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
+			AwaitPromise: &t, Silent: &t, ObjectGroup: worldName,
+		})
+		if contextGone(err) && attempt == 0 {
+			b.worlds.forget(frame)
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		if err := decodeResult(nil, res.ExceptionDetails, nil); err != nil {
+			return 0, err
+		}
+		if res.Result == nil || res.Result.ObjectID == "" {
+			return 0, nil
+		}
+		defer cdp.Call(ctx, sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
+		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
+		if err != nil {
+			return 0, err
+		}
+		if d.Node == nil {
+			return 0, nil
+		}
+		return d.Node.BackendNodeID, nil
+	}
+}
+
+// treeFrame is one document of the tab as a tree read fetches it.
+type treeFrame struct {
+	id     cdp.FrameID
+	sid    target.SessionID
+	loader cdp.LoaderID
+	parent cdp.FrameID
+	ax     []snapshot.AXNode
+	layout *docLayout
+	out    *snapshot.Frame
+}
+
+// treeTimes is where a tree read spent its time: asking Chrome, and
+// building the map.
+type treeTimes struct{ fetch, build time.Duration }
+
+// readTree reads the tab's action map: the visible items in reading order
+// (on-screen first), how many are on screen, and their refs, which become
+// the latest read.
+func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string, took *treeTimes) ([]snapshot.Item, int, []string, error) {
+	frames, err := b.tabFrames(ctx, tab)
+	if err != nil {
+		return nil, 0, nil, callError(ctx, err, "reading the page")
+	}
+	main := frames[cdp.FrameID(tab.ID)]
+	if main == nil {
+		return nil, 0, nil, pageGone()
+	}
+	// The region, found before the slow part: no match answers at once.
+	var regionFrame cdp.FrameID
+	var regionNode cdp.BackendNodeID
+	if sel != "" {
+		if IsRef(sel) {
+			e, err := b.resolveRef(ctx, sel)
+			if err != nil {
+				return nil, 0, nil, err
+			}
+			regionFrame, regionNode = e.FrameID, e.Backend
+		} else {
+			n, err := b.findNode(ctx, tab.SessionID, main.id, snapshot.JSFind, sel)
+			if err != nil {
+				return nil, 0, nil, readErr(ctx, err, sel)
+			}
+			if n == 0 {
+				return nil, 0, nil, noMatch(sel)
+			}
+			regionFrame, regionNode = main.id, n
+		}
+	}
+
+	startFetch := time.Now()
+	// Per target, one layout snapshot; per frame, one accessibility tree.
+	// They are independent, so they are asked for all at once.
+	sessions := map[target.SessionID]bool{}
+	for _, f := range frames {
+		sessions[f.sid] = true
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		firstEr error
+		layouts = map[target.SessionID]*layoutSnapshot{}
+		vp      *page.LayoutViewport
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstEr == nil {
+			firstEr = err
+		}
+		mu.Unlock()
+	}
+	for sid := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, err := captureLayout(ctx, b.conn.Session(sid))
+			if err != nil {
+				fail(err)
+				return
+			}
+			mu.Lock()
+			layouts[sid] = l
+			mu.Unlock()
+		}()
+	}
+	for _, f := range frames {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var r struct {
+				Nodes []snapshot.AXNode `json:"nodes"`
+			}
+			err := b.conn.Session(f.sid).Call(ctx, "Accessibility.getFullAXTree", map[string]any{"frameId": f.id}, &r)
+			if err != nil && !targetGoneErr(err) {
+				fail(err)
+				return
+			}
+			f.ax = r.Nodes // a frame that went away meanwhile reads as empty
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		lm, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			fail(err)
+			return
+		}
+		vp = lm.CSSLayoutViewport
+	}()
+	wg.Wait()
+	fetched := time.Now()
+	if firstEr != nil {
+		return nil, 0, nil, callError(ctx, firstEr, "reading the page")
+	}
+	for _, f := range frames {
+		if l := layouts[f.sid]; l != nil {
+			f.layout = l.docs[f.id]
+		}
+	}
+
+	// A frame whose parent its own target does not name (an out-of-process
+	// root) is found through its owner element.
+	for _, f := range frames {
+		if f == main || (f.parent != "" && frames[f.parent] != nil) {
+			continue
+		}
+		f.parent = b.adoptFrame(ctx, frames, f)
+	}
+	// Where each frame stands in the tab: its iframe element's box.
+	for _, f := range frames {
+		f.out = &snapshot.Frame{ID: string(f.id), Session: string(f.sid), Loader: string(f.loader), AX: f.ax, Children: map[int64]*snapshot.Frame{}}
+	}
+	var place func(f *treeFrame, dx, dy float64, clip *snapshot.Rect)
+	place = func(f *treeFrame, dx, dy float64, clip *snapshot.Rect) {
+		l := f.layout
+		f.out.Clip = clip
+		f.out.Box = func(backend int64) (snapshot.Rect, bool) {
+			if l == nil {
+				return snapshot.Rect{}, false
+			}
+			r, ok := l.boxes[cdp.BackendNodeID(backend)]
+			r.X += dx
+			r.Y += dy
+			return r, ok
+		}
+		for _, c := range frames {
+			if c.parent != f.id || c == f {
+				continue
+			}
+			owner := b.frameOwner(ctx, f, c)
+			if owner == 0 {
+				continue
+			}
+			f.out.Children[int64(owner)] = c.out
+			box, _ := f.out.Box(int64(owner))
+			cclip := box
+			if clip != nil {
+				cclip = intersect(box, *clip)
+			}
+			sx, sy := 0.0, 0.0
+			if c.layout != nil {
+				sx, sy = c.layout.scrollX, c.layout.scrollY
+			}
+			place(c, box.X-sx, box.Y-sy, &cclip)
+		}
+	}
+	place(main, 0, 0, nil)
+
+	if regionNode != 0 {
+		rf := frames[regionFrame]
+		if rf == nil || rf.layout == nil {
+			return nil, 0, nil, noMatch(sel)
+		}
+		in := rf.layout.subtree(regionNode)
+		rf.out.InRegion = func(backend int64) bool { return in[cdp.BackendNodeID(backend)] }
+	}
+	view := snapshot.Rect{}
+	if vp != nil {
+		view = snapshot.Rect{X: float64(vp.PageX), Y: float64(vp.PageY), W: float64(vp.ClientWidth), H: float64(vp.ClientHeight)}
+	}
+	items := snapshot.Collect(main.out, view, regionNode != 0)
+	items, inView := snapshot.Order(items)
+	took.fetch, took.build = fetched.Sub(startFetch), time.Since(fetched)
+
+	refs := b.refs.assign(tab.ID, main.loader, items, func(it snapshot.Item) elementRef {
+		f := frames[cdp.FrameID(it.Frame.ID)]
+		return elementRef{TabID: tab.ID, SessionID: f.sid, FrameID: f.id, Backend: cdp.BackendNodeID(it.Backend), Role: it.Role, Name: it.Name, Loader: f.loader}
+	})
+	return items, inView, refs, nil
+}
+
+func intersect(a, b snapshot.Rect) snapshot.Rect {
+	x0, y0 := max(a.X, b.X), max(a.Y, b.Y)
+	x1, y1 := min(a.X+a.W, b.X+b.W), min(a.Y+a.H, b.Y+b.H)
+	if x1 <= x0 || y1 <= y0 {
+		return snapshot.Rect{}
+	}
+	return snapshot.Rect{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+}
+
+// frameOwner finds the iframe element of child in its parent's document.
+// A frame in the parent's process is in the parent's layout snapshot; an
+// out-of-process one is asked of the parent's target.
+func (b *Browser) frameOwner(ctx context.Context, parent, child *treeFrame) cdp.BackendNodeID {
+	if parent.layout != nil {
+		if n, ok := parent.layout.owners[child.id]; ok {
+			return n
+		}
+	}
+	r, err := cdp.Call(ctx, b.conn.Session(parent.sid), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: child.id})
+	if err != nil {
+		return 0
+	}
+	return r.BackendNodeID
+}
+
+// adoptFrame finds the frame whose document holds f's iframe element.
+func (b *Browser) adoptFrame(ctx context.Context, frames map[cdp.FrameID]*treeFrame, f *treeFrame) cdp.FrameID {
+	tried := map[target.SessionID]bool{f.sid: true}
+	for _, g := range frames {
+		if tried[g.sid] {
+			continue
+		}
+		tried[g.sid] = true
+		r, err := cdp.Call(ctx, b.conn.Session(g.sid), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.id})
+		if err != nil || r.BackendNodeID == 0 {
+			continue
+		}
+		for _, h := range frames {
+			if h.sid != g.sid || h.layout == nil {
+				continue
+			}
+			for _, be := range h.layout.backend {
+				if be == r.BackendNodeID {
+					h.layout.owners[f.id] = be
+					return h.id
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// tabFrames lists the documents of a tab: its own frames, and those of its
+// out-of-process iframes, each with the session that renders it.
+func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.FrameID]*treeFrame, error) {
+	frames := map[cdp.FrameID]*treeFrame{}
+	add := func(sid target.SessionID, t *page.FrameTree, parent cdp.FrameID) {
+		var walk func(t *page.FrameTree, parent cdp.FrameID)
+		walk = func(t *page.FrameTree, parent cdp.FrameID) {
+			if t == nil || t.Frame == nil {
+				return
+			}
+			p := parent
+			if t.Frame.ParentID != "" {
+				p = t.Frame.ParentID
+			}
+			if old := frames[t.Frame.ID]; old != nil && p == "" {
+				p = old.parent
+			}
+			frames[t.Frame.ID] = &treeFrame{id: t.Frame.ID, sid: sid, loader: t.Frame.LoaderID, parent: p}
+			for _, c := range t.ChildFrames {
+				walk(c, t.Frame.ID)
+			}
+		}
+		walk(t, parent)
+	}
+	res, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return nil, err
+	}
+	add(tab.SessionID, res.FrameTree, "")
+	// Out-of-process iframes: their own targets hold their documents.
+	// Parents first, so a nested one finds its parent's entry.
+	for _, t := range b.guard.Frames(tab.ID) {
+		r, err := cdp.Call(ctx, b.conn.Session(t.SessionID), page.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			continue // gone meanwhile
+		}
+		add(t.SessionID, r.FrameTree, "")
+	}
+	return frames, nil
+}
+
+func targetGoneErr(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "detached") || strings.Contains(msg, "No frame") || strings.Contains(msg, "not found") ||
+		strings.Contains(msg, "No target") || strings.Contains(msg, "Frame with the given")
+}
+
+// layoutSnapshot is the part of DOMSnapshot.captureSnapshot a tree read
+// uses, per document of one target.
+type layoutSnapshot struct {
+	docs map[cdp.FrameID]*docLayout
+}
+
+type docLayout struct {
+	boxes            map[cdp.BackendNodeID]snapshot.Rect // own box and descendants', in document coordinates
+	owners           map[cdp.FrameID]cdp.BackendNodeID   // child frame -> its iframe element
+	parent           []int64
+	backend          []cdp.BackendNodeID
+	scrollX, scrollY float64
+}
+
+// subtree is the set of nodes at or under root (shadow trees included).
+// Parents come before their children in a snapshot.
+func (d *docLayout) subtree(root cdp.BackendNodeID) map[cdp.BackendNodeID]bool {
+	in := make([]bool, len(d.backend))
+	out := map[cdp.BackendNodeID]bool{}
+	for i, be := range d.backend {
+		if be == root || (d.parent[i] >= 0 && int(d.parent[i]) < i && in[d.parent[i]]) {
+			in[i] = true
+			out[be] = true
+		}
+	}
+	return out
+}
+
+// rawSnapshot decodes only what a tree read needs of captureSnapshot.
+type rawSnapshot struct {
+	Documents []struct {
+		FrameID int64 `json:"frameId"`
+		Nodes   struct {
+			ParentIndex          []int64             `json:"parentIndex"`
+			BackendNodeID        []cdp.BackendNodeID `json:"backendNodeId"`
+			ContentDocumentIndex *struct {
+				Index []int64 `json:"index"`
+				Value []int64 `json:"value"`
+			} `json:"contentDocumentIndex"`
+		} `json:"nodes"`
+		Layout struct {
+			NodeIndex []int64     `json:"nodeIndex"`
+			Bounds    [][]float64 `json:"bounds"`
+		} `json:"layout"`
+		ScrollOffsetX float64 `json:"scrollOffsetX"`
+		ScrollOffsetY float64 `json:"scrollOffsetY"`
+	} `json:"documents"`
+	Strings []string `json:"strings"`
+}
+
+func captureLayout(ctx context.Context, s interface {
+	Call(context.Context, string, any, any) error
+}) (*layoutSnapshot, error) {
+	var raw rawSnapshot
+	if err := s.Call(ctx, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, &raw); err != nil {
+		return nil, err
+	}
+	str := func(i int64) string {
+		if i >= 0 && int(i) < len(raw.Strings) {
+			return raw.Strings[i]
+		}
+		return ""
+	}
+	out := &layoutSnapshot{docs: map[cdp.FrameID]*docLayout{}}
+	frameOf := make([]cdp.FrameID, len(raw.Documents))
+	for i, d := range raw.Documents {
+		frameOf[i] = cdp.FrameID(str(d.FrameID))
+	}
+	for i, d := range raw.Documents {
+		n := len(d.Nodes.BackendNodeID)
+		if len(d.Nodes.ParentIndex) != n {
+			return nil, fmt.Errorf("DOMSnapshot: %d parents for %d nodes", len(d.Nodes.ParentIndex), n)
+		}
+		rects := make([]snapshot.Rect, n)
+		for j, ni := range d.Layout.NodeIndex {
+			if int(ni) < n && j < len(d.Layout.Bounds) && len(d.Layout.Bounds[j]) == 4 {
+				bb := d.Layout.Bounds[j]
+				rects[ni] = rects[ni].Union(snapshot.Rect{X: bb[0], Y: bb[1], W: bb[2], H: bb[3]})
+			}
+		}
+		// Children come after their parents: fold each box into its
+		// parent's, from the last node back, so an inline link that wraps
+		// a block (or display:contents) gets its content's box.
+		for j := n - 1; j > 0; j-- {
+			if p := d.Nodes.ParentIndex[j]; p >= 0 && int(p) < j {
+				rects[p] = rects[p].Union(rects[j])
+			}
+		}
+		dl := &docLayout{
+			boxes:   make(map[cdp.BackendNodeID]snapshot.Rect, n),
+			owners:  map[cdp.FrameID]cdp.BackendNodeID{},
+			parent:  d.Nodes.ParentIndex,
+			backend: d.Nodes.BackendNodeID,
+			scrollX: d.ScrollOffsetX, scrollY: d.ScrollOffsetY,
+		}
+		for j, be := range d.Nodes.BackendNodeID {
+			if !rects[j].Empty() {
+				dl.boxes[be] = rects[j]
+			}
+		}
+		if cdi := d.Nodes.ContentDocumentIndex; cdi != nil {
+			for k, ni := range cdi.Index {
+				if k < len(cdi.Value) && int(ni) < n && int(cdi.Value[k]) < len(frameOf) {
+					dl.owners[frameOf[cdi.Value[k]]] = d.Nodes.BackendNodeID[ni]
+				}
+			}
+		}
+		out.docs[frameOf[i]] = dl
+	}
+	return out, nil
+}

@@ -1,0 +1,107 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/lyrad/lyrad/session"
+)
+
+// Bounds of wait_for's timeout_ms.
+const (
+	defaultWaitMS = 10000
+	maxWaitMS     = 30000
+)
+
+func waitingTools(d Deps) []*tool {
+	m := d.Session
+	return []*tool{
+		{
+			name:  "wait_for",
+			title: "Wait until the page is ready",
+			description: "Wait until the page is ready, instead of sleeping or clicking to pass time. Give exactly one condition:\n" +
+				"text: the phrase is in the page's visible text, what read_page returns (whitespace does not matter, case does); state=\"hidden\" waits for it to be gone instead (a \"Loading...\" message).\n" +
+				"selector: an element it names (CSS, text=...) reaches state: visible (default), hidden, attached or detached.\n" +
+				"url: the tab's URL matches a glob over the whole URL, so use **/checkout** or https://site.example/cart*, not checkout.\n" +
+				"load_state: load, domcontentloaded or networkidle.\n" +
+				"Waits up to timeout_ms (default 10000, never more than 30000) and returns {\"status\": \"ok\", \"waited_ms\"}. Running out of time is an answer, not a failure: {\"status\": \"timeout\", \"waited_ms\", \"last_seen\"}, where last_seen is a short excerpt of the page text (the URL for a url wait) so you can see why. Bad arguments return error before anything is done.\n" +
+				"Use it after navigate or an action when the page draws content late: a page that renders 300 ms after load looks empty to read_page until this returns. It only reads: it asks no approval and never claims the browser.",
+			readOnly:   true,
+			idempotent: true,
+			params: []param{
+				{name: "text", kind: "string", description: "Wait for this phrase in the visible text (state=\"hidden\": for it to be gone)."},
+				{name: "selector", kind: "string", description: "Wait for the element this CSS or text=... selector names to reach state."},
+				{name: "url", kind: "string", description: "Wait for the tab's URL to match this glob over the whole URL (** any characters, * any but /)."},
+				{name: "load_state", kind: "string", description: "Wait for the page to reach this load state.", enum: session.LoadStates},
+				{name: "state", kind: "string", description: "With selector: visible (default), hidden, attached or detached. With text: visible (default) or hidden.", enum: []string{"visible", "hidden", "attached", "detached"}},
+				{name: "timeout_ms", kind: "integer", description: "How long to wait, in milliseconds: default 10000, at most 30000; 0 is 1 ms, never \"no limit\".", def: defaultWaitMS},
+			},
+			output: map[string]any{
+				"waited_ms": map[string]any{"type": "integer", "description": "how long the wait took"},
+				"last_seen": map[string]any{"type": "string", "description": "on timeout: a short excerpt of the page text, or the URL for a url wait"},
+			},
+			run: func(ctx context.Context, c *call) (map[string]any, error) {
+				o, err := waitOptions(c)
+				if err != nil {
+					return nil, err
+				}
+				waited, err := m.WaitFor(ctx, c.caller, o)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"waited_ms": waited.Milliseconds()}, nil
+			},
+		},
+	}
+}
+
+// waitOptions checks wait_for's arguments: exactly one condition, and a
+// state that fits it.
+func waitOptions(c *call) (session.WaitOptions, error) {
+	o := session.WaitOptions{State: c.str("state")}
+	var given []string
+	for _, name := range []string{"text", "selector", "url", "load_state"} {
+		if !argGiven(c, name) {
+			continue
+		}
+		if strings.TrimSpace(c.str(name)) == "" {
+			return o, badArg(name, name+" is empty", "Give what to wait for, e.g. text=\"Order confirmed\".")
+		}
+		given = append(given, name)
+	}
+	switch len(given) {
+	case 0:
+		return o, badArg("text", "give exactly one condition: text, selector, url or load_state", "For example wait_for(text=\"Welcome\") or wait_for(load_state=\"load\").")
+	case 1:
+	default:
+		return o, badArg(given[1], "give exactly one condition, not "+strings.Join(given, " and "), "Call wait_for once per condition.")
+	}
+	cond := given[0]
+	switch cond {
+	case "text":
+		o.Text = c.str("text")
+		if o.State != "" && o.State != "visible" && o.State != "hidden" {
+			return o, badArg("state", "with text, state is visible or hidden, not "+o.State, "Use state=\"hidden\" to wait for the text to go, or leave state out.")
+		}
+	case "selector":
+		o.Selector = c.str("selector")
+		if session.IsRef(o.Selector) {
+			return o, badArg("selector", "wait_for takes a CSS or text= selector, not an aria-ref", "A ref names an element of the latest read, which cannot appear later; wait for a CSS selector or text instead.")
+		}
+	case "url":
+		o.URL = c.str("url")
+	case "load_state":
+		o.LoadState = c.str("load_state")
+	}
+	if (cond == "url" || cond == "load_state") && o.State != "" {
+		return o, badArg("state", "state applies to text and selector waits, not "+cond, "Leave state out.")
+	}
+	ms := argInt(c, "timeout_ms")
+	if ms < 0 {
+		return o, badArg("timeout_ms", "timeout_ms must be 0 or more", "Leave it out for 10000, or give at most 30000.")
+	}
+	ms = max(1, min(ms, maxWaitMS))
+	o.Timeout = time.Duration(ms) * time.Millisecond
+	return o, nil
+}
