@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"testing"
+	"time"
 )
 
 // TestObserveMode: LYRA_BROWSER_ENFORCEMENT=observe refuses nothing and
@@ -70,5 +72,33 @@ func TestFileURLGrantCoversOnce(t *testing.T) {
 	rows := guardRows(auditRows(t, data), "/page.html")
 	if len(rows) != 1 || rows[0]["spent"] != "NAVIGATE" {
 		t.Errorf("file: load judged as %v, want one row spending the single-use grant", rows)
+	}
+}
+
+// TestTabsAskForTheTabsOwnSite: switching to or closing a tab asks for
+// INTERACT on that tab's site, not the active page's: being approved for
+// one site is no licence to act on another's.
+func TestTabsAskForTheTabsOwnSite(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	a.page("/", fmt.Sprintf(`<!doctype html><title>A</title><script>window.open(%q)</script>`, b.URL+"/b"))
+	b.page("/b", `<title>B</title>`)
+	data := t.TempDir()
+	allowPopups(t, data, a.URL)
+	cs := connectAsking(t, data, proto2026, nil, "LYRA_BROWSER_TRUSTED_ORIGINS="+b.URL, "LYRA_BROWSER_GRANT_TTL=2")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/", "confirm": true, "wait_until": "load"}), "ok")
+	waitFor(t, "the session to follow onto B's popup", 5*time.Second, func() bool {
+		env := call(t, cs, "get_url", nil)
+		return env["tab_count"] == float64(2) && env["url"] == b.URL+"/b"
+	})
+	time.Sleep(2500 * time.Millisecond) // A's approval lapses; B stays trusted
+	env := call(t, cs, "tabs", map[string]any{"action": "switch", "index": 0})
+	if env["status"] != "approval_required" || env["origin"] != a.URL {
+		t.Fatalf("switching to A's tab from B: %v, want approval_required for %s", env, a.URL)
+	}
+	wantStatus(t, call(t, cs, "tabs", map[string]any{"action": "switch", "index": 0, "confirm": true}), "ok")
+	if env := call(t, cs, "get_url", nil); env["url"] != a.URL+"/" {
+		t.Errorf("after switching: %v", env)
 	}
 }

@@ -32,6 +32,22 @@ func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason st
 	return m.grants.Grant(c.ID, scope, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
 }
 
+// grantInteract makes sure the driver may act on a page at rawURL (tabs
+// switch and close act on a tab's own site, not the active page's): INTERACT
+// there, which NAVIGATE implies, asked for when it is not held. A page with
+// no origin (about:blank) holds nothing to protect.
+func (m *Manager) grantInteract(ctx context.Context, c Caller, rawURL, reason string) error {
+	scope := policy.ScopeOf(rawURL)
+	if scope.IsZero() || scope.Opaque() || m.grants.Has(c.ID, scope, policy.Interact, time.Now()) {
+		return nil
+	}
+	channel, entry, err := m.obtain(ctx, c, policy.Interact, scope, reason)
+	if err != nil {
+		return err
+	}
+	return m.grants.Grant(c.ID, scope, policy.Interact, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
+}
+
 // credit buys what an action's intent declares, as single-use grants on the
 // origin of the page it acts on: the first matching request spends them.
 func (m *Manager) credit(ctx context.Context, a *Action) error {

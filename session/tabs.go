@@ -79,6 +79,9 @@ func (m *Manager) SwitchTab(ctx context.Context, c Caller, index int, in Intent)
 	if err != nil {
 		return nil, err
 	}
+	if err := m.grantInteract(ctx, c, t.URL, in.Reason); err != nil {
+		return nil, err
+	}
 	a, err := m.beginAction(ctx, c, in)
 	if err != nil {
 		return nil, err
@@ -103,6 +106,9 @@ func (m *Manager) CloseTab(ctx context.Context, c Caller, index int, in Intent) 
 	b := ac.b
 	t, err := b.tabAt(index)
 	if err != nil {
+		return nil, err
+	}
+	if err := m.grantInteract(ctx, c, t.URL, in.Reason); err != nil {
 		return nil, err
 	}
 	a, err := m.beginAction(ctx, c, in)
