@@ -14,9 +14,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,11 +24,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lyrad/lyrad/e2e/benchkit"
 )
 
 const benchPage = `<!doctype html><title>act-bench</title>
@@ -100,12 +99,12 @@ func benchLyrad(bin, page string, n int) (click, clickRef, typing []time.Duratio
 		return nil, nil, nil, err
 	}
 	defer os.RemoveAll(dataDir)
-	d, err := startDaemon(bin, dataDir)
+	d, err := benchkit.StartDaemon(bin, dataDir)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer d.stop()
-	cs, err := d.connect()
+	defer d.Stop()
+	cs, err := d.Connect("act-bench")
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -250,98 +249,8 @@ func findPlaywrightMCP(flagged string) string {
 	return ""
 }
 
-type daemon struct {
-	cmd   *exec.Cmd
-	url   string
-	token string
-}
+var callOK = benchkit.CallOK
 
-var (
-	urlRe   = regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
-	tokenRe = regexp.MustCompile(`Authorization: Bearer ([0-9a-f]+)`)
-)
+func median(ds []time.Duration) time.Duration { return benchkit.Median(ds) }
 
-func startDaemon(bin, dataDir string) (*daemon, error) {
-	cmd := exec.Command(bin, "serve", "--http", "--port", "0", "--headless", "--log-level", "warn")
-
-	// Approval off: the benchmark measures acting, not a person answering.
-	cmd.Env = append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dataDir, "LYRA_BROWSER_CONSENT_CHANNEL=off")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	d := &daemon{cmd: cmd}
-	sc := bufio.NewScanner(stderr)
-	deadline := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-	defer deadline.Stop()
-	for sc.Scan() {
-		if m := urlRe.FindStringSubmatch(sc.Text()); m != nil {
-			d.url = m[1]
-		}
-		if m := tokenRe.FindStringSubmatch(sc.Text()); m != nil {
-			d.token = m[1]
-			break
-		}
-	}
-	if d.token == "" {
-		return nil, fmt.Errorf("lyrad serve did not start")
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
-	return d, nil
-}
-
-func (d *daemon) stop() {
-	d.cmd.Process.Signal(os.Interrupt)
-	d.cmd.Wait()
-}
-
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func (d *daemon) connect() (*mcp.ClientSession, error) {
-	c := mcp.NewClient(&mcp.Implementation{Name: "act-bench", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: d.url, HTTPClient: &http.Client{Transport: bearer{d.token}}}, nil)
-}
-
-func callOK(cs *mcp.ClientSession, name string, args map[string]any) (map[string]any, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if args == nil {
-		args = map[string]any{}
-	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var env map[string]any
-	json.Unmarshal(b, &env)
-	if env["status"] != "ok" {
-		return env, fmt.Errorf("%s: %s", name, b)
-	}
-	return env, nil
-}
-
-func median(ds []time.Duration) time.Duration { return pct(ds, 0.5) }
-
-func pct(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[int(p*float64(len(s)-1)+0.5)]
-}
+func pct(ds []time.Duration, p float64) time.Duration { return benchkit.Pct(ds, p) }

@@ -6,22 +6,18 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lyrad/lyrad/e2e/benchkit"
 )
 
 func main() {
@@ -61,14 +57,14 @@ func run(bin string, n, cold int) error {
 	}
 	defer os.RemoveAll(dataDir)
 
-	d, err := startDaemon(bin, dataDir)
+	d, err := benchkit.StartDaemon(bin, dataDir)
 	if err != nil {
 		return err
 	}
-	defer d.stop()
-	rssIdle := rss(d.cmd.Process.Pid)
+	defer d.Stop()
+	rssIdle := benchkit.RSS(d.Cmd.Process.Pid)
 
-	cs, err := d.connect()
+	cs, err := d.Connect("lyrad-bench")
 	if err != nil {
 		return err
 	}
@@ -134,133 +130,23 @@ func run(bin string, n, cold int) error {
 	fmt.Printf("guard cost: lyrad/plain = %.2f for a page, %.2f for a 5-hop chain (target <= 1.10); lyrad/plain-with-interception = %.2f, %.2f\n",
 		float64(median(navs))/float64(median(plain)), float64(median(chains))/float64(median(plainChains)),
 		float64(median(navs))/float64(median(held)), float64(median(chains))/float64(median(heldChains)))
-	rssBusy := rss(d.cmd.Process.Pid)
+	rssBusy := benchkit.RSS(d.Cmd.Process.Pid)
 	if err := callOK(cs, "close_browser", nil); err != nil {
 		return err
 	}
 	time.Sleep(500 * time.Millisecond)
-	rssAfter := rss(d.cmd.Process.Pid)
+	rssAfter := benchkit.RSS(d.Cmd.Process.Pid)
 	fmt.Printf("lyrad daemon RSS (without Chrome): idle at start %.1f MB, while driving %.1f MB, after close %.1f MB\n",
 		rssIdle, rssBusy, rssAfter)
 	return nil
 }
 
-type daemon struct {
-	cmd   *exec.Cmd
-	url   string
-	token string
-}
-
-var (
-	urlRe   = regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
-	tokenRe = regexp.MustCompile(`Authorization: Bearer ([0-9a-f]+)`)
-)
-
-func startDaemon(bin, dataDir string) (*daemon, error) {
-	cmd := exec.Command(bin, "serve", "--http", "--port", "0", "--headless", "--log-level", "warn")
-	// Approval off: the benchmark measures the guard's judgement, not a
-	// person answering prompts.
-	cmd.Env = append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dataDir, "LYRA_BROWSER_CONSENT_CHANNEL=off")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	d := &daemon{cmd: cmd}
-	sc := bufio.NewScanner(stderr)
-	deadline := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-	defer deadline.Stop()
-	for sc.Scan() {
-		if m := urlRe.FindStringSubmatch(sc.Text()); m != nil {
-			d.url = m[1]
-		}
-		if m := tokenRe.FindStringSubmatch(sc.Text()); m != nil {
-			d.token = m[1]
-			break
-		}
-	}
-	if d.token == "" {
-		return nil, fmt.Errorf("lyrad serve did not start")
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
-	return d, nil
-}
-
-func (d *daemon) stop() {
-	d.cmd.Process.Signal(os.Interrupt)
-	d.cmd.Wait()
-}
-
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func (d *daemon) connect() (*mcp.ClientSession, error) {
-	c := mcp.NewClient(&mcp.Implementation{Name: "lyrad-bench", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: d.url, HTTPClient: &http.Client{Transport: bearer{d.token}}}, nil)
-}
-
 func callOK(cs *mcp.ClientSession, name string, args map[string]any) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if args == nil {
-		args = map[string]any{}
-	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var env map[string]any
-	json.Unmarshal(b, &env)
-	if env["status"] != "ok" {
-		return fmt.Errorf("%s: %s", name, b)
-	}
-	return nil
+	_, err := benchkit.CallOK(cs, name, args)
+	return err
 }
 
-// rss is the process's resident set in MB, from /proc.
-func rss(pid int) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			f := strings.Fields(line)
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / 1024
-		}
-	}
-	return -1
-}
-
-func sorted(ds []time.Duration) []time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s
-}
-
-func median(ds []time.Duration) time.Duration { return pct(ds, 0.5) }
-
-func pct(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := sorted(ds)
-	return s[int(p*float64(len(s)-1)+0.5)]
-}
-
-func minD(ds []time.Duration) time.Duration { return sorted(ds)[0] }
-func maxD(ds []time.Duration) time.Duration { s := sorted(ds); return s[len(s)-1] }
+func median(ds []time.Duration) time.Duration         { return benchkit.Median(ds) }
+func pct(ds []time.Duration, p float64) time.Duration { return benchkit.Pct(ds, p) }
+func minD(ds []time.Duration) time.Duration           { return benchkit.Pct(ds, 0) }
+func maxD(ds []time.Duration) time.Duration           { return benchkit.Pct(ds, 1) }
