@@ -16,7 +16,9 @@ import (
 //
 //   - a page restored from the back/forward cache commits no new load:
 //     Page.frameNavigated says BackForwardCacheRestore, and http_status and
-//     content_type are null (no HTTP response was involved);
+//     content_type are null (no HTTP response was involved). lyrad launches
+//     with that cache off, so every step is a request the guard judges; this
+//     is for a browser that restores a page anyway;
 //   - a step within one document (a fragment, pushState) loads nothing;
 //   - a beforeunload the answer kept on the page (handle_dialog
 //     accept=false) cancels the step: the reply says the tab stayed.
