@@ -124,6 +124,44 @@ func TestReadPageTree(t *testing.T) {
 	}
 }
 
+// TestReadPageLinkNames: links as real pages write them are listed, each
+// named by the text a person sees. Chrome spaces the text around a <wbr>
+// ("mozilla<wbr>.org" is "mozilla .org" to its accessibility tree); the
+// tree names it as shown. An icon-only mailto: link whose href holds raw
+// spaces, and a link shown in capitals, are listed with where they go.
+func TestReadPageLinkNames(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	a.page("/", `<!doctype html><title>Links</title>
+<p><a href="/tr">mozilla<wbr>.org<wbr>/tr<wbr>/</a></p>
+<p><a href="/see">see www.<wbr>example.<wbr>org now</a></p>
+<p><a href="/labelled" aria-label="Long address">www<wbr>.example<wbr>.org</a></p>
+<h2>Super<wbr>cali<wbr>fragilistic</h2>
+<p><a href="mailto:?subject=Hello there via Site&amp;body=a%20b"><svg width="16" height="16"><rect width="16" height="16"/></svg></a></p>
+<p><a href="https://smartasset.example/" style="text-transform:uppercase">SmartAsset.com</a></p>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/", "wait_until": "load"}), "ok")
+	env := call(t, cs, "read_page", map[string]any{"mode": "tree"})
+	wantStatus(t, env, "ok")
+	tree := env["tree"].(string)
+	t.Logf("tree:\n%s", tree)
+	byRef, byName := treeLines(t, tree)
+	for _, want := range []string{`link "mozilla.org/tr/"`, `link "see www.example.org now"`, `link "Long address"`, `heading "Supercalifragilistic"`} {
+		if byName[want] == "" {
+			t.Errorf("%s missing from the tree", want)
+		}
+	}
+	if l := byRef[byName[`link "mozilla.org/tr/"`]]; !strings.HasSuffix(l, "-> /tr") {
+		t.Errorf("wbr link line %q", l)
+	}
+	if !regexp.MustCompile(`(?m)^aria-ref=e\d+ link -> mailto:\?subject=Hello%20there%20via%20Site&body=a%20b$`).MatchString(tree) {
+		t.Errorf("the icon-only mailto: link is not listed with its href")
+	}
+	if !regexp.MustCompile(`(?mi)^aria-ref=e\d+ link "SmartAsset\.com" -> https://smartasset\.example/$`).MatchString(tree) {
+		t.Errorf("the capitalised link is not listed")
+	}
+}
+
 func TestReadPageText(t *testing.T) {
 	needBrowser(t)
 	a, _ := readSites(t)

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -356,6 +357,9 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	// Where each frame stands in the tab: its iframe element's box.
 	for _, f := range frames {
 		f.out = &snapshot.Frame{ID: string(f.id), Session: string(f.sid), Loader: string(f.loader), AX: f.ax, Children: map[int64]*snapshot.Frame{}}
+		if f.layout != nil && f.layout.wbr != nil {
+			f.out.WordBreakText = f.layout.wordBreakText
+		}
 	}
 	var place func(f *treeFrame, dx, dy float64, clip *snapshot.Rect)
 	place = func(f *treeFrame, dx, dy float64, clip *snapshot.Rect) {
@@ -530,6 +534,35 @@ type docLayout struct {
 	parent           []int64
 	backend          []cdp.BackendNodeID
 	scrollX, scrollY float64
+
+	// Only for a document that holds a <wbr>: which nodes hold one, the
+	// text of the laid-out text nodes ("" for any other node), and where
+	// each node is by backend id.
+	wbr   []bool
+	text  []string
+	index map[cdp.BackendNodeID]int
+}
+
+// wordBreakText is the rendered text of an element that holds a <wbr>: its
+// laid-out text nodes in document order, joined as they stand; false for
+// an element that holds none.
+func (d *docLayout) wordBreakText(backend int64) (string, bool) {
+	i, ok := d.index[cdp.BackendNodeID(backend)]
+	if !ok || !d.wbr[i] {
+		return "", false
+	}
+	var b strings.Builder
+	in := map[int]bool{i: true}
+	// Nodes come in document order, so the subtree is the run of nodes
+	// after i whose parent is in it.
+	for j := i + 1; j < len(d.parent); j++ {
+		if p := int(d.parent[j]); !in[p] {
+			break
+		}
+		in[j] = true
+		b.WriteString(d.text[j])
+	}
+	return b.String(), true
 }
 
 // subtree is the set of nodes at or under root (shadow trees included).
@@ -568,18 +601,48 @@ type rawSnapshot struct {
 	Strings []string `json:"strings"`
 }
 
+// rawNodeNames is what a page with a <wbr> needs besides: the nodes'
+// names, types and values, decoded only then.
+type rawNodeNames struct {
+	Documents []struct {
+		Nodes struct {
+			NodeType  []int64 `json:"nodeType"`
+			NodeName  []int64 `json:"nodeName"`
+			NodeValue []int64 `json:"nodeValue"`
+		} `json:"nodes"`
+	} `json:"documents"`
+}
+
 func captureLayout(ctx context.Context, s interface {
 	Call(context.Context, string, any, any) error
 }) (*layoutSnapshot, error) {
-	var raw rawSnapshot
-	if err := s.Call(ctx, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, &raw); err != nil {
+	var body jsonv2.Value
+	if err := s.Call(ctx, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, &body); err != nil {
 		return nil, err
+	}
+	var raw rawSnapshot
+	if err := jsonv2.Unmarshal(body, &raw, jsonv2.AllowInvalidUTF8(true)); err != nil {
+		return nil, fmt.Errorf("DOMSnapshot: %w", err)
 	}
 	str := func(i int64) string {
 		if i >= 0 && int(i) < len(raw.Strings) {
 			return raw.Strings[i]
 		}
 		return ""
+	}
+	// The string index of "WBR", if any document has one.
+	wbr := int64(-1)
+	for i, name := range raw.Strings {
+		if name == "WBR" {
+			wbr = int64(i)
+			break
+		}
+	}
+	var names rawNodeNames
+	if wbr >= 0 {
+		if err := jsonv2.Unmarshal(body, &names, jsonv2.AllowInvalidUTF8(true)); err != nil {
+			return nil, fmt.Errorf("DOMSnapshot: %w", err)
+		}
 	}
 	out := &layoutSnapshot{docs: map[cdp.FrameID]*docLayout{}}
 	frameOf := make([]cdp.FrameID, len(raw.Documents))
@@ -618,6 +681,10 @@ func captureLayout(ctx context.Context, s interface {
 				dl.boxes[be] = rects[j]
 			}
 		}
+		if wbr >= 0 && i < len(names.Documents) && len(names.Documents[i].Nodes.NodeName) == n {
+			nn := names.Documents[i].Nodes
+			wordBreaks(dl, nn.NodeName, nn.NodeType, nn.NodeValue, d.Layout.NodeIndex, wbr, str)
+		}
 		if cdi := d.Nodes.ContentDocumentIndex; cdi != nil {
 			for k, ni := range cdi.Index {
 				if k < len(cdi.Value) && int(ni) < n && int(cdi.Value[k]) < len(frameOf) {
@@ -628,4 +695,43 @@ func captureLayout(ctx context.Context, s interface {
 		out.docs[frameOf[i]] = dl
 	}
 	return out, nil
+}
+
+// wordBreaks fills in what wordBreakText needs for a document, when it
+// holds a <wbr> (wbr is the string index of "WBR").
+func wordBreaks(dl *docLayout, names, types, values, laidOut []int64, wbr int64, str func(int64) string) {
+	n := len(names)
+	has := make([]bool, n)
+	found := false
+	for j, nm := range names {
+		if nm == wbr {
+			has[j], found = true, true
+		}
+	}
+	if !found {
+		return
+	}
+	for j := n - 1; j > 0; j-- {
+		if p := dl.parent[j]; has[j] && p >= 0 && int(p) < j {
+			has[p] = true
+		}
+	}
+	laid := make([]bool, n)
+	for _, ni := range laidOut {
+		if ni >= 0 && int(ni) < n {
+			laid[ni] = true
+		}
+	}
+	text := make([]string, n)
+	for j := range n {
+		// A text node that was laid out: rendered text.
+		if j < len(types) && types[j] == 3 && laid[j] && j < len(values) {
+			text[j] = str(values[j])
+		}
+	}
+	dl.index = make(map[cdp.BackendNodeID]int, n)
+	for j, be := range dl.backend {
+		dl.index[be] = j
+	}
+	dl.wbr, dl.text = has, text
 }

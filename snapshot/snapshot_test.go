@@ -109,3 +109,39 @@ func TestClean(t *testing.T) {
 		t.Errorf("clean %q", c)
 	}
 }
+
+func TestWordBreakNames(t *testing.T) {
+	for _, c := range []struct{ name, text, want string }{
+		// Chrome spaces the text around each <wbr>; the text has none.
+		{"mozilla .org /,%20https: //www .mozilla .org /tr /", "mozilla.org/,%20https://www.mozilla.org/tr/", "mozilla.org/,%20https://www.mozilla.org/tr/"},
+		// Spaces the text has stay.
+		{"Read the docs .example .org page", "Read the docs.example.org page", "Read the docs.example.org page"},
+		{"Read the docs", "Read  the\ndocs", "Read the docs"},
+		// A name from anywhere else (aria-label, title) is Chrome's.
+		{"Home page", "example.org", "Home page"},
+		{"Open example .org", "example.org", "Open example .org"},
+		{"a b", "", "a b"},
+	} {
+		if got := wbrName(c.name, c.text); got != c.want {
+			t.Errorf("wbrName(%q, %q) = %q, want %q", c.name, c.text, got, c.want)
+		}
+	}
+
+	boxes := map[int64]Rect{1: {0, 0, 800, 600}, 2: {10, 10, 200, 20}, 3: {10, 40, 200, 20}, 4: {10, 70, 200, 20}}
+	texts := map[int64]string{2: "www.example.org/long/path", 3: "example.org"}
+	f := &Frame{ID: "main", Box: func(b int64) (Rect, bool) { r, ok := boxes[b]; return r, ok },
+		WordBreakText: func(b int64) (string, bool) { s, ok := texts[b]; return s, ok },
+		AX: []AXNode{
+			ax("1", "", "RootWebArea", "t", 1, []string{"2", "3", "4"}),
+			ax("2", "1", "link", "www .example .org /long /path", 2, nil),
+			ax("3", "1", "link", "Example home", 3, nil),
+			ax("4", "1", "button", "Save draft", 4, nil),
+		}}
+	var got []string
+	for _, it := range Collect(f, Rect{0, 0, 800, 600}, false) {
+		got = append(got, it.Role+":"+it.Name)
+	}
+	if strings.Join(got, ",") != "link:www.example.org/long/path,link:Example home,button:Save draft" {
+		t.Fatalf("items %v", got)
+	}
+}

@@ -103,6 +103,10 @@ type Frame struct {
 	Children map[int64]*Frame
 	// InRegion, when set, limits the map to elements it accepts.
 	InRegion func(backend int64) bool
+	// WordBreakText, when set, is the rendered text of an element whose
+	// content holds a <wbr> (its laid-out text nodes joined as they stand
+	// in the document); false for any other element. See wbrName.
+	WordBreakText func(backend int64) (string, bool)
 }
 
 // Item is one line of the map.
@@ -171,7 +175,13 @@ func Collect(main *Frame, viewport Rect, region bool) []Item {
 			}
 			if !n.Ignored && roles[role] && n.Backend != 0 && inRegion && !insideSelect(n, byID) {
 				if box, ok := f.Box(n.Backend); ok && !box.Empty() {
-					it := Item{Frame: f, Backend: n.Backend, Role: role, Name: clean(n.name()), States: states(n), order: len(out)}
+					name := n.name()
+					if f.WordBreakText != nil && strings.ContainsAny(name, " \t\n") {
+						if text, ok := f.WordBreakText(n.Backend); ok {
+							name = wbrName(name, text)
+						}
+					}
+					it := Item{Frame: f, Backend: n.Backend, Role: role, Name: clean(name), States: states(n), order: len(out)}
 					if role == "link" {
 						if u, ok := n.prop("url"); ok {
 							it.Href, _ = u.(string)
@@ -196,6 +206,26 @@ func Collect(main *Frame, viewport Rect, region bool) []Item {
 	}
 	walkFrame(main, !region)
 	return out
+}
+
+// wbrName corrects a name Chrome computed from content that holds <wbr>
+// elements. Chrome puts a space between the text on either side of a <wbr>
+// ("mozilla<wbr>.org" is named "mozilla .org"), though a <wbr> is only a
+// place a line may break, never a space: the text shows, and a person
+// would type, "mozilla.org". text is the element's rendered text as it
+// stands in the document. When the name is that text but for whitespace,
+// the name was computed from it, and the text is the right name; any other
+// name (aria-label, title, alt) is kept as Chrome gives it.
+func wbrName(name, text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if text == "" || text == name {
+		return name
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	if squeeze(name) != squeeze(text) {
+		return name
+	}
+	return text
 }
 
 // insideSelect: the options of a native <select> are not separate targets.

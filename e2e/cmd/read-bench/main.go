@@ -6,7 +6,7 @@
 // read time, the tree size in characters, and which links, buttons and
 // text fields Playwright's snapshot lists that lyrad's tree does not.
 //
-//	go run ./e2e/cmd/read-bench -lyrad bin/lyrad [-playwright-mcp DIR] [-n 5]
+//	go run ./e2e/cmd/read-bench -lyrad bin/lyrad [-playwright-mcp DIR] [-n 5] [-v] [-dump OUTDIR]
 //
 // DIR is where `npm install @playwright/mcp` ran (its node_modules holds
 // @playwright/mcp/cli.js); PLAYWRIGHT_MCP_DIR works too. Without it the
@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,12 +40,16 @@ func main() {
 	browser := flag.String("browser", "/usr/bin/chromium", "browser executable for Playwright MCP")
 	n := flag.Int("n", 5, "reads per page")
 	verbose := flag.Bool("v", false, "print what is missing")
+	flag.StringVar(&dumpDir, "dump", "", "write each page's lyrad tree and Playwright snapshot into this directory")
 	flag.Parse()
 	if err := run(*lyrad, *pages, *pwDir, *browser, *n, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "read-bench:", err)
 		os.Exit(1)
 	}
 }
+
+// dumpDir, when set, receives NAME.lyrad.txt and NAME.pw.yaml per page.
+var dumpDir string
 
 // result is one server's reading of one page.
 type result struct {
@@ -101,6 +106,9 @@ func run(lyradBin, pagesDir, pwDir, browser string, n int, verbose bool) error {
 		if l.defChars > 20000 {
 			allOK = false
 		}
+		if dumpDir != "" {
+			os.WriteFile(filepath.Join(dumpDir, name+".lyrad.txt"), []byte(l.tree), 0o644)
+		}
 		line := fmt.Sprintf("%-18s | %12d %10.1f %9d |", name, l.chars, ms(l.median), l.defChars)
 		if pw == nil {
 			fmt.Println(line)
@@ -110,7 +118,11 @@ func run(lyradBin, pagesDir, pwDir, browser string, n int, verbose bool) error {
 		if err != nil {
 			return fmt.Errorf("playwright %s: %w", name, err)
 		}
-		missing := compare(p.tree, l.tree)
+		if dumpDir != "" {
+			os.WriteFile(filepath.Join(dumpDir, name+".pw.yaml"), []byte(p.tree), 0o644)
+		}
+		pageURL, _ := url.Parse(u)
+		missing := compare(pageURL, p.tree, l.tree)
 		// What lyrad leaves out on purpose: elements with no box on the
 		// page, and those inside aria-hidden (out of Chrome's
 		// accessibility tree).
@@ -387,75 +399,109 @@ func boxless(ctx context.Context, pw *mcp.ClientSession, items []pwItem) (missin
 // lyLine is one line of lyrad's tree.
 var lyLine = regexp.MustCompile(`^aria-ref=e\d+ (\S+)(?: "((?:[^"\\]|\\.)*)")?`)
 
+// lyEntry is one line of lyrad's tree; a Playwright element uses up the
+// line it is matched with, so one line never answers for two elements.
+type lyEntry struct {
+	role, name, href string
+	used             bool
+}
+
+// pwEntry is one link, button or text field of Playwright's snapshot.
+type pwEntry struct {
+	line       int // in the snapshot
+	role, name string
+	url        string // the link's /url: the href as written
+	ref        string
+	matched    bool
+}
+
 // compare lists the links, buttons and text fields of Playwright's
 // snapshot (by role and name) that lyrad's tree lacks. Names are compared
 // with whitespace collapsed; lyrad cuts names past 160 characters, so a
 // prefix match counts.
-func compare(pw, ly string) []pwItem {
-	have := map[string]int{}
-	var haveLong []string
-	hrefs := hrefSet{}
+//
+// Exact matches are made first, over the whole snapshot; then, for what is
+// left, in this order: a name that differs only in case, when the link
+// goes to the same place (CSS text-transform: Chrome names an element by
+// the text as shown, Playwright by the text as written); a cut name; and
+// for a link Playwright leaves unnamed, the same href or the name its
+// content gives it.
+func compare(page *url.URL, pw, ly string) []pwItem {
+	var have []*lyEntry
 	for _, l := range strings.Split(ly, "\n") {
 		m := lyLine.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
+		e := &lyEntry{role: m[1], name: unquote(m[2])}
 		if _, h, ok := strings.Cut(l, " -> "); ok && m[1] == "link" {
-			hrefs[h]++
+			e.href = h
 		}
-		name := unquote(m[2])
-		k := m[1] + "|" + name
-		have[k]++
-		if strings.HasSuffix(name, "…") {
-			haveLong = append(haveLong, m[1]+"|"+strings.TrimSuffix(name, "…"))
-		}
+		have = append(have, e)
 	}
-	var missing []pwItem
+	take := func(ok func(e *lyEntry) bool) bool {
+		for _, e := range have {
+			if !e.used && ok(e) {
+				e.used = true
+				return true
+			}
+		}
+		return false
+	}
 	pwLines := strings.Split(pw, "\n")
+	var want []*pwEntry
 	for i, l := range pwLines {
 		m := pwLine.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
-		if !pwRef.MatchString(l) {
+		r := pwRef.FindStringSubmatch(l)
+		if r == nil {
 			// Playwright gives no ref to what cannot receive a click (no
 			// box, covered): listed, but not actionable by its own count.
 			continue
 		}
-		role, name := m[1], strings.Join(strings.Fields(unquote(m[2])), " ")
-		k := role + "|" + name
-		if have[k] > 0 {
-			have[k]--
+		e := &pwEntry{line: i, role: m[1], name: strings.Join(strings.Fields(unquote(m[2])), " "), ref: r[1]}
+		if i+1 < len(pwLines) {
+			if u, ok := strings.CutPrefix(strings.TrimSpace(pwLines[i+1]), "- /url: "); ok {
+				e.url = strings.Trim(u, `"'`)
+			}
+		}
+		want = append(want, e)
+	}
+	// Exact: role, name and href; then role and name, for a named
+	// element (an unnamed link is only told from another by its href).
+	for _, w := range want {
+		w.matched = take(func(e *lyEntry) bool { return e.role == w.role && e.name == w.name && sameHref(page, w.url, e.href) })
+	}
+	for _, w := range want {
+		if !w.matched && (w.name != "" || w.role != "link") {
+			w.matched = take(func(e *lyEntry) bool { return e.role == w.role && e.name == w.name })
+		}
+	}
+	var missing []pwItem
+	for _, w := range want {
+		if w.matched {
 			continue
 		}
+		switch {
+		case w.name != "" && take(func(e *lyEntry) bool {
+			return e.role == w.role && strings.EqualFold(e.name, w.name) && (w.role != "link" || sameHref(page, w.url, e.href))
+		}):
+		case take(func(e *lyEntry) bool {
+			p, ok := strings.CutSuffix(e.name, "…")
+			return ok && e.role == w.role && strings.HasPrefix(w.name, p)
+		}):
 		// Playwright leaves a link's name out when its content says it
-		// (an image, a heading); such a link is matched by its URL.
-		if role == "link" && name == "" && i+1 < len(pwLines) {
-			if u, ok := strings.CutPrefix(strings.TrimSpace(pwLines[i+1]), "- /url: "); ok && hrefs.take(u) {
-				continue
-			}
-			// Or by the name its content gives it (the img's alt, the
-			// heading's text), which is how Chrome names it.
-			if takeByContent(have, pwLines, i) {
-				continue
-			}
-		}
-		found := false
-		for _, p := range haveLong {
-			if strings.HasPrefix(k, p) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			it := pwItem{desc: fmt.Sprintf("%s %q", role, name)}
-			if i+1 < len(pwLines) {
-				if u, ok := strings.CutPrefix(strings.TrimSpace(pwLines[i+1]), "- /url: "); ok {
-					it.desc += " -> " + u
-				}
-			}
-			if r := pwRef.FindStringSubmatch(l); r != nil {
-				it.ref = r[1]
+		// (an image, a heading); such a link is matched by its URL, or by
+		// the name its content gives it (the img's alt, the heading's
+		// text), which is how Chrome names it.
+		case w.role == "link" && w.name == "" && w.url != "" && take(func(e *lyEntry) bool { return e.role == "link" && sameHref(page, w.url, e.href) }):
+		case w.role == "link" && w.name == "" && takeByContent(take, pwLines, w.line):
+		default:
+			it := pwItem{desc: fmt.Sprintf("%s %q", w.role, w.name), ref: w.ref}
+			if w.url != "" {
+				it.desc += " -> " + w.url
 			}
 			missing = append(missing, it)
 		}
@@ -467,7 +513,7 @@ var pwName = regexp.MustCompile(`- \S+ "((?:[^"\\]|\\.)*)"|- text: (.*)$`)
 
 // takeByContent matches a nameless Playwright link to a lyrad link named
 // after the link's content: one descendant's name, or all of them joined.
-func takeByContent(have map[string]int, lines []string, i int) bool {
+func takeByContent(take func(func(*lyEntry) bool) bool, lines []string, i int) bool {
 	indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " "))
 	var names []string
 	for _, l := range lines[i+1:] {
@@ -478,32 +524,48 @@ func takeByContent(have map[string]int, lines []string, i int) bool {
 			names = append(names, strings.Join(strings.Fields(unquote(m[1]+m[2])), " "))
 		}
 	}
-	cands := append([]string{strings.Join(names, " ")}, names...)
-	cands = append(cands, "")
-	for _, n := range cands {
-		if have["link|"+n] > 0 {
-			have["link|"+n]--
+	if len(names) == 0 {
+		return false
+	}
+	for _, n := range append([]string{strings.Join(names, " ")}, names...) {
+		if n != "" && take(func(e *lyEntry) bool { return e.role == "link" && e.name == n }) {
 			return true
 		}
 	}
 	return false
 }
 
-// hrefSet counts the hrefs of lyrad's link lines (a path for the page's
-// own origin, else the full URL).
-type hrefSet map[string]int
-
-// take matches a Playwright /url (the href attribute as written) to one of
-// them and uses it up.
-func (h hrefSet) take(u string) bool {
-	u = strings.Trim(u, `"'`)
-	for k, n := range h {
-		if n > 0 && (k == u || strings.HasSuffix(u, k) || strings.HasSuffix(k, u)) {
-			h[k]--
-			return true
-		}
+// sameHref reports whether a Playwright /url (the href attribute as
+// written: relative, protocol-relative or absolute) is a lyrad link's href
+// (a path for the page's own origin, else the full URL Chrome resolved):
+// both are resolved against the page, and compared percent-decoded, since
+// Chrome escapes what the attribute may hold raw ("mailto:?subject=a b" is
+// "mailto:?subject=a%20b").
+//
+// lyrad prints no href for a javascript: link (it goes nowhere): such a
+// link is one without an href.
+func sameHref(page *url.URL, pw, ly string) bool {
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(pw)), "javascript:") {
+		return ly == ""
 	}
-	return false
+	if pw == "" || ly == "" {
+		return false
+	}
+	return absHref(page, pw) == absHref(page, ly)
+}
+
+func absHref(page *url.URL, h string) string {
+	if u, err := url.Parse(strings.TrimSpace(h)); err == nil && page != nil {
+		u = page.ResolveReference(u)
+		if u.Host != "" && u.Path == "" && u.Opaque == "" {
+			u.Path = "/" // https://a.test is https://a.test/
+		}
+		h = u.String()
+	}
+	if d, err := url.PathUnescape(h); err == nil {
+		h = d
+	}
+	return h
 }
 
 func unquote(s string) string {
