@@ -89,8 +89,10 @@ type Options struct {
 	// OnFailure is told when a target could not be guarded. The browser
 	// must then be closed: the target may be running unguarded.
 	OnFailure func(err error)
-	// Prepare sends a page target's own setup (lifecycle events, ...)
-	// while it is still held, after the guard's. It must only Send.
+	// Prepare sends a target's own setup (lifecycle events, ...) while it
+	// is still held, after the guard's: for pages and out-of-process
+	// iframes, and for service and shared workers, which are not guarded
+	// (t.Type tells which). It must only Send.
 	Prepare func(q *Sender, t *target.Info)
 	// OnTarget is told when a page target appears, changes or goes away.
 	OnTarget func(ev TargetEvent)
@@ -372,6 +374,10 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 		q := &Sender{s: g.conn.Session(a.SessionID)}
 		if guarded {
 			g.setup(q, info)
+		} else if (info.Type == "service_worker" || info.Type == "shared_worker") && g.opts.Prepare != nil {
+			// Workers that outlive a page are not guarded, but they answer
+			// a page's scripts too.
+			g.opts.Prepare(q, info)
 		}
 		if a.WaitingForDebugger && q.err == nil {
 			q.Send(runtime.RunIfWaitingForDebugger.Method, nil)
@@ -453,7 +459,7 @@ func (g *Guard) setup(q *Sender, info *target.Info) {
 	q.Send(page.Enable.Method, page.EnableParams{})
 	// Out-of-process iframes and popups-of-popups are held the same way.
 	q.Send(target.SetAutoAttach.Method, autoAttach())
-	if info.Type == "page" && g.opts.Prepare != nil {
+	if g.opts.Prepare != nil {
 		g.opts.Prepare(q, info)
 	}
 }

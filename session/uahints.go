@@ -1,0 +1,167 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/cdpguard"
+)
+
+// The --user-agent switch that keeps "Headless" out of the UA string also
+// empties Chrome's high-entropy client hints (fullVersionList, architecture,
+// bitness, platformVersion, uaFullVersion): a page could tell lyrad apart by
+// that. So the first headless launch, which runs without the switch, asks
+// the browser itself what it reports, from a secure-context page of its own,
+// and every later launch hands exactly that back to each page through
+// Emulation.setUserAgentOverride.
+
+// uaBrand is one entry of brands or fullVersionList.
+type uaBrand struct {
+	Brand   string `json:"brand"`
+	Version string `json:"version"`
+}
+
+// uaMetadata is Emulation.UserAgentMetadata as this browser reports it
+// itself. fullVersion is deprecated in the protocol but still read by
+// Chrome for uaFullVersion and Sec-CH-UA-Full-Version.
+type uaMetadata struct {
+	Brands          []uaBrand `json:"brands"`
+	FullVersionList []uaBrand `json:"fullVersionList"`
+	FullVersion     string    `json:"fullVersion,omitempty"`
+	Platform        string    `json:"platform"`
+	PlatformVersion string    `json:"platformVersion"`
+	Architecture    string    `json:"architecture"`
+	Model           string    `json:"model"`
+	Mobile          bool      `json:"mobile"`
+	Bitness         string    `json:"bitness"`
+	Wow64           bool      `json:"wow64"`
+	FormFactors     []string  `json:"formFactors"`
+}
+
+// uaOverride is Emulation.setUserAgentOverride's parameters. Platform
+// (navigator.platform) and acceptLanguage stay unset: Chrome then keeps
+// its own.
+type uaOverride struct {
+	UserAgent         string      `json:"userAgent"`
+	UserAgentMetadata *uaMetadata `json:"userAgentMetadata,omitempty"`
+}
+
+// learnPage asks for every high-entropy hint and posts the answer back.
+const learnPage = `<!doctype html><title></title><script>
+(async function() {
+	const u = navigator.userAgentData;
+	let r = {ok: false};
+	try {
+		if (u) {
+			const h = await u.getHighEntropyValues(['architecture', 'bitness', 'brands', 'formFactors', 'fullVersionList', 'mobile', 'model', 'platform', 'platformVersion', 'uaFullVersion', 'wow64']);
+			r = {ok: true, brands: u.brands, mobile: u.mobile, platform: u.platform,
+				fullVersionList: h.fullVersionList, fullVersion: h.uaFullVersion, platformVersion: h.platformVersion,
+				architecture: h.architecture, model: h.model, bitness: h.bitness, wow64: h.wow64, formFactors: h.formFactors};
+		}
+	} catch (e) {}
+	fetch(location.pathname + 'r', {method: 'POST', body: JSON.stringify(r)});
+})();
+</script>`
+
+// learnUAMetadata opens a page in a throwaway browser context on a
+// loopback server of our own (a secure context, so userAgentData answers
+// in full) and reads what the browser reports. It must run before the
+// guard attaches: the page is ours and is never held. Nothing of it stays
+// in the profile.
+func learnUAMetadata(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	var nonce [16]byte
+	_, _ = rand.Read(nonce[:])
+	base := "/" + hex.EncodeToString(nonce[:]) + "/"
+	got := make(chan []byte, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc(base, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodGet && r.URL.Path == base:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			io.WriteString(w, learnPage)
+		case r.Method == http.MethodPost && r.URL.Path == base+"r":
+			b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+			select {
+			case got <- b:
+			default:
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	b := conn.Browser()
+	bc, err := cdp.Call(ctx, b, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	if err != nil {
+		return nil, fmt.Errorf("create browser context: %w", err)
+	}
+	defer func() {
+		dctx, dcancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer dcancel()
+		_, _ = cdp.Call(dctx, b, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: bc.BrowserContextID})
+	}()
+	if _, err := cdp.Call(ctx, b, target.CreateTarget, target.CreateTargetParams{URL: "http://" + ln.Addr().String() + base, BrowserContextID: bc.BrowserContextID}); err != nil {
+		return nil, fmt.Errorf("open the page: %w", err)
+	}
+	var raw []byte
+	select {
+	case raw = <-got:
+	case <-ctx.Done():
+		return nil, errors.New("the page did not answer")
+	}
+	var r struct {
+		OK bool `json:"ok"`
+		uaMetadata
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, err
+	}
+	if !r.OK || len(r.Brands) == 0 || len(r.FullVersionList) == 0 {
+		return nil, errors.New("the browser reports no user agent client hints")
+	}
+	md := r.uaMetadata
+	return &md, nil
+}
+
+// uaPrepare returns the per-target setup that hands the browser's own
+// client hints back, with the UA string the --user-agent switch set. Pages,
+// out-of-process iframes, service and shared workers each need it (an
+// override is per target); dedicated workers and same-process iframes take
+// their page's. Workers have no Emulation domain; Network's override is
+// the same one.
+func uaPrepare(userAgent string, md *uaMetadata) func(q *cdpguard.Sender, t *target.Info) {
+	if userAgent == "" || md == nil {
+		return nil
+	}
+	p := uaOverride{UserAgent: userAgent, UserAgentMetadata: md}
+	return func(q *cdpguard.Sender, t *target.Info) {
+		switch t.Type {
+		case "page", "iframe":
+			q.Send("Emulation.setUserAgentOverride", p)
+		case "service_worker", "shared_worker":
+			q.Send("Network.setUserAgentOverride", p)
+		}
+	}
+}
