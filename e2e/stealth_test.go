@@ -216,12 +216,15 @@ func invisible(t *testing.T, headless bool) {
 			r.r.DocHeaders.Get("Cache-Control"), r.r.DocHeaders.Get("Pragma"), r.r.GLVendor, r.r.GL)
 	}
 	// The probe tells: with Runtime.enable the console costs several times
-	// more. Without that the comparison below would prove nothing.
-	if control.ConsoleMS < 3*plain.ConsoleMS {
+	// more (2.7x to 4x here, less on a loaded machine). Without a clear gap
+	// the comparison below would prove nothing.
+	if control.ConsoleMS < 1.8*plain.ConsoleMS {
 		t.Fatalf("the probe cannot tell Runtime.enable apart (plain %.1f ms, Runtime.enable %.1f ms)", plain.ConsoleMS, control.ConsoleMS)
 	}
-	if ly.ConsoleMS > 2*plain.ConsoleMS+20 {
-		t.Errorf("console logging costs %.1f ms under lyrad, %.1f ms plain: a listening client gives lyrad away", ly.ConsoleMS, plain.ConsoleMS)
+	// A page sorting visitors on that cost would put lyrad with plain
+	// Chrome: nearer plain than a listening client, whatever the load.
+	if mid := (plain.ConsoleMS + control.ConsoleMS) / 2; ly.ConsoleMS > mid {
+		t.Errorf("console logging costs %.1f ms under lyrad: nearer a listening client (%.1f ms) than plain (%.1f ms)", ly.ConsoleMS, control.ConsoleMS, plain.ConsoleMS)
 	}
 	if ly.Webdriver {
 		t.Error("navigator.webdriver is true under lyrad")
