@@ -83,7 +83,7 @@ func TestWaitFor(t *testing.T) {
 	// Running out of time is an answer with what was seen.
 	env = call(t, cs, "wait_for", map[string]any{"text": "Never there", "timeout_ms": 300})
 	wantStatus(t, env, "timeout")
-	if ms := env["waited_ms"].(float64); ms < 300 || ms > 3000 {
+	if ms := env["waited_ms"].(float64); ms < 290 || ms > 3000 { // whole ms, measured on two clocks
 		t.Errorf("waited_ms = %v for a 300 ms timeout", ms)
 	}
 	if seen, _ := env["last_seen"].(string); !strings.Contains(seen, "Arrived here") {
