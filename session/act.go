@@ -69,10 +69,11 @@ const (
 	actHover
 	actType
 	actScroll
+	actSelect
 )
 
 func (k actKind) verb() string {
-	return [...]string{"click", "hover", "type_text", "scroll"}[k]
+	return [...]string{"click", "hover", "type_text", "scroll", "select_option"}[k]
 }
 
 // elemState is what jsState reports.
@@ -278,6 +279,10 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 				if kind == actType && !st.TextField {
 					return nil, st, ac.failure(StatusNotActionable, fmt.Sprintf("the %s is not a text field (%s %q)", st.Tag, st.Role, st.Name),
 						"type_text needs an input, a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
+				}
+				if kind == actSelect && st.Tag != "select" {
+					return nil, st, ac.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),
+						"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").with("matches", loc.Matches)
 				}
 				if kind == actType && st.ReadOnly {
 					return nil, st, ac.failure(StatusNotActionable, fmt.Sprintf("the field is read-only (%s %q)", st.Role, st.Name),

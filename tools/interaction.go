@@ -202,6 +202,52 @@ func interactionTools(d Deps) []*tool {
 			},
 		},
 		{
+			name:  "select_option",
+			title: "Choose an option of a select list",
+			description: "Choose an option of a <select> (a select list is not a click target): give exactly one of value, label or index. The choice fires input and change the way a person's choice does, so the page reacts as it listens for them.\n" +
+				"Set submits=true when choosing sends the form (some pages post on change); without it a form the page sends is stopped.\n" +
+				failFast + " Not a <select>: element_not_actionable. No such option: not_found with the choices; a disabled option: disabled.\n" +
+				setOff,
+			params: []param{
+				selectorParam(true),
+				{name: "value", kind: "string", description: "The option's value attribute."},
+				{name: "label", kind: "string", description: "The option's visible text."},
+				{name: "index", kind: "integer", description: "The option's position, from 0."},
+				submitsParam, timeoutParam, reasonParam, confirmParam,
+			},
+			output: common(map[string]any{
+				"selected": map[string]any{"type": "object", "description": "the option now chosen: value, label, index"},
+				"select":   element("the select list"),
+			}),
+			run: func(ctx context.Context, c *call) (map[string]any, error) {
+				given := present(c, "value", "label")
+				if _, ok := c.args["index"]; ok {
+					given = append(given, "index")
+				}
+				if len(given) != 1 {
+					arg := "value"
+					if len(given) > 1 {
+						arg = strings.Join(given, ", ")
+					}
+					return nil, badArg(arg, fmt.Sprintf("select_option takes exactly one of value, label or index; %d given", len(given)),
+						"Pass value=\"de\", or label=\"Germany\", or index=2.")
+				}
+				by := session.SelectBy{By: given[0], Value: c.str(given[0])}
+				if by.By == "index" {
+					by.Index, _ = c.args["index"].(int64)
+					if by.Index < 0 {
+						return nil, badArg("index", fmt.Sprintf("index must be 0 or more, not %d", by.Index), "Options count from 0.")
+					}
+				}
+				opts, err := actOptions(c, true)
+				if err != nil {
+					return nil, err
+				}
+				opts.Intent.Submit = c.boolean("submits")
+				return m.SelectOption(ctx, c.caller, opts, by)
+			},
+		},
+		{
 			name:  "handle_dialog",
 			title: "Choose how the next dialog is answered",
 			description: "Choose how a native dialog is answered, for the NEXT browser action only.\n" +
