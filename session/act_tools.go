@@ -23,7 +23,113 @@ func (m *Manager) Hover(ctx context.Context, c Caller, opts ActOptions) (map[str
 	return m.pointer(ctx, c, opts, actHover)
 }
 
-func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind actKind) (out map[string]any, err error) {
+func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind actKind) (map[string]any, error) {
+	return m.onElement(ctx, c, opts, kind, func(actx context.Context, e *elementAction) (map[string]any, error) {
+		ac, a, loc, st, w := e.ac, e.a, e.loc, e.st, e.w
+		n := loc.Node
+
+		x, y, fx, fy, err := ac.point(actx, n)
+		if err != nil {
+			return nil, ac.annotate(actx, err, kind.verb())
+		}
+		s := ac.b.conn.Session(ac.tab.SessionID)
+		if err := mouseMove(actx, s, x, y); err != nil {
+			return nil, ac.annotate(actx, err, kind.verb())
+		}
+		linger := lingerLight
+		if kind == actClick {
+			// The pointer's arrival can change the page (a hover menu over the
+			// button, the button replaced): check again before pressing.
+			var hit struct {
+				Gone    bool   `json:"gone"`
+				Covered string `json:"covered"`
+			}
+			if err := ac.b.call(actx, n, jsHit, &hit, fx, fy); err != nil {
+				return nil, ac.annotate(actx, err, kind.verb())
+			}
+			if hit.Gone {
+				return nil, ac.annotate(actx, &NodeGoneError{errors.New("detached")}, kind.verb())
+			}
+			if hit.Covered != "" {
+				return nil, ac.failure(StatusNotActionable, "when the pointer reached it, the element was covered by "+hit.Covered,
+					"Moving the pointer over it opened something on top (a menu, a tooltip, an overlay): act on that first, or dismiss it, then retry.").
+					with("covered_by", hit.Covered).with("matches", loc.Matches)
+			}
+			if err := mouseClick(actx, s, x, y); err != nil {
+				return nil, ac.annotate(actx, err, kind.verb())
+			}
+			linger = lingerPress
+		}
+		o := w.settle(actx, a, linger, ac.drain(actx, n))
+		out := map[string]any{"matches": loc.Matches}
+		if kind == actClick {
+			out["clicked"] = st.info()
+		} else {
+			out["hovered"] = st.info()
+		}
+		return ac.finish(ctx, a, o, out)
+	})
+}
+
+// TypeText replaces what a text field holds with text, as typed text
+// arrives (Input.insertText: beforeinput and input fire), and with submit
+// presses Enter after it. The text is never echoed in the reply.
+func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text string, submit bool) (map[string]any, error) {
+	return m.onElement(ctx, c, opts, actType, func(actx context.Context, e *elementAction) (map[string]any, error) {
+		ac, a, loc, st, w := e.ac, e.a, e.loc, e.st, e.w
+		n := loc.Node
+
+		var focused bool
+		if err := ac.b.call(actx, n, jsFocusText, &focused); err != nil {
+			return nil, ac.annotate(actx, err, "type_text")
+		}
+		if !focused {
+			return nil, ac.failure(StatusNotActionable, "the field did not take the focus (the page moved it elsewhere)",
+				"Click the field first, then type_text again; the page may open something in front of it.").with("matches", loc.Matches)
+		}
+		// Keys and text go to the focused frame through the tab's session.
+		s := ac.b.conn.Session(ac.tab.SessionID)
+		var err error
+		if text == "" {
+			// Nothing to insert: delete the selection, which is all it held.
+			err = press(actx, s, keyChord{key: kb.Keys['\u007f'], name: "Delete"})
+		} else {
+			err = insertText(actx, s, text)
+		}
+		if err != nil {
+			return nil, ac.annotate(actx, err, "type_text")
+		}
+		linger := lingerLight
+		if submit {
+			if err := press(actx, s, enterKey); err != nil {
+				return nil, ac.annotate(actx, err, "type_text")
+			}
+			linger = lingerPress
+		}
+		o := w.settle(actx, a, linger, ac.drain(actx, n))
+		out := map[string]any{"matches": loc.Matches, "typed_into": st.info(), "typed_chars": len([]rune(text))}
+		if submit {
+			out["submitted"] = true
+		}
+		return ac.finish(ctx, a, o, out)
+	})
+}
+
+// elementAction is an action on the element a call's selector names, set
+// up by onElement.
+type elementAction struct {
+	ac  *actCall
+	a   *Action
+	loc *located
+	st  elemState
+	w   *watcher
+}
+
+// onElement runs do on the element opts.Selector names: the usability
+// check for kind first (so an unusable control neither prompts nor spends
+// a grant), then the action's consent and credits, its timeout (actx), and
+// a watch on what it sets off, opened before any input is sent.
+func (m *Manager) onElement(ctx context.Context, c Caller, opts ActOptions, kind actKind, do func(actx context.Context, e *elementAction) (map[string]any, error)) (out map[string]any, err error) {
 	ac, end, err := m.beginCall(ctx, c, opts)
 	if err != nil {
 		return nil, err
@@ -40,108 +146,9 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 	defer a.End()
 	actx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	n := loc.Node
-	w := ac.b.watch(ac.tab, n.Session)
+	w := ac.b.watch(ac.tab, loc.Node.Session)
 	defer w.close()
-
-	x, y, fx, fy, err := ac.point(actx, n)
-	if err != nil {
-		return nil, ac.annotate(actx, err, kind.verb())
-	}
-	s := ac.b.conn.Session(ac.tab.SessionID)
-	if err := mouseMove(actx, s, x, y); err != nil {
-		return nil, ac.annotate(actx, err, kind.verb())
-	}
-	linger := lingerLight
-	if kind == actClick {
-		// The pointer's arrival can change the page (a hover menu over the
-		// button, the button replaced): check again before pressing.
-		var hit struct {
-			Gone    bool   `json:"gone"`
-			Covered string `json:"covered"`
-		}
-		if err := ac.b.call(actx, n, jsHit, &hit, fx, fy); err != nil {
-			return nil, ac.annotate(actx, err, kind.verb())
-		}
-		if hit.Gone {
-			return nil, ac.annotate(actx, &NodeGoneError{errors.New("detached")}, kind.verb())
-		}
-		if hit.Covered != "" {
-			return nil, ac.failure(StatusNotActionable, "when the pointer reached it, the element was covered by "+hit.Covered,
-				"Moving the pointer over it opened something on top (a menu, a tooltip, an overlay): act on that first, or dismiss it, then retry.").
-				with("covered_by", hit.Covered).with("matches", loc.Matches)
-		}
-		if err := mouseClick(actx, s, x, y); err != nil {
-			return nil, ac.annotate(actx, err, kind.verb())
-		}
-		linger = lingerPress
-	}
-	o := w.settle(actx, a, linger, ac.drain(actx, n))
-	out = map[string]any{"matches": loc.Matches}
-	if kind == actClick {
-		out["clicked"] = st.info()
-	} else {
-		out["hovered"] = st.info()
-	}
-	return ac.finish(ctx, a, o, out)
-}
-
-// TypeText replaces what a text field holds with text, as typed text
-// arrives (Input.insertText: beforeinput and input fire), and with submit
-// presses Enter after it. The text is never echoed in the reply.
-func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text string, submit bool) (out map[string]any, err error) {
-	ac, end, err := m.beginCall(ctx, c, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { end(err) }()
-	loc, st, err := ac.waitUsable(ctx, actType)
-	if err != nil {
-		return nil, err
-	}
-	a, err := m.beginAction(ctx, c, opts.Intent)
-	if err != nil {
-		return nil, err
-	}
-	defer a.End()
-	actx, cancel := context.WithTimeout(ctx, opts.Timeout)
-	defer cancel()
-	n := loc.Node
-	w := ac.b.watch(ac.tab, n.Session)
-	defer w.close()
-
-	var focused bool
-	if err := ac.b.call(actx, n, jsFocusText, &focused); err != nil {
-		return nil, ac.annotate(actx, err, "type_text")
-	}
-	if !focused {
-		return nil, ac.failure(StatusNotActionable, "the field did not take the focus (the page moved it elsewhere)",
-			"Click the field first, then type_text again; the page may open something in front of it.").with("matches", loc.Matches)
-	}
-	// Keys and text go to the focused frame through the tab's session.
-	s := ac.b.conn.Session(ac.tab.SessionID)
-	if text == "" {
-		// Nothing to insert: delete the selection, which is all it held.
-		err = press(actx, s, keyChord{key: kb.Keys['\u007f'], name: "Delete"})
-	} else {
-		err = insertText(actx, s, text)
-	}
-	if err != nil {
-		return nil, ac.annotate(actx, err, "type_text")
-	}
-	linger := lingerLight
-	if submit {
-		if err := press(actx, s, enterKey); err != nil {
-			return nil, ac.annotate(actx, err, "type_text")
-		}
-		linger = lingerPress
-	}
-	o := w.settle(actx, a, linger, ac.drain(actx, n))
-	out = map[string]any{"matches": loc.Matches, "typed_into": st.info(), "typed_chars": len([]rune(text))}
-	if submit {
-		out["submitted"] = true
-	}
-	return ac.finish(ctx, a, o, out)
+	return do(actx, &elementAction{ac: ac, a: a, loc: loc, st: st, w: w})
 }
 
 // PressKey presses a key or chord ("Enter", "Control+a") in the focused
