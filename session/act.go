@@ -156,6 +156,14 @@ func (ac *actCall) pageClosed(ctx context.Context) *Error {
 		"The session moved to another tab (the one that opened it, else the newest); call get_url or tabs to see where it stands.")
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
+	// The call saw the tab die before the guard's registry did: let the
+	// registry catch up (a moment), so where the session stands is read
+	// after it moved, not from the dying tab.
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if _, alive := ac.b.guard.Page(ac.tab.ID); !alive {
+			break
+		}
+	}
 	if t, err := ac.b.activePage(ctx); err == nil {
 		url, _ := ac.b.fresh(ctx, t)
 		e.with("url", url)
