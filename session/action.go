@@ -93,19 +93,10 @@ type Action struct {
 // beginAction admits a mutating call from c, resolves the active tab and
 // credits what the intent declares. The error is an *Error to answer with.
 func (m *Manager) beginAction(ctx context.Context, c Caller, in Intent) (*Action, error) {
-	b, done, err := m.enter(c, mutate)
+	b, t, done, err := m.enterTab(ctx, c, mutate)
 	if err != nil {
 		done()
 		return nil, err
-	}
-	if b == nil {
-		done()
-		return nil, notOpen()
-	}
-	t, err := b.activePage(ctx)
-	if err != nil {
-		done()
-		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
 	}
 	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use()}
 	if err := m.credit(ctx, a); err != nil {

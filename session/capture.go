@@ -37,17 +37,10 @@ const maxCaptureSide = 16384
 
 // Screenshot captures the viewport, or the whole page. A read.
 func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Capture, bool, error) {
-	b, done, err := m.enter(c, read)
+	b, tab, done, err := m.enterTab(ctx, c, read)
 	defer done()
 	if err != nil {
 		return nil, false, err
-	}
-	if b == nil {
-		return nil, false, notOpen()
-	}
-	tab, err := b.activePage(ctx)
-	if err != nil {
-		return nil, false, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
 	}
 	s := b.conn.Session(tab.SessionID)
 	p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
@@ -77,17 +70,10 @@ func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Cap
 // ReadImage captures the pixels one element renders (an img, a canvas, an
 // svg, a chart). Nothing is fetched: it is a crop of what the page painted.
 func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Capture, error) {
-	b, done, err := m.enter(c, read)
+	b, tab, done, err := m.enterTab(ctx, c, read)
 	defer done()
 	if err != nil {
 		return nil, err
-	}
-	if b == nil {
-		return nil, notOpen()
-	}
-	tab, err := b.activePage(ctx)
-	if err != nil {
-		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
 	}
 	e := elementRef{TabID: tab.ID, SessionID: tab.SessionID, FrameID: cdp.FrameID(tab.ID)}
 	if IsRef(selector) {

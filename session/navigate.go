@@ -44,19 +44,29 @@ func (m *Manager) CurrentURL() string {
 	return ""
 }
 
-// URL answers get_url.
-func (m *Manager) URL(ctx context.Context, c Caller) (*PageInfo, error) {
-	b, done, err := m.enter(c, read)
-	defer done()
-	if err != nil {
-		return nil, err
+// enterTab admits a call (see enter) and resolves the active tab: the
+// browser must be open and a tab alive. done must be called, also on error.
+func (m *Manager) enterTab(ctx context.Context, c Caller, a access) (*Browser, cdpguard.Target, func(), error) {
+	b, done, err := m.enter(c, a)
+	if err == nil && b == nil {
+		err = notOpen()
 	}
-	if b == nil {
-		return nil, notOpen()
+	if err != nil {
+		return nil, cdpguard.Target{}, done, err
 	}
 	t, err := b.activePage(ctx)
 	if err != nil {
-		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+		return nil, cdpguard.Target{}, done, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+	}
+	return b, t, done, nil
+}
+
+// URL answers get_url.
+func (m *Manager) URL(ctx context.Context, c Caller) (*PageInfo, error) {
+	b, t, done, err := m.enterTab(ctx, c, read)
+	defer done()
+	if err != nil {
+		return nil, err
 	}
 	url, title := b.fresh(ctx, t)
 	return &PageInfo{URL: url, Title: title, TabCount: len(b.pages())}, nil

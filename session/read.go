@@ -55,17 +55,10 @@ const MaxLinks = 100
 
 // ReadPage answers read_page. It is a read: it never claims the browser.
 func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadResult, error) {
-	b, done, err := m.enter(c, read)
+	b, tab, done, err := m.enterTab(ctx, c, read)
 	defer done()
 	if err != nil {
 		return nil, err
-	}
-	if b == nil {
-		return nil, notOpen()
-	}
-	tab, err := b.activePage(ctx)
-	if err != nil {
-		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
 	}
 	res := &ReadResult{Offset: o.Offset}
 	var out string

@@ -51,16 +51,10 @@ func (b *Browser) tabList(ctx context.Context) (list []map[string]any, active in
 
 // Tabs lists the tabs. A read: it asks nothing and claims nothing.
 func (m *Manager) Tabs(ctx context.Context, c Caller) (map[string]any, error) {
-	b, done, err := m.enter(c, read)
+	b, _, done, err := m.enterTab(ctx, c, read)
 	defer done()
 	if err != nil {
 		return nil, err
-	}
-	if b == nil {
-		return nil, notOpen()
-	}
-	if _, err := b.activePage(ctx); err != nil {
-		return nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
 	}
 	list, active := b.tabList(ctx)
 	return map[string]any{"tabs": list, "tab_count": len(list), "active_index": active}, nil
@@ -68,14 +62,27 @@ func (m *Manager) Tabs(ctx context.Context, c Caller) (map[string]any, error) {
 
 // SwitchTab makes tab index the active one and brings it to the front, so
 // the user sees what the agent sees.
-func (m *Manager) SwitchTab(ctx context.Context, c Caller, index int, in Intent) (out map[string]any, err error) {
+func (m *Manager) SwitchTab(ctx context.Context, c Caller, index int, in Intent) (map[string]any, error) {
+	return m.onTab(ctx, c, index, in, func(ac *actCall, t cdpguard.Target) (map[string]any, error) {
+		b := ac.b
+		if _, err := cdp.Call(ctx, b.conn.Browser(), target.ActivateTarget, target.ActivateTargetParams{TargetID: t.ID}); err != nil {
+			return nil, ac.annotate(ctx, err, "switch")
+		}
+		b.setActive(t.ID)
+		return b.tabReply(ctx, ac.start), nil
+	})
+}
+
+// onTab runs do on tab index, which the call acts on: INTERACT on the tab's
+// own site (not the active page's) is asked for first, then the action's
+// bookkeeping.
+func (m *Manager) onTab(ctx context.Context, c Caller, index int, in Intent, do func(ac *actCall, t cdpguard.Target) (map[string]any, error)) (out map[string]any, err error) {
 	ac, end, err := m.beginCall(ctx, c, ActOptions{})
 	if err != nil {
 		return nil, err
 	}
 	defer func() { end(err) }()
-	b := ac.b
-	t, err := b.tabAt(index)
+	t, err := ac.b.tabAt(index)
 	if err != nil {
 		return nil, err
 	}
@@ -87,65 +94,46 @@ func (m *Manager) SwitchTab(ctx context.Context, c Caller, index int, in Intent)
 		return nil, err
 	}
 	defer a.End()
-	if _, err := cdp.Call(ctx, b.conn.Browser(), target.ActivateTarget, target.ActivateTargetParams{TargetID: t.ID}); err != nil {
-		return nil, ac.annotate(ctx, err, "switch")
-	}
-	b.setActive(t.ID)
-	return b.tabReply(ctx, ac.start), nil
+	return do(ac, t)
 }
 
 // CloseTab closes tab index. Closing the active tab moves the session to
 // the tab that opened it, else the newest; closing the last tab leaves a
 // blank one (a window with no tab would quit a headful browser).
-func (m *Manager) CloseTab(ctx context.Context, c Caller, index int, in Intent) (out map[string]any, err error) {
-	ac, end, err := m.beginCall(ctx, c, ActOptions{})
-	if err != nil {
-		return nil, err
-	}
-	defer func() { end(err) }()
-	b := ac.b
-	t, err := b.tabAt(index)
-	if err != nil {
-		return nil, err
-	}
-	if err := m.grantInteract(ctx, c, t.URL, in.Reason); err != nil {
-		return nil, err
-	}
-	a, err := m.beginAction(ctx, c, in)
-	if err != nil {
-		return nil, err
-	}
-	defer a.End()
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	events, stop := b.conn.Subscribe(target.DetachedFromTarget.Method, target.TargetDestroyed.Method, target.AttachedToTarget.Method)
-	defer stop()
-	if len(b.pages()) == 1 {
-		res, err := cdp.Call(cctx, b.conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
-		if err != nil {
+func (m *Manager) CloseTab(ctx context.Context, c Caller, index int, in Intent) (map[string]any, error) {
+	return m.onTab(ctx, c, index, in, func(ac *actCall, t cdpguard.Target) (map[string]any, error) {
+		b := ac.b
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		events, stop := b.conn.Subscribe(target.DetachedFromTarget.Method, target.TargetDestroyed.Method, target.AttachedToTarget.Method)
+		defer stop()
+		if len(b.pages()) == 1 {
+			res, err := cdp.Call(cctx, b.conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+			if err != nil {
+				return nil, ac.annotate(cctx, err, "close")
+			}
+			if err := b.waitTarget(cctx, events, res.TargetID, true); err != nil {
+				return nil, ac.annotate(cctx, err, "close")
+			}
+			if b.activeID() == t.ID {
+				b.setActive(res.TargetID)
+			}
+		}
+		if _, err := cdp.Call(cctx, b.conn.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: t.ID}); err != nil {
 			return nil, ac.annotate(cctx, err, "close")
 		}
-		if err := b.waitTarget(cctx, events, res.TargetID, true); err != nil {
+		if err := b.waitTarget(cctx, events, t.ID, false); err != nil {
 			return nil, ac.annotate(cctx, err, "close")
 		}
-		if b.activeID() == t.ID {
-			b.setActive(res.TargetID)
+		// The active tab closed: manager.onTarget moved the session to its
+		// opener when it is open; activePage takes the newest otherwise.
+		if _, err := b.activePage(cctx); err != nil {
+			return nil, ac.annotate(cctx, err, "close")
 		}
-	}
-	if _, err := cdp.Call(cctx, b.conn.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: t.ID}); err != nil {
-		return nil, ac.annotate(cctx, err, "close")
-	}
-	if err := b.waitTarget(cctx, events, t.ID, false); err != nil {
-		return nil, ac.annotate(cctx, err, "close")
-	}
-	// The active tab closed: manager.onTarget moved the session to its
-	// opener when it is open; activePage takes the newest otherwise.
-	if _, err := b.activePage(cctx); err != nil {
-		return nil, ac.annotate(cctx, err, "close")
-	}
-	out = b.tabReply(ctx, ac.start)
-	out["closed"] = map[string]any{"url": t.URL, "title": t.Title}
-	return out, nil
+		out := b.tabReply(ctx, ac.start)
+		out["closed"] = map[string]any{"url": t.URL, "title": t.Title}
+		return out, nil
+	})
 }
 
 // tabAt is the tab at index, or not_found naming how many there are.

@@ -36,17 +36,10 @@ const waitSlice = 2 * time.Second
 // WaitFor holds until the condition is met or the timeout passes. Running
 // out of time is an answer: a timeout *Error with waited_ms and last_seen.
 func (m *Manager) WaitFor(ctx context.Context, c Caller, o WaitOptions) (time.Duration, error) {
-	b, done, err := m.enter(c, read)
+	b, tab, done, err := m.enterTab(ctx, c, read)
 	defer done()
 	if err != nil {
 		return 0, err
-	}
-	if b == nil {
-		return 0, notOpen()
-	}
-	tab, err := b.activePage(ctx)
-	if err != nil {
-		return 0, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
 	}
 	start := time.Now()
 	wctx, cancel := context.WithTimeout(ctx, o.Timeout)
