@@ -21,6 +21,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/chrome"
 )
 
 var (
@@ -366,4 +369,30 @@ func execLyrad(dataDir string, args ...string) *exec.Cmd {
 func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// plainChromium launches Chromium through the chrome package, with no lyrad
+// and no guard, and dials it with a bare CDP client: the baseline the
+// invisibility tests compare lyrad with. close ends both.
+func plainChromium(t *testing.T, headless bool) (conn *cdpconn.Conn, close func()) {
+	t.Helper()
+	found, err := chrome.Find("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: found.Path, ProfileDir: t.TempDir(), Headless: headless})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err = cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
+	if err != nil {
+		proc.Close(2 * time.Second)
+		t.Fatal(err)
+	}
+	return conn, func() {
+		conn.Close()
+		proc.Close(2 * time.Second)
+	}
 }

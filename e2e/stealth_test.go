@@ -15,9 +15,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
-
-	"github.com/lyrad/lyrad/cdpconn"
-	"github.com/lyrad/lyrad/chrome"
 )
 
 // probePage does what anti-bot scripts do, and reports it. The console
@@ -127,22 +124,10 @@ func (p *probeSite) wait(t *testing.T, side string) probeReport {
 // tell.
 func plainProbe(t *testing.T, p *probeSite, side string, headless, runtimeEnable bool) probeReport {
 	t.Helper()
-	found, err := chrome.Find("", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn, closePlain := plainChromium(t, headless)
+	defer closePlain()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: found.Path, ProfileDir: t.TempDir(), Headless: headless})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proc.Close(2 * time.Second)
-	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	u := p.URL + "/probe?side=" + side
 	if !runtimeEnable {
 		if _, err := cdp.Call(ctx, conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: u}); err != nil {

@@ -16,9 +16,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
-
-	"github.com/lyrad/lyrad/cdpconn"
-	"github.com/lyrad/lyrad/chrome"
 )
 
 // uaCollect is what every context of the hints page reports: the UA string,
@@ -184,22 +181,10 @@ func keys(m map[string]string) []string {
 // --user-agent switch and no domain enabled.
 func plainHints(t *testing.T, u *uaSite, side string) map[string]string {
 	t.Helper()
-	found, err := chrome.Find("", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn, closePlain := plainChromium(t, true)
+	defer closePlain()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: found.Path, ProfileDir: t.TempDir(), Headless: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proc.Close(2 * time.Second)
-	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	if _, err := cdp.Call(ctx, conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: u.a.URL + "/hints?side=" + side}); err != nil {
 		t.Fatal(err)
 	}
