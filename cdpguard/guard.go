@@ -18,6 +18,7 @@ package cdpguard
 import (
 	"context"
 	"errors"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -57,10 +58,22 @@ type Request struct {
 	// InSubframe: the request loads a document into an iframe (an
 	// out-of-process iframe's own navigations included).
 	InSubframe bool
-	// Issuer is the URL of the document that issues the request: the
-	// frame's current document, its parent's while it has none of its own,
-	// "" for a tab's first load (a popup, a new tab).
+	// Issuer is the URL of the document the request comes from: the
+	// frame's current document, or for a frame with no document of its own
+	// (a first load, about:blank, about:srcdoc, data:) its creator's (the
+	// parent frame, a popup's opener). "" when no creator is known (a tab
+	// the browser or lyrad opened).
 	Issuer string
+	// Sender is the origin of the document that started the request, as the
+	// browser stated it in the Origin header of the first hop ("null" for an
+	// opaque origin: a data: or sandboxed frame, a file: page). It is kept
+	// over redirect hops, where the browser may rewrite the header. "" when
+	// the browser sent none (GET navigations).
+	Sender string
+	// SenderTab is the tab the request was started from: TabID, or for a
+	// popup that has no document yet (its first load, a target=_blank form
+	// post), its opener.
+	SenderTab target.ID
 }
 
 // Verdict is the Decider's answer. Fields are added to the audit row.
@@ -112,9 +125,11 @@ type Target struct {
 	SessionID target.SessionID
 	Type      string
 	OpenerID  target.ID
-	URL       string
-	Title     string
-	Seq       int64 // attach order; higher is newer
+	// OpenerFrame is the frame that opened this page, when it has an opener.
+	OpenerFrame cdp.FrameID
+	URL         string
+	Title       string
+	Seq         int64 // attach order; higher is newer
 	// ParentFrame is the frame an out-of-process iframe sits in.
 	ParentFrame cdp.FrameID
 	// ready: Fetch and the worker bypass are in place. Until then the
@@ -123,11 +138,29 @@ type Target struct {
 	ready bool
 }
 
-// frame is what the guard knows of a frame: its document and its parent.
+// frame is what the guard knows of a frame: its document, its parent, and
+// the target session that reported it (the frame is forgotten with it).
 type frame struct {
-	url    string
-	parent cdp.FrameID
+	url     string
+	parent  cdp.FrameID
+	session target.SessionID
 }
+
+// hop is a judged request, kept so that its redirect hops know where they
+// came from and who sent the chain.
+type hop struct {
+	url     string
+	sender  string
+	session target.SessionID
+	at      time.Time
+}
+
+// maxHops bounds the redirect registry; hops older than hopTTL are dropped
+// first when it is full. Redirect chains are short and fast.
+const (
+	maxHops = 512
+	hopTTL  = time.Minute
+)
 
 // Guard holds requests on one connection.
 type Guard struct {
@@ -138,7 +171,7 @@ type Guard struct {
 	mu      sync.Mutex
 	targets map[target.SessionID]*Target // page and iframe targets by session
 	frames  map[cdp.FrameID]frame        // every frame of every guarded target
-	hops    map[string]string            // request id -> URL, for redirect_from
+	hops    map[fetch.RequestID]hop      // judged requests, for their redirect hops
 	seq     int64
 
 	paused, allowed, refused atomic.Int64
@@ -164,7 +197,7 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		log:     opts.Logger,
 		targets: map[target.SessionID]*Target{},
 		frames:  map[cdp.FrameID]frame{},
-		hops:    map[string]string{},
+		hops:    map[fetch.RequestID]hop{},
 		cancel:  cancel,
 		done:    make(chan struct{}),
 	}
@@ -232,6 +265,17 @@ func (g *Guard) Page(id target.ID) (Target, bool) {
 	return Target{}, false
 }
 
+// Held returns the page target with this id, ready or still being set up:
+// a popup's first load can be judged before its setup replies are read.
+func (g *Guard) Held(id target.ID) (Target, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t := g.pageLocked(id); t != nil && t.Type == "page" {
+		return *t, true
+	}
+	return Target{}, false
+}
+
 // Frames lists the out-of-process iframe targets of a tab, in attach order.
 // Each has its own session; its ID is the id of the frame it renders.
 func (g *Guard) Frames(tab target.ID) []Target {
@@ -287,7 +331,7 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 		}
 		g.mu.Lock()
 		t := g.targets[d.SessionID]
-		delete(g.targets, d.SessionID)
+		g.forgetLocked(d.SessionID)
 		g.mu.Unlock()
 		if t != nil && t.Type == "page" && g.opts.OnTarget != nil {
 			g.opts.OnTarget(TargetEvent{Kind: "detached", Target: *t})
@@ -301,7 +345,7 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 		g.mu.Lock()
 		for _, t := range g.targets {
 			if t.ID == c.TargetInfo.TargetID {
-				t.URL, t.Title = c.TargetInfo.URL, c.TargetInfo.Title
+				t.URL, t.Title = clip(c.TargetInfo.URL), clipTitle(c.TargetInfo.Title)
 				if t.Type == "page" {
 					cp := *t
 					changed = &cp
@@ -316,16 +360,20 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 		var f page.EventFrameAttached
 		if jsonv2.Unmarshal(ev.Params, &f) == nil {
 			g.mu.Lock()
-			fr := g.frames[f.FrameID]
-			fr.parent = f.ParentFrameID
-			g.frames[f.FrameID] = fr
+			if g.targets[ev.SessionID] != nil {
+				fr := g.frames[f.FrameID]
+				fr.parent, fr.session = f.ParentFrameID, ev.SessionID
+				g.frames[f.FrameID] = fr
+			}
 			g.mu.Unlock()
 		}
 	case page.FrameNavigated.Method:
 		var f page.EventFrameNavigated
 		if jsonv2.Unmarshal(ev.Params, &f) == nil && f.Frame != nil {
 			g.mu.Lock()
-			g.frames[f.Frame.ID] = frame{url: f.Frame.URL, parent: f.Frame.ParentID}
+			if g.targets[ev.SessionID] != nil {
+				g.frames[f.Frame.ID] = frame{url: clip(f.Frame.URL), parent: f.Frame.ParentID, session: ev.SessionID}
+			}
 			g.mu.Unlock()
 		}
 	case page.FrameDetached.Method:
@@ -361,7 +409,8 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 		if p := g.targets[parent]; info.Type != "page" && p != nil {
 			tab = p.TabID
 		}
-		t := &Target{ID: info.TargetID, TabID: tab, SessionID: a.SessionID, Type: info.Type, OpenerID: info.OpenerID, URL: info.URL, Title: info.Title, Seq: g.seq, ParentFrame: info.ParentFrameID}
+		t := &Target{ID: info.TargetID, TabID: tab, SessionID: a.SessionID, Type: info.Type, OpenerID: info.OpenerID, OpenerFrame: info.OpenerFrameID,
+			URL: clip(info.URL), Title: clipTitle(info.Title), Seq: g.seq, ParentFrame: info.ParentFrameID}
 		g.targets[a.SessionID] = t
 		g.mu.Unlock()
 	}
@@ -477,20 +526,26 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		Method:       p.Request.Method,
 		HasBody:      p.Request.HasPostData,
 		ResourceType: p.ResourceType,
+		Sender:       header(p.Request.Headers, "Origin"),
 	}
 	if t != nil {
 		r.TargetID, r.TabID, r.TargetType = t.ID, t.TabID, t.Type
-		r.InSubframe, r.Issuer = g.issuerLocked(t, p.FrameID)
+		r.SenderTab = t.TabID
+		var creator bool
+		r.InSubframe, r.Issuer, creator = g.issuerLocked(t, p.FrameID)
+		if creator && t.Type == "page" && t.OpenerID != "" && !r.InSubframe {
+			// A popup with no document yet: its opener sends this.
+			r.SenderTab = t.OpenerID
+		}
 	}
 	if p.RedirectedRequestID != "" {
-		r.RedirectFrom = g.hops[string(p.RedirectedRequestID)]
+		if prev, ok := g.hops[p.RedirectedRequestID]; ok {
+			// The browser rewrites Origin on a hop; the chain's sender is
+			// the one who started it.
+			r.RedirectFrom, r.Sender = prev.url, prev.sender
+		}
 	}
-	g.hops[string(p.RequestID)] = r.URL
-	if len(g.hops) > 4096 {
-		// Redirect chains are short; forget old hops rather than grow.
-		clear(g.hops)
-		g.hops[string(p.RequestID)] = r.URL
-	}
+	g.rememberLocked(p.RequestID, hop{url: clip(r.URL), sender: r.Sender, session: sid, at: start})
 	g.mu.Unlock()
 
 	v := g.opts.Decide(ctx, r)
@@ -522,27 +577,124 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 }
 
 // issuerLocked finds the document that issues a request of frame f in
-// target t, and whether f is an iframe of the tab.
-func (g *Guard) issuerLocked(t *Target, f cdp.FrameID) (inSubframe bool, issuer string) {
+// target t, and whether f is an iframe of the tab. A frame with no document
+// of its own (none yet, about:blank, about:srcdoc, data:) is its creator's:
+// the parent frame, or for a popup's main frame the frame that opened it.
+// creator reports that f itself had no document.
+func (g *Guard) issuerLocked(t *Target, f cdp.FrameID) (inSubframe bool, issuer string, creator bool) {
 	main := cdp.FrameID(t.ID)
 	inSubframe = f != main || t.Type == "iframe"
+	cur := t // the target whose main frame id is being walked
 	for i, id := 0, f; i < 32 && id != ""; i++ {
 		fr, ok := g.frames[id]
-		if ok && fr.url != "" && fr.url != "about:blank" {
-			return inSubframe, fr.url
+		if ok && ownDocument(fr.url) {
+			return inSubframe, fr.url, i > 0
+		}
+		if !ok && id == cdp.FrameID(cur.ID) && ownDocument(cur.URL) {
+			return inSubframe, cur.URL, i > 0
 		}
 		switch {
 		case ok && fr.parent != "":
 			id = fr.parent
-		case id == main && t.Type == "iframe":
-			id = t.ParentFrame
-		case id == main && t.URL != "" && t.URL != "about:blank":
-			return inSubframe, t.URL
+		case id == cdp.FrameID(cur.ID) && cur.Type == "iframe":
+			id = cur.ParentFrame
+		case id == cdp.FrameID(cur.ID) && cur.OpenerFrame != "":
+			id = cur.OpenerFrame
+		case id == cdp.FrameID(cur.ID) && cur.OpenerID != "":
+			id = cdp.FrameID(cur.OpenerID)
 		default:
-			id = ""
+			return inSubframe, "", true
+		}
+		if next := g.pageLocked(target.ID(id)); next != nil {
+			cur = next
 		}
 	}
-	return inSubframe, ""
+	return inSubframe, "", true
+}
+
+// ownDocument reports whether a frame at url has a document of its own
+// rather than one its creator made: about:blank, about:srcdoc and data:
+// documents are written by whoever created the frame.
+func ownDocument(url string) bool {
+	if url == "" || strings.HasPrefix(url, "about:") {
+		return false
+	}
+	return !strings.HasPrefix(strings.ToLower(url), "data:")
+}
+
+// pageLocked returns the page or iframe target whose main frame is id.
+func (g *Guard) pageLocked(id target.ID) *Target {
+	for _, t := range g.targets {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// rememberLocked keeps a judged request for its redirect hops, within
+// bounds: a page can start requests faster than they finish.
+func (g *Guard) rememberLocked(id fetch.RequestID, h hop) {
+	if len(g.hops) >= maxHops {
+		for k, old := range g.hops {
+			if h.at.Sub(old.at) > hopTTL {
+				delete(g.hops, k)
+			}
+		}
+		for k := range g.hops {
+			if len(g.hops) < maxHops {
+				break
+			}
+			delete(g.hops, k) // still full of fresh hops: forget any
+		}
+	}
+	g.hops[id] = h
+}
+
+// forgetLocked drops a target and everything known of its frames and
+// requests.
+func (g *Guard) forgetLocked(sid target.SessionID) {
+	delete(g.targets, sid)
+	for id, fr := range g.frames {
+		if fr.session == sid {
+			delete(g.frames, id)
+		}
+	}
+	for id, h := range g.hops {
+		if h.session == sid {
+			delete(g.hops, id)
+		}
+	}
+}
+
+// maxURL is how much of a URL the guard keeps in its registries. A page
+// can make URLs of megabytes; what is kept is only ever read for its origin
+// and its path.
+const maxURL = 2048
+
+// clip bounds a URL kept in memory: query, fragment and userinfo go first,
+// then the path is cut. The origin is kept whole.
+func clip(raw string) string {
+	if len(raw) <= maxURL {
+		return raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" || u.Host == "" {
+		return raw[:maxURL]
+	}
+	u.User, u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = nil, "", "", "", false
+	out := u.String()
+	if len(out) > maxURL {
+		out = out[:maxURL]
+	}
+	return out
+}
+
+func clipTitle(s string) string {
+	if len(s) > 1024 {
+		return s[:1024]
+	}
+	return s
 }
 
 func (g *Guard) fail(err error) {
@@ -580,4 +732,15 @@ func targetGone(err error) bool {
 		}
 	}
 	return false
+}
+
+// header returns the value of a request header, matched case-insensitively.
+func header(h network.Headers, name string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			s, _ := v.(string)
+			return s
+		}
+	}
+	return ""
 }

@@ -45,7 +45,7 @@ func TestSpeculationRulesDoNotEscape(t *testing.T) {
 
 // TestHistoryNavigationIsJudged: going back to a page is a navigation like
 // any other; a page restored from the back/forward cache would arrive with
-// no request to judge. Grants expire here (TTL 1 s), so going back must be
+// no request to judge. Grants expire here (TTL 2 s), so going back must be
 // refused.
 func TestHistoryNavigationIsJudged(t *testing.T) {
 	needBrowser(t)
@@ -53,13 +53,16 @@ func TestHistoryNavigationIsJudged(t *testing.T) {
 	b := newSite(t, "127.0.0.2")
 	a.page("/first", `<!doctype html><title>first</title>first`)
 	b.page("/second", `<!doctype html><title>second</title><script>
-setTimeout(() => history.back(), 1500);
+setTimeout(() => history.back(), 3500);
 </script>`)
 	dir := t.TempDir()
-	cs := connectStdio(t, dir, proto2026, "LYRA_BROWSER_GRANT_TTL=1")
+	cs := connectStdio(t, dir, proto2026, "LYRA_BROWSER_GRANT_TTL=2")
+	// A launch takes longer than the grants last: open first.
+	wantStatus(t, call(t, cs, "open_browser", nil), "ok")
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/first"}), "ok")
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": b.URL + "/second"}), "ok")
-	time.Sleep(2500 * time.Millisecond)
+	waitFor(t, "the history step to be judged", 15*time.Second, func() bool { return len(guardRows(auditRows(t, dir), "/first")) >= 2 })
+	time.Sleep(300 * time.Millisecond)
 	env := call(t, cs, "get_url", nil)
 	rows := guardRows(auditRows(t, dir), "/first")
 	t.Logf("after history.back with expired grants: tab at %v; /first judged %d times, fetched %d times", env["url"], len(rows), a.count("/first"))

@@ -18,6 +18,11 @@ type Request struct {
 	// main-frame request, which is the one judged most strictly: a caller
 	// that does not know gets the safe answer.
 	InSubframe bool
+	// Sender is the origin the browser says started the request (its Origin
+	// header): "null" for a document with an opaque origin, "" when the
+	// browser did not say. A Submission is paid for by its sender; without
+	// one it falls back to the issuing document.
+	Sender string
 }
 
 // Kind is what a request does, in permission terms.
@@ -67,6 +72,10 @@ type Classification struct {
 	// sender's origin. It is a label for the audit, not a capability: the
 	// sender's credit pays for it and nothing is asked of the destination.
 	CrossOriginSend string
+	// NoSender marks a Submission whose sender has no origin that could hold
+	// a grant (an opaque document: data:, sandboxed, file:). Subject is then
+	// zero, and nothing can pay for it.
+	NoSender bool
 }
 
 // Classify says what r would do. current is the URL of the document that
@@ -95,14 +104,15 @@ func Classify(r Request, current string) Classification {
 	}
 	if body || (method != "GET" && method != "HEAD") {
 		c.Kind, c.Capability = Submission, Submit
-		// The sender pays. A document with no origin of its own (an
-		// about:blank frame, a file: page) cannot lend one, so the request
-		// is then authorised where it goes.
-		if sender, ok := OriginOf(current); ok {
-			c.Subject = sender.Scope()
-		} else {
-			c.Subject = dest
+		// The sender pays: the origin the browser says started the request,
+		// else the document that issues it. A sender with no origin of its
+		// own cannot lend one, and nobody else may pay for what it sends.
+		sender, ok := senderOf(r.Sender, current)
+		if !ok {
+			c.NoSender = true
+			return c
 		}
+		c.Subject = sender.Scope()
 		if c.Subject != dest {
 			c.CrossOriginSend = dest.Loggable()
 		}
@@ -159,4 +169,13 @@ func staysPut(from, to string) bool {
 		return true
 	}
 	return f.Scheme == "http" && f.Port == 80 && t.Scheme == "https" && t.Port == 443 && f.Host == t.Host
+}
+
+// senderOf is the origin that pays for a submission: the browser's word
+// (Origin header) when it gave one, else the issuing document's.
+func senderOf(header, current string) (Origin, bool) {
+	if header != "" {
+		return OriginOf(header) // "null" has none
+	}
+	return OriginOf(current)
 }

@@ -46,8 +46,13 @@ func TestClassify(t *testing.T) {
 		{"file: to another file:", Request{URL: "file:///etc/passwd"}, "file:///home/u/a.html", Leaving, Navigate, "file:///etc/passwd", ""},
 		{"a site to file:", Request{URL: "file:///etc/passwd"}, page, Leaving, Navigate, "file:///etc/passwd", ""},
 		{"data: to data:", Request{URL: "data:text/html,hi"}, "data:text/html,hi", Leaving, Navigate, "data:text/html,hi", ""},
-		{"a file: page posting pays at the destination", Request{URL: "https://shop.example/x", Method: "POST", HasBody: true}, "file:///home/u/a.html", Submission, Submit, "https://shop.example", ""},
-		{"an about:blank frame cannot lend an origin", Request{URL: away, Method: "POST", HasBody: true, InSubframe: true}, "about:blank", Submission, Submit, "https://pay.test", ""},
+		{"a file: page posting has no sender to pay", Request{URL: "https://shop.example/x", Method: "POST", HasBody: true}, "file:///home/u/a.html", Submission, Submit, "", ""},
+		{"an about:blank frame cannot lend an origin", Request{URL: away, Method: "POST", HasBody: true, InSubframe: true}, "about:blank", Submission, Submit, "", ""},
+		// The browser's word on the sender wins over the frame navigated.
+		{"a cross-site iframe posting to the top frame pays itself", Request{URL: away, Method: "POST", HasBody: true, Sender: "https://ads.test"}, page, Submission, Submit, "https://ads.test", "https://pay.test"},
+		{"a popup's first load posted by its opener pays at the opener", Request{URL: away, Method: "POST", HasBody: true, Sender: "https://shop.example"}, "", Submission, Submit, "https://shop.example", "https://pay.test"},
+		{"an opaque sender cannot pay", Request{URL: away, Method: "POST", HasBody: true, Sender: "null"}, page, Submission, Submit, "", ""},
+		{"a redirect hop keeps its chain's sender", Request{URL: away, Method: "POST", HasBody: true, IsRedirect: true, RedirectStatus: 307, RedirectFrom: "https://shop.example/post", Sender: "https://shop.example"}, away, Submission, Submit, "https://shop.example", "https://pay.test"},
 		// Frames.
 		{"an iframe loading a cross-site document is an embed", Request{URL: "https://maps.test/embed", InSubframe: true}, page, Embed, "", "https://maps.test", ""},
 		{"a form in an iframe is still a send, paid by the frame", Request{URL: "https://shop.example/x", Method: "POST", HasBody: true, InSubframe: true}, "https://widget.test/form", Submission, Submit, "https://widget.test", "https://shop.example"},

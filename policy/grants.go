@@ -70,6 +70,9 @@ type GrantOptions struct {
 	Channel string
 	// TrustedEntry is the trusted-list entry that answered, for ChannelTrusted.
 	TrustedEntry string
+	// Tab binds a single-use grant to the tab whose action bought it: only
+	// a request sent from that tab spends it. "" is unbound.
+	Tab string
 }
 
 // GrantInfo is what the store knows about a live grant.
@@ -95,6 +98,7 @@ type grantKey struct {
 	session string
 	scope   Scope
 	cap     Capability
+	tab     string // single-use grants only: the tab that may spend it
 }
 
 type grantRec struct {
@@ -158,7 +162,11 @@ func (g *Grants) Grant(session string, scope Scope, cap Capability, opts GrantOp
 			delete(g.m, k)
 		}
 	}
-	g.m[grantKey{session, scope, cap}] = rec
+	tab := opts.Tab
+	if !rec.single {
+		tab = "" // an origin grant is the session's, on every tab
+	}
+	g.m[grantKey{session, scope, cap, tab}] = rec
 	return nil
 }
 
@@ -169,29 +177,31 @@ func (r *grantRec) expired(now time.Time) bool {
 // Has reports whether session holds cap on scope at now. NAVIGATE answers
 // for INTERACT. Nothing is spent.
 func (g *Grants) Has(session string, scope Scope, cap Capability, now time.Time) bool {
-	_, ok := g.take(session, scope, cap, now, false)
+	_, ok := g.take(session, scope, cap, "", now, false)
 	return ok
 }
 
 // Lookup is Has, also telling how the grant was obtained.
 func (g *Grants) Lookup(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
-	return g.take(session, scope, cap, now, false)
+	return g.take(session, scope, cap, "", now, false)
 }
 
 // Spend uses cap on scope once. A single-use grant (SUBMIT, UPLOAD, PUBLISH,
 // DOWNLOAD, or any grant on an opaque scope) is gone afterwards; NAVIGATE and
 // INTERACT on an origin stay until they expire.
 func (g *Grants) Spend(session string, scope Scope, cap Capability, now time.Time) bool {
-	_, ok := g.take(session, scope, cap, now, true)
+	_, ok := g.take(session, scope, cap, "", now, true)
 	return ok
 }
 
 // SpendInfo is Spend, also telling how the spent grant was obtained.
 func (g *Grants) SpendInfo(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
-	return g.take(session, scope, cap, now, true)
+	return g.take(session, scope, cap, "", now, true)
 }
 
-func (g *Grants) take(session string, scope Scope, cap Capability, now time.Time, spend bool) (GrantInfo, bool) {
+// take finds (and with spend, uses) a grant of cap on scope that a request
+// from tab may use: one bound to that tab, else an unbound one.
+func (g *Grants) take(session string, scope Scope, cap Capability, tab string, now time.Time, spend bool) (GrantInfo, bool) {
 	if g == nil || scope.IsZero() || !cap.Valid() {
 		return GrantInfo{}, false
 	}
@@ -199,22 +209,28 @@ func (g *Grants) take(session string, scope Scope, cap Capability, now time.Time
 	if cap == Interact {
 		caps = append(caps, Navigate)
 	}
+	tabs := []string{""}
+	if tab != "" {
+		tabs = []string{tab, ""}
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, c := range caps {
-		k := grantKey{session, scope, c}
-		r := g.m[k]
-		if r == nil {
-			continue
+		for _, tb := range tabs {
+			k := grantKey{session, scope, c, tb}
+			r := g.m[k]
+			if r == nil {
+				continue
+			}
+			if r.expired(now) {
+				delete(g.m, k)
+				continue
+			}
+			if spend && r.single {
+				delete(g.m, k)
+			}
+			return r.GrantInfo, true
 		}
-		if r.expired(now) {
-			delete(g.m, k)
-			continue
-		}
-		if spend && r.single {
-			delete(g.m, k)
-		}
-		return r.GrantInfo, true
 	}
 	return GrantInfo{}, false
 }
@@ -224,7 +240,7 @@ func (g *Grants) take(session string, scope Scope, cap Capability, now time.Time
 // it set off just before returning may still spend it. A grant already spent
 // is untouched; NAVIGATE and INTERACT on an origin keep their lifetime.
 // grace <= 0 releases at once.
-func (g *Grants) ReleaseAfter(session string, scope Scope, cap Capability, grace time.Duration) {
+func (g *Grants) ReleaseAfter(session string, scope Scope, cap Capability, tab string, grace time.Duration) {
 	if g == nil {
 		return
 	}
@@ -234,7 +250,7 @@ func (g *Grants) ReleaseAfter(session string, scope Scope, cap Capability, grace
 	deadline := g.now().Add(grace)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	r := g.m[grantKey{session, scope, cap}]
+	r := g.m[grantKey{session, scope, cap, tab}]
 	if r == nil || !r.single {
 		return
 	}

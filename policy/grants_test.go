@@ -163,7 +163,7 @@ func TestReleaseAfter(t *testing.T) {
 	clk := newClock()
 	g := NewGrants(0, clk.Now)
 	g.Grant("s1", example, Submit, GrantOptions{})
-	g.ReleaseAfter("s1", example, Submit, DefaultReleaseGrace)
+	g.ReleaseAfter("s1", example, Submit, "", DefaultReleaseGrace)
 	if !g.Has("s1", example, Submit, clk.Add(DefaultReleaseGrace-time.Millisecond)) {
 		t.Error("inside the grace a click's late navigation may still spend it")
 	}
@@ -175,7 +175,7 @@ func TestReleaseAfter(t *testing.T) {
 	clk = newClock()
 	g = NewGrants(0, clk.Now)
 	g.Grant("s1", example, Publish, GrantOptions{})
-	g.ReleaseAfter("s1", example, Publish, time.Second)
+	g.ReleaseAfter("s1", example, Publish, "", time.Second)
 	clk.Add(500 * time.Millisecond)
 	g.Grant("s1", example, Publish, GrantOptions{})
 	if !g.Has("s1", example, Publish, clk.Add(time.Hour)) {
@@ -184,21 +184,21 @@ func TestReleaseAfter(t *testing.T) {
 
 	// Released at once with no grace; a later release never extends.
 	g.Grant("s1", example, Upload, GrantOptions{})
-	g.ReleaseAfter("s1", example, Upload, time.Second)
-	g.ReleaseAfter("s1", example, Upload, time.Hour)
+	g.ReleaseAfter("s1", example, Upload, "", time.Second)
+	g.ReleaseAfter("s1", example, Upload, "", time.Hour)
 	if g.Has("s1", example, Upload, clk.Add(time.Second)) {
 		t.Error("a second ReleaseAfter must not extend the first")
 	}
 	g.Grant("s1", example, Download, GrantOptions{})
-	g.ReleaseAfter("s1", example, Download, 0)
+	g.ReleaseAfter("s1", example, Download, "", 0)
 	if g.Has("s1", example, Download, clk.Now()) {
 		t.Error("grace 0 releases at once")
 	}
 
 	// NAVIGATE keeps its lifetime; ReleaseAfter of nothing is harmless.
 	g.Grant("s1", other, Navigate, GrantOptions{})
-	g.ReleaseAfter("s1", other, Navigate, 0)
-	g.ReleaseAfter("s9", other, Submit, 0)
+	g.ReleaseAfter("s1", other, Navigate, "", 0)
+	g.ReleaseAfter("s9", other, Submit, "", 0)
 	if !g.Has("s1", other, Navigate, clk.Add(time.Minute)) {
 		t.Error("ReleaseAfter is for single-use scopes only")
 	}
@@ -237,7 +237,7 @@ func TestBadGrants(t *testing.T) {
 		t.Error("a nil store grants nothing")
 	}
 	nilStore.DropSession("s1")
-	nilStore.ReleaseAfter("s1", example, Submit, 0)
+	nilStore.ReleaseAfter("s1", example, Submit, "", 0)
 }
 
 func TestGrantsConcurrentSpend(t *testing.T) {

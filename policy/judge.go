@@ -40,6 +40,9 @@ type Judgement struct {
 	ConsentOff bool
 	Trust      Trust
 	Declared   Declared
+	// Tab is the tab the request was sent from. A single-use credit bought
+	// for an action on one tab pays only for requests that tab sends.
+	Tab string
 }
 
 // Verdict is the judgement's answer. Fields gives its audit columns.
@@ -69,6 +72,7 @@ const (
 	ReasonSameOrigin = "redirect_same_origin" // a hop carrying on where it was
 	ReasonEmbed      = "embed"                // an iframe loading its document
 	ReasonNotGranted = "not_granted"          // nothing covered it
+	ReasonNoSender   = "no_sender"            // a submission nobody with an origin sent
 )
 
 // Fields returns the audit columns of v, named as the audit trail names them.
@@ -126,7 +130,13 @@ func Judge(j Judgement) Verdict {
 	case Embed:
 		v.Allow, v.Reason = true, ReasonEmbed
 		return v
-	case Interaction, Leaving, Submission:
+	case Submission:
+		if c.NoSender {
+			v = deny(j, v)
+			v.Reason = ReasonNoSender
+			return v
+		}
+	case Interaction, Leaving:
 	default:
 		// Not a classification: refuse rather than guess.
 		return deny(j, v)
@@ -146,9 +156,9 @@ func Judge(j Judgement) Verdict {
 		var info GrantInfo
 		var ok bool
 		if enforce {
-			info, ok = j.Grants.SpendInfo(j.Session, c.Subject, cap, j.Now)
+			info, ok = j.Grants.take(j.Session, c.Subject, cap, j.Tab, j.Now, true)
 		} else {
-			info, ok = j.Grants.Lookup(j.Session, c.Subject, cap, j.Now)
+			info, ok = j.Grants.take(j.Session, c.Subject, cap, j.Tab, j.Now, false)
 		}
 		if !ok {
 			continue

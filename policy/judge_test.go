@@ -327,13 +327,13 @@ func TestJudgeFileOnce(t *testing.T) {
 func TestJudgeReleaseGrace(t *testing.T) {
 	e := newEnv(t)
 	e.grant(shop, Submit, ChannelElicit)
-	e.g.ReleaseAfter("s1", ScopeOf(shop), Submit, DefaultReleaseGrace)
+	e.g.ReleaseAfter("s1", ScopeOf(shop), Submit, "", DefaultReleaseGrace)
 	e.clk.Add(time.Second)
 	if v := e.judge(post("https://shop.example/order"), shop); !v.Allow {
 		t.Errorf("a click's late navigation inside the grace: %+v", v)
 	}
 	e.grant(shop, Submit, ChannelElicit)
-	e.g.ReleaseAfter("s1", ScopeOf(shop), Submit, DefaultReleaseGrace)
+	e.g.ReleaseAfter("s1", ScopeOf(shop), Submit, "", DefaultReleaseGrace)
 	e.clk.Add(DefaultReleaseGrace)
 	if v := e.judge(post("https://shop.example/order"), shop); v.Allow {
 		t.Errorf("after the grace the scope was handed back: %+v", v)
@@ -385,4 +385,59 @@ func mustOrigin(u string) Origin {
 		panic(u)
 	}
 	return o
+}
+
+// A submission from a document with no origin is paid by nobody: not by its
+// destination's credit, not by a trusted send list.
+func TestJudgeNoSender(t *testing.T) {
+	e := newEnv(t)
+	e.grant(pay, Submit, ChannelElicit)
+	e.trust.Send, _ = ParseTrusted("https://pay.test")
+	r := post(pay)
+	r.Sender = "null"
+	if v := e.judge(r, shop); v.Allow || v.Reason != ReasonNoSender {
+		t.Errorf("opaque sender: %+v", v)
+	}
+	if !e.g.Has("s1", ScopeOf(pay), Submit, e.clk.Now()) {
+		t.Error("the destination's credit was spent by a send it did not make")
+	}
+	e.mode = Observe
+	if v := e.judge(r, shop); !v.Allow || !v.WouldDeny || v.Reason != ReasonNoSender {
+		t.Errorf("observe: %+v", v)
+	}
+}
+
+// A single-use credit bound to a tab pays only for a request from that tab;
+// an unbound one (a file: URL's one load) pays for any.
+func TestJudgeCreditBoundToTab(t *testing.T) {
+	e := newEnv(t)
+	if err := e.g.Grant("s1", ScopeOf(shop), Submit, GrantOptions{Channel: ChannelElicit, Tab: "T1"}); err != nil {
+		t.Fatal(err)
+	}
+	judge := func(tab string) Verdict {
+		return Judge(Judgement{Class: Classify(post(shop), shop), Session: "s1", Grants: e.g, Now: e.clk.Now(), Mode: Enforce, Tab: tab})
+	}
+	if v := judge("T2"); v.Allow {
+		t.Errorf("another tab spent the credit: %+v", v)
+	}
+	if v := judge(""); v.Allow {
+		t.Errorf("a request from no known tab spent the credit: %+v", v)
+	}
+	if v := judge("T1"); !v.Allow || v.Spent != Submit {
+		t.Errorf("the tab that bought it: %+v", v)
+	}
+	if v := judge("T1"); v.Allow {
+		t.Errorf("spent twice: %+v", v)
+	}
+	// Release names the tab too.
+	_ = e.g.Grant("s1", ScopeOf(shop), Submit, GrantOptions{Tab: "T1"})
+	e.g.ReleaseAfter("s1", ScopeOf(shop), Submit, "T1", 0)
+	if v := judge("T1"); v.Allow {
+		t.Errorf("released credit still paid: %+v", v)
+	}
+	// NAVIGATE is never bound: a tab option on it is ignored.
+	_ = e.g.Grant("s1", ScopeOf(shop), Navigate, GrantOptions{Tab: "T1"})
+	if !e.g.Has("s1", ScopeOf(shop), Interact, e.clk.Now()) {
+		t.Error("an origin grant was bound to a tab")
+	}
 }

@@ -49,6 +49,9 @@ type Browser struct {
 
 	mu     sync.Mutex
 	active target.ID
+	// discarded: popups closed because their first load was refused; the
+	// session must not follow onto one whose attach is reported late.
+	discarded map[target.ID]bool
 }
 
 // launchInfo is what a launch needs from the manager.
@@ -296,10 +299,16 @@ func (b *Browser) closeRefusedPopup(r cdpguard.Request) {
 	if r.TargetType != "page" || r.InSubframe || r.TargetID != r.TabID {
 		return
 	}
-	t, ok := b.guard.Page(r.TargetID)
+	t, ok := b.guard.Held(r.TargetID)
 	if !ok || t.OpenerID == "" || (t.URL != "" && t.URL != "about:blank") {
 		return
 	}
+	b.mu.Lock()
+	if b.discarded == nil {
+		b.discarded = map[target.ID]bool{}
+	}
+	b.discarded[t.ID] = true
+	b.mu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -310,6 +319,23 @@ func (b *Browser) closeRefusedPopup(r cdpguard.Request) {
 func (b *Browser) setActive(id target.ID) {
 	b.mu.Lock()
 	b.active = id
+	b.mu.Unlock()
+}
+
+// follow makes a popup the active tab when it was opened by the active tab
+// and is not being closed for a refused first load.
+func (b *Browser) follow(t cdpguard.Target) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if t.OpenerID != "" && t.OpenerID == b.active && !b.discarded[t.ID] {
+		b.active = t.ID
+	}
+}
+
+// forget drops what the browser kept of a closed tab.
+func (b *Browser) forget(id target.ID) {
+	b.mu.Lock()
+	delete(b.discarded, id)
 	b.mu.Unlock()
 }
 

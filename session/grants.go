@@ -12,6 +12,7 @@ import (
 type credit struct {
 	scope policy.Scope
 	cap   policy.Capability
+	tab   string // only a request sent from this tab spends it
 }
 
 // grantNavigate makes sure the driver may load rawURL: NAVIGATE on its
@@ -49,7 +50,9 @@ func (m *Manager) grantInteract(ctx context.Context, c Caller, rawURL, reason st
 }
 
 // credit buys what an action's intent declares, as single-use grants on the
-// origin of the page it acts on: the first matching request spends them.
+// origin of the page it acts on, bound to its tab: the first matching
+// request that tab sends (or a popup it opens, for its first load) spends
+// them. Another tab on the same site cannot.
 func (m *Manager) credit(ctx context.Context, a *Action) error {
 	var caps []policy.Capability
 	if a.intent.Submit {
@@ -78,11 +81,12 @@ func (m *Manager) credit(ctx context.Context, a *Action) error {
 			m.releaseCredits(a)
 			return err
 		}
-		if err := m.grants.Grant(a.c.ID, scope, cap, policy.GrantOptions{Channel: channel, TrustedEntry: entry}); err != nil {
+		tab := string(a.Tab.ID)
+		if err := m.grants.Grant(a.c.ID, scope, cap, policy.GrantOptions{Channel: channel, TrustedEntry: entry, Tab: tab}); err != nil {
 			m.releaseCredits(a)
 			return newError(StatusError, err.Error(), "")
 		}
-		a.credits = append(a.credits, credit{scope, cap})
+		a.credits = append(a.credits, credit{scope, cap, tab})
 	}
 	return nil
 }
@@ -91,7 +95,7 @@ func (m *Manager) credit(ctx context.Context, a *Action) error {
 // release grace: a click's navigation can leave just after the call returns.
 func (m *Manager) releaseCredits(a *Action) {
 	for _, cr := range a.credits {
-		m.grants.ReleaseAfter(a.c.ID, cr.scope, cr.cap, m.cfg.ReleaseGrace)
+		m.grants.ReleaseAfter(a.c.ID, cr.scope, cr.cap, cr.tab, m.cfg.ReleaseGrace)
 	}
 	a.credits = nil
 }
@@ -102,7 +106,7 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	cls := policy.Classify(policy.Request{
 		URL: r.URL, Method: r.Method, HasBody: r.HasBody,
 		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,
-		InSubframe: r.InSubframe,
+		InSubframe: r.InSubframe, Sender: r.Sender,
 	}, r.Issuer)
 	m.mu.Lock()
 	owner := m.owner
@@ -110,10 +114,17 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	v := policy.Judge(policy.Judgement{
 		Class: cls, Session: owner, Grants: m.grants, Now: time.Now(),
 		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
+		Tab: string(r.SenderTab),
 	})
 	fields := v.Fields()
 	if r.Issuer != "" {
 		fields["issuer"] = policy.LoggableURL(r.Issuer)
+	}
+	if r.Sender != "" {
+		fields["sender"] = r.Sender
+	}
+	if r.SenderTab != r.TabID {
+		fields["sender_tab"] = string(r.SenderTab)
 	}
 	return cdpguard.Verdict{Allow: v.Allow, Reason: v.Reason, Fields: fields}
 }

@@ -447,10 +447,9 @@ func (m *Manager) onTarget(b *Browser, ev cdpguard.TargetEvent) {
 	switch ev.Kind {
 	case "attached":
 		// The session follows onto a tab the active page opened.
-		if ev.Target.OpenerID != "" && ev.Target.OpenerID == b.activeID() {
-			b.setActive(ev.Target.ID)
-		}
+		b.follow(ev.Target)
 	case "detached":
+		defer b.forget(ev.Target.ID)
 		if ev.Target.ID == b.activeID() {
 			// Back to the opener when it is still there; activePage picks
 			// the newest otherwise.
