@@ -257,6 +257,7 @@ func interactionTools(d Deps) []*tool {
 			params: []param{
 				{name: "accept", kind: "boolean", description: "true answers yes (OK), false answers no (Cancel).", def: true},
 				{name: "text", kind: "string", description: "What a prompt() receives when accepted; empty accepts its default."},
+				reasonParam, confirmParam,
 			},
 			idempotent: true,
 			output: map[string]any{
@@ -264,7 +265,8 @@ func interactionTools(d Deps) []*tool {
 				"expires_in": integer("seconds the answer waits for its call"),
 			},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
-				until, err := m.ArmDialog(ctx, c.caller, session.DialogAnswer{Accept: c.boolean("accept"), Text: c.str("text")})
+				until, err := m.ArmDialog(ctx, c.caller, session.DialogAnswer{Accept: c.boolean("accept"), Text: c.str("text")},
+					session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")})
 				if err != nil {
 					return nil, err
 				}
