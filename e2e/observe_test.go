@@ -87,6 +87,8 @@ func TestTabsAskForTheTabsOwnSite(t *testing.T) {
 	data := t.TempDir()
 	allowPopups(t, data, a.URL)
 	cs := connectAsking(t, data, proto2026, nil, "LYRA_BROWSER_TRUSTED_ORIGINS="+b.URL, "LYRA_BROWSER_GRANT_TTL=2")
+	// A launch can outlast the 2 s grant asked before it: open first.
+	wantStatus(t, call(t, cs, "open_browser", nil), "ok")
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/", "confirm": true, "wait_until": "load"}), "ok")
 	waitFor(t, "the session to follow onto B's popup", 5*time.Second, func() bool {
 		env := call(t, cs, "get_url", nil)

@@ -57,6 +57,8 @@ setTimeout(() => history.back(), 1500);
 </script>`)
 	dir := t.TempDir()
 	cs := connectStdio(t, dir, proto2026, "LYRA_BROWSER_GRANT_TTL=1")
+	// A launch outlasts a 1 s grant asked before it: open first.
+	wantStatus(t, call(t, cs, "open_browser", nil), "ok")
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/first"}), "ok")
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": b.URL + "/second"}), "ok")
 	time.Sleep(2500 * time.Millisecond)
