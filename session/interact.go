@@ -185,8 +185,8 @@ func (ac *actCall) siteError(ctx, sctx context.Context, err error) error {
 	case err == nil:
 		return nil
 	case sctx.Err() != nil && ctx.Err() == nil:
-		return ac.failure(StatusTimeout, fmt.Sprintf("the page did not say which site it belongs to within timeout_ms (%v); nothing was done", ac.opts.Timeout),
-			"The page is busy or the limit is too small: retry with a larger timeout_ms (at most 30000).")
+		return ac.failure(StatusTimeout, fmt.Sprintf("the page did not say which site it belongs to within %v; nothing was done", ac.opts.Timeout),
+			"The page is busy: retry; where the tool takes timeout_ms, a larger one (at most 30000) gives a slow page longer.")
 	}
 	return ac.annotate(ctx, err, "action")
 }
