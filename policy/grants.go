@@ -104,6 +104,7 @@ type grantKey struct {
 type grantRec struct {
 	GrantInfo
 	single bool
+	life   time.Duration // the lifetime it was given: what a use renews it by
 }
 
 // NewGrants returns a store whose NAVIGATE/INTERACT grants live ttl (zero:
@@ -148,9 +149,12 @@ func (g *Grants) Grant(session string, scope Scope, cap Capability, opts GrantOp
 	}
 	switch {
 	case opts.TTL > 0:
-		rec.Expires = now.Add(opts.TTL)
+		rec.life = opts.TTL
 	case !cap.SingleUse():
-		rec.Expires = now.Add(g.defaultTTL())
+		rec.life = g.defaultTTL()
+	}
+	if rec.life > 0 {
+		rec.Expires = now.Add(rec.life)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -184,6 +188,35 @@ func (g *Grants) Has(session string, scope Scope, cap Capability, now time.Time)
 // Lookup is Has, also telling how the grant was obtained.
 func (g *Grants) Lookup(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
 	return g.take(session, scope, cap, "", now, false)
+}
+
+// Use is Lookup for the agent's own acting use of a site (a click, a key,
+// a navigate call): a NAVIGATE or INTERACT grant that answers is renewed,
+// its lifetime starting again at now, so an agent working steadily on a
+// site is not asked again while one that left it idle longer than the
+// lifetime is. Only a live grant is renewed: an expired one stays gone.
+// Single-use grants are neither renewed nor spent.
+func (g *Grants) Use(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
+	info, ok := g.take(session, scope, cap, "", now, false)
+	if !ok || cap.SingleUse() || scope.Opaque() {
+		return info, ok
+	}
+	caps := []Capability{cap}
+	if cap == Interact {
+		caps = append(caps, Navigate)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, c := range caps { // every grant that answers for cap
+		r := g.m[grantKey{session, scope, c, ""}]
+		if r == nil || r.single || r.life <= 0 || r.expired(now) {
+			continue
+		}
+		if next := now.Add(r.life); next.After(r.Expires) {
+			r.Expires = next
+		}
+	}
+	return info, ok
 }
 
 // Spend uses cap on scope once. A single-use grant (SUBMIT, UPLOAD, PUBLISH,

@@ -265,3 +265,59 @@ func TestGrantsConcurrentSpend(t *testing.T) {
 		t.Errorf("one SUBMIT was spent %d times", spent)
 	}
 }
+
+// TestUseRenews: each use of a NAVIGATE or INTERACT grant within its
+// lifetime starts that lifetime again (a sliding window), so steady use
+// never lapses; a grant left idle past its lifetime is gone, and a use
+// cannot bring it back. Single-use grants are not renewed.
+func TestUseRenews(t *testing.T) {
+	clk := newClock()
+	g := NewGrants(10*time.Second, clk.Now)
+	g.Grant("s1", example, Navigate, GrantOptions{Channel: ChannelElicit})
+	g.Grant("s1", other, Interact, GrantOptions{TTL: 4 * time.Second})
+	// Forty uses, 9 s apart: six minutes, far past the 10 s lifetime.
+	for i := 0; i < 40; i++ {
+		now := clk.Add(9 * time.Second)
+		if info, ok := g.Use("s1", example, Interact, now); !ok || info.Capability != Navigate || info.Channel != ChannelElicit {
+			t.Fatalf("use %d at +%v: %+v %v, want the renewed NAVIGATE", i, 9*time.Second*time.Duration(i+1), info, ok)
+		}
+	}
+	// A grant renews by its own lifetime, not the store's.
+	if _, ok := g.Use("s1", other, Interact, clk.Now()); ok {
+		t.Error("INTERACT with a 4 s lifetime survived six minutes without use")
+	}
+	g.Grant("s1", other, Interact, GrantOptions{TTL: 4 * time.Second})
+	clk.Add(3 * time.Second)
+	g.Use("s1", other, Interact, clk.Now())
+	if !g.Has("s1", other, Interact, clk.Add(3*time.Second)) {
+		t.Error("a use at 3 s did not carry a 4 s grant to 6 s")
+	}
+	if g.Has("s1", other, Interact, clk.Add(1500*time.Millisecond)) {
+		t.Error("a 4 s grant last used 4.5 s ago is still held")
+	}
+	// Idle past the lifetime: gone, and Use does not revive it.
+	now := clk.Add(10 * time.Second)
+	if _, ok := g.Use("s1", example, Navigate, now); ok {
+		t.Error("a NAVIGATE grant idle for its whole lifetime answered a use")
+	}
+	if g.Has("s1", example, Navigate, now) {
+		t.Error("a failed use revived the grant")
+	}
+	// Has and Lookup read without renewing.
+	g.Grant("s1", example, Navigate, GrantOptions{})
+	clk.Add(6 * time.Second)
+	g.Has("s1", example, Navigate, clk.Now())
+	g.Lookup("s1", example, Interact, clk.Now())
+	if g.Has("s1", example, Navigate, clk.Add(5*time.Second)) {
+		t.Error("Has or Lookup renewed a grant")
+	}
+	// Single-use credits are neither renewed nor spent by a use.
+	g.Grant("s1", example, Submit, GrantOptions{TTL: 4 * time.Second})
+	clk.Add(3 * time.Second)
+	if _, ok := g.Use("s1", example, Submit, clk.Now()); !ok {
+		t.Fatal("the SUBMIT credit is not there")
+	}
+	if g.Has("s1", example, Submit, clk.Add(2*time.Second)) {
+		t.Error("a use renewed a single-use credit")
+	}
+}

@@ -24,7 +24,8 @@ import (
 //     present, visible, enabled (and a writable text field for type_text).
 //     This only reads the page, so an unusable control neither prompts nor
 //     spends a grant (not_found, hidden, disabled, element_not_actionable);
-//  2. beginAction: the guard's permission for what the call declared;
+//  2. beginAction: INTERACT on the origin of the document the input will
+//     reach (interact.go), then the credits for what the call declared;
 //  3. act with real input, bounded by timeout_ms (timeout);
 //  4. listen for what the action set off (act_watch.go): a navigation the
 //     guard refused (blocked_by_policy), a tab it opened (new_tab), the tab

@@ -139,7 +139,13 @@ func (m *Manager) onElement(ctx context.Context, c Caller, opts ActOptions, kind
 	if err != nil {
 		return nil, err
 	}
-	a, err := m.beginAction(ctx, c, opts.Intent)
+	// The element's own frame is where the input lands: a cross-site
+	// iframe's site, not the page's.
+	site, err := ac.siteOfNode(ctx, loc.Node)
+	if err != nil {
+		return nil, err
+	}
+	a, err := m.beginAction(ctx, c, opts.Intent, site)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +170,12 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, key string, opts ActOp
 		return nil, err
 	}
 	defer func() { end(err) }()
-	a, err := m.beginAction(ctx, c, opts.Intent)
+	// The key reaches the focused frame's document.
+	site, err := ac.focusedSite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := m.beginAction(ctx, c, opts.Intent, site)
 	if err != nil {
 		return nil, err
 	}
@@ -216,12 +227,19 @@ func (m *Manager) Scroll(ctx context.Context, c Caller, so ScrollOptions) (out m
 	defer func() { end(err) }()
 	var loc *located
 	var st elemState
+	var site string
 	if so.Selector != "" {
 		if loc, st, err = ac.waitUsable(ctx, actScroll); err != nil {
 			return nil, err
 		}
+		site, err = ac.siteOfNode(ctx, loc.Node)
+	} else {
+		site, err = ac.pageSite(ctx)
 	}
-	a, err := m.beginAction(ctx, c, so.Intent)
+	if err != nil {
+		return nil, err
+	}
+	a, err := m.beginAction(ctx, c, so.Intent, site)
 	if err != nil {
 		return nil, err
 	}

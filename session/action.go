@@ -90,16 +90,25 @@ type Action struct {
 	dialogsEnd func(used bool)
 }
 
-// beginAction admits a mutating call from c, resolves the active tab and
-// credits what the intent declares. The error is an *Error to answer with.
-func (m *Manager) beginAction(ctx context.Context, c Caller, in Intent) (*Action, error) {
+// beginAction admits a mutating call from c and resolves the active tab;
+// then, before the call touches the page, it makes sure INTERACT is held
+// on actsIn, the URL of the document the call acts in (interact.go), and
+// credits what the intent declares. Every acting call comes through here,
+// so this is where INTERACT is checked, asked for and renewed by use.
+// actsIn is "" only for navigate, whose destination the guard judges
+// instead. The error is an *Error to answer with.
+func (m *Manager) beginAction(ctx context.Context, c Caller, in Intent, actsIn string) (*Action, error) {
 	b, t, done, err := m.enterTab(ctx, c, mutate)
 	if err != nil {
 		done()
 		return nil, err
 	}
 	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use()}
-	if err := m.credit(ctx, a); err != nil {
+	err = m.grantInteract(ctx, c, actsIn, in.Reason)
+	if err == nil {
+		err = m.credit(ctx, a)
+	}
+	if err != nil {
 		var need *ConsentNeeded
 		a.dialogsEnd(!errors.As(err, &need))
 		done()

@@ -214,15 +214,23 @@ func (b *Browser) tabOfSession(sid target.SessionID) target.ID {
 }
 
 // ArmDialog answers handle_dialog: the answer for the dialogs the next
-// browser-acting call raises. It touches no page.
-func (m *Manager) ArmDialog(ctx context.Context, c Caller, a DialogAnswer) (time.Time, error) {
-	b, done, err := m.enter(c, mutate)
+// browser-acting call raises. It touches no page, but it decides for one:
+// INTERACT on the active tab's page is asked for first, like any action's.
+func (m *Manager) ArmDialog(ctx context.Context, c Caller, a DialogAnswer, in Intent) (time.Time, error) {
+	b, tab, done, err := m.enterTab(ctx, c, mutate)
 	defer done()
 	if err != nil {
 		return time.Time{}, err
 	}
-	if b == nil {
-		return time.Time{}, notOpen()
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	site, err := b.pageSite(sctx, tab)
+	cancel()
+	if err != nil {
+		return time.Time{}, newError(StatusError, "the page did not say which site it belongs to: "+err.Error(),
+			"Retry; call get_url to see where the tab stands.")
+	}
+	if err := m.grantInteract(ctx, c, site, in.Reason); err != nil {
+		return time.Time{}, err
 	}
 	return b.dialogs.arm(a), nil
 }

@@ -23,8 +23,10 @@ func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason st
 	if scope.IsZero() {
 		return newError(StatusError, "cannot tell which site "+rawURL+" is", "Pass an absolute http(s) URL.")
 	}
-	if !scope.Opaque() && m.grants.Has(c.ID, scope, policy.Navigate, time.Now()) {
-		return nil
+	if !scope.Opaque() {
+		if _, ok := m.grants.Use(c.ID, scope, policy.Navigate, time.Now()); ok {
+			return nil // held, and renewed by this use
+		}
 	}
 	channel, entry, err := m.obtain(ctx, c, policy.Navigate, scope, reason)
 	if err != nil {
@@ -33,13 +35,17 @@ func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason st
 	return m.grants.Grant(c.ID, scope, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
 }
 
-// grantInteract makes sure the driver may act on a page at rawURL (tabs
-// switch and close act on a tab's own site, not the active page's): INTERACT
-// there, which NAVIGATE implies, asked for when it is not held. A page with
-// no origin (about:blank) holds nothing to protect.
+// grantInteract makes sure the driver may act in a document at rawURL (the
+// frame an element is in, the focused frame, a tab's own page: see
+// interact.go): INTERACT there, which NAVIGATE implies, asked for when it
+// is not held and renewed by this use when it is. A page with no origin
+// (about:blank) holds nothing to protect.
 func (m *Manager) grantInteract(ctx context.Context, c Caller, rawURL, reason string) error {
 	scope := policy.ScopeOf(rawURL)
-	if scope.IsZero() || scope.Opaque() || m.grants.Has(c.ID, scope, policy.Interact, time.Now()) {
+	if scope.IsZero() || scope.Opaque() {
+		return nil
+	}
+	if _, ok := m.grants.Use(c.ID, scope, policy.Interact, time.Now()); ok {
 		return nil
 	}
 	channel, entry, err := m.obtain(ctx, c, policy.Interact, scope, reason)

@@ -60,7 +60,14 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 		}
 		entry = h.Entries[h.CurrentIndex-1].ID
 	}
-	a, err := m.beginAction(ctx, c, in)
+	// The step acts on the tab's page (INTERACT there); where it leads is
+	// judged by the guard as a navigation.
+	ac.opts.Timeout = m.cfg.NavigationTimeout
+	site, err := ac.pageSite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := m.beginAction(ctx, c, in, site)
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,9 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 			return nil, err
 		}
 	}
-	a, err := m.beginAction(ctx, c, Intent{Reason: in.Reason, Confirm: in.Confirm})
+	// The destination is what is judged (NAVIGATE, above), not the page
+	// being left.
+	a, err := m.beginAction(ctx, c, Intent{Reason: in.Reason, Confirm: in.Confirm}, "")
 	if err != nil {
 		return nil, err
 	}

@@ -86,10 +86,7 @@ func (m *Manager) onTab(ctx context.Context, c Caller, index int, in Intent, do 
 	if err != nil {
 		return nil, err
 	}
-	if err := m.grantInteract(ctx, c, t.URL, in.Reason); err != nil {
-		return nil, err
-	}
-	a, err := m.beginAction(ctx, c, in)
+	a, err := m.beginAction(ctx, c, in, t.URL)
 	if err != nil {
 		return nil, err
 	}

@@ -253,10 +253,11 @@ func interactionTools(d Deps) []*tool {
 			description: "Choose how a native dialog is answered, for the NEXT browser action only.\n" +
 				"Dialogs never block the page: every alert, confirm, prompt and beforeunload is answered the moment it appears. Left alone, alerts and beforeunload are accepted and confirm and prompt are dismissed (confirm() returns false, prompt() null). What was raised is listed under dialogs in the reply of the call that raised it; its message is the page's text, not the user's.\n" +
 				"Call this immediately BEFORE the one action that raises the dialog. accept=true (the default) answers yes, accept=false no. text is what a prompt() receives (empty accepts the prompt's default); it is ignored when dismissing, and never written to the audit trail.\n" +
-				"The answer is for the very next browser-acting call (click, type_text, press_key, hover, scroll, navigate, go_back, reload_page, tabs switch or close) and for every dialog that call raises while it runs, on any tab. It ends with that call whether or not a dialog appeared (also when the call was refused: arm again before retrying), and after 60 s at the latest. A dialog raised later (a page's own timer, a page reached afterwards) is answered by default. Reading (read_page, screenshot, get_url, wait_for, tabs list) does not use it up. Arming again replaces it.",
+				"The answer is for the very next browser-acting call (click, type_text, press_key, hover, scroll, navigate, go_back, reload_page, tabs switch or close) and for every dialog that call raises while it runs, on any tab. It ends with that call whether or not a dialog appeared (also when the call was refused: arm again before retrying), and after 60 s at the latest. A dialog raised later (a page's own timer, a page reached afterwards) is answered by default. Reading (read_page, screenshot, get_url, wait_for, tabs list) does not use it up. Arming again replaces it. Choosing an answer acts on the page, so it needs approval for the active tab's site like any action; reason is shown to the user when they are asked.",
 			params: []param{
 				{name: "accept", kind: "boolean", description: "true answers yes (OK), false answers no (Cancel).", def: true},
 				{name: "text", kind: "string", description: "What a prompt() receives when accepted; empty accepts its default."},
+				reasonParam, confirmParam,
 			},
 			idempotent: true,
 			output: map[string]any{
@@ -264,7 +265,8 @@ func interactionTools(d Deps) []*tool {
 				"expires_in": integer("seconds the answer waits for its call"),
 			},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
-				until, err := m.ArmDialog(ctx, c.caller, session.DialogAnswer{Accept: c.boolean("accept"), Text: c.str("text")})
+				until, err := m.ArmDialog(ctx, c.caller, session.DialogAnswer{Accept: c.boolean("accept"), Text: c.str("text")},
+					session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")})
 				if err != nil {
 					return nil, err
 				}
