@@ -15,7 +15,7 @@ func senderSites(t *testing.T) (a, b, c *site) {
 	a = newSite(t, "127.0.0.1")
 	b = newSite(t, "127.0.0.2")
 	c = newSite(t, "127.0.0.3")
-	for _, p := range []string{"/srcdoc", "/data", "/blank", "/named", "/top", "/declared"} {
+	for _, p := range []string{"/srcdoc", "/data", "/blank", "/named", "/top", "/declared", "/framed"} {
 		b.handle("/sink"+p, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			fmt.Fprintf(w, "<title>sink %s</title>received", r.Method)
@@ -36,7 +36,8 @@ func senderSites(t *testing.T) (a, b, c *site) {
 		`<button id=go onclick="window.open('about:blank','w1'); setTimeout(()=>f.submit(), 100)">Next</button>`)
 	// A cross-site iframe posting into the top frame.
 	a.page("/top", fmt.Sprintf(`<!doctype html><title>top</title><iframe src="%s/frame" width=400 height=200></iframe>`, c.URL))
-	c.page("/frame", `<!doctype html><title>frame</title>`+form("/top", "_top")+`<button id=cgo onclick="f.submit()">Continue</button>`)
+	c.page("/frame", `<!doctype html><title>frame</title>`+form("/top", "_top")+`<button id=cgo onclick="f.submit()">Continue</button>`+
+		fmt.Sprintf(`<form method=post action="%s/sink/framed"><input name=x value=1><button id=csend>Send</button></form>`, b.URL))
 	// The agent's own, declared, target=_blank post.
 	a.page("/declared", `<!doctype html><title>declared</title>`+strings.Replace(form("/declared", "_blank"), "</form>", "<button id=send>Send</button></form>", 1))
 	return a, b, c
@@ -111,6 +112,14 @@ func TestSendsChargedToTheirSender(t *testing.T) {
 	if n := b.count("/sink/declared"); n != 1 {
 		t.Errorf("declared post reached B %d times, want 1", n)
 	}
+
+	// A declared send from a form in the cross-site frame is the frame's:
+	// the credit is bought on C, where the click lands, and pays once.
+	call(t, cs, "tabs", map[string]any{"action": "switch", "index": 0, "confirm": true})
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/top", "confirm": true}), "ok")
+	env = call(t, cs, "click", map[string]any{"selector": "#csend", "submits": true, "confirm": true})
+	waitFor(t, "the framed declared post", 15*time.Second, func() bool { return b.count("/sink/framed") == 1 })
+	t.Logf("declared post from the cross-site frame: %v, B received %d", env["status"], b.count("/sink/framed"))
 }
 
 // TestCreditBoundToItsTab: a single-use credit bought for an action on one

@@ -106,7 +106,7 @@ func (m *Manager) beginAction(ctx context.Context, c Caller, in Intent, actsIn s
 	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use()}
 	err = m.grantInteract(ctx, c, actsIn, in.Reason)
 	if err == nil {
-		err = m.credit(ctx, a)
+		err = m.credit(ctx, a, actsIn)
 	}
 	if err != nil {
 		var need *ConsentNeeded

@@ -56,10 +56,10 @@ func (m *Manager) grantInteract(ctx context.Context, c Caller, rawURL, reason st
 }
 
 // credit buys what an action's intent declares, as single-use grants on the
-// origin of the page it acts on, bound to its tab: the first matching
+// origin of the frame it acts in, bound to its tab: the first matching
 // request that tab sends (or a popup it opens, for its first load) spends
 // them. Another tab on the same site cannot.
-func (m *Manager) credit(ctx context.Context, a *Action) error {
+func (m *Manager) credit(ctx context.Context, a *Action, actsIn string) error {
 	var caps []policy.Capability
 	if a.intent.Submit {
 		caps = append(caps, policy.Submit)
@@ -76,7 +76,12 @@ func (m *Manager) credit(ctx context.Context, a *Action) error {
 	if len(caps) == 0 {
 		return nil
 	}
-	url, _ := a.b.fresh(ctx, a.Tab)
+	// The frame acted in sends what the action sets off (a form in a
+	// cross-site iframe is that frame's send); navigate acts on the tab.
+	url := actsIn
+	if url == "" {
+		url, _ = a.b.fresh(ctx, a.Tab)
+	}
 	scope := policy.ScopeOf(url)
 	if scope.IsZero() {
 		return newError(StatusError, "the page has no address to act from", "Navigate to a page first.")
