@@ -19,9 +19,9 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -74,6 +74,28 @@ type Request struct {
 	// popup that has no document yet (its first load, a target=_blank form
 	// post), its opener.
 	SenderTab target.ID
+	// Subresource marks a send that is not a document (fetch, XHR, beacon,
+	// a report), held because Options.HoldSends asked for it. Only sends
+	// with a method other than GET and HEAD reach the Decider.
+	Subresource bool
+}
+
+// Send is a request a guarded page (or a worker) sent that is not a
+// document and not a GET: fetch and XHR with a body or a mutating method,
+// beacons, reports, and WebSocket handshakes. It is read from the Network
+// events, with no pause and no cost to the page.
+type Send struct {
+	TabID      target.ID // "" for a worker that outlives its pages
+	TargetID   target.ID
+	TargetType string
+	FrameID    cdp.FrameID
+	Method     string // WEBSOCKET for a WebSocket handshake
+	URL        string
+	Type       network.ResourceType
+	// Sender is the origin of the document that sent it: the Origin header
+	// when the browser put one, else the frame's document (its creator's
+	// for one with none of its own).
+	Sender string
 }
 
 // Verdict is the Decider's answer. Fields are added to the audit row.
@@ -109,7 +131,15 @@ type Options struct {
 	Prepare func(q *Sender, t *target.Info)
 	// OnTarget is told when a page target appears, changes or goes away.
 	OnTarget func(ev TargetEvent)
-	Logger   *zap.Logger
+	// OnSend is told of every send a guarded page or worker makes that the
+	// guard does not hold (all of them unless HoldSends).
+	OnSend func(s Send)
+	// HoldSends holds fetch, XHR, beacon, report and other subresource
+	// requests too: GETs and HEADs are let go at once, every other method
+	// is judged by the Decider (Request.Subresource) and refused with a
+	// network error.
+	HoldSends bool
+	Logger    *zap.Logger
 }
 
 // TargetEvent reports a change to the set of page targets.
@@ -174,7 +204,7 @@ type Guard struct {
 	hops    map[fetch.RequestID]hop      // judged requests, for their redirect hops
 	seq     int64
 
-	paused, allowed, refused atomic.Int64
+	workers map[target.SessionID]target.ID // worker targets, for their sends
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -198,6 +228,7 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		targets: map[target.SessionID]*Target{},
 		frames:  map[cdp.FrameID]frame{},
 		hops:    map[fetch.RequestID]hop{},
+		workers: map[target.SessionID]target.ID{},
 		cancel:  cancel,
 		done:    make(chan struct{}),
 	}
@@ -211,6 +242,12 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		page.FrameDetached.Method,
 	)
 	go g.loop(gctx, events, unsubscribe)
+	if opts.OnSend != nil {
+		// Network events come for every request a page makes: they are read
+		// apart, so that a flood of them never delays a paused request.
+		sends, unsub := conn.Subscribe(network.RequestWillBeSent.Method, network.WebSocketCreated.Method)
+		go g.sendLoop(gctx, sends, unsub)
+	}
 
 	b := conn.Browser()
 	if _, err := cdp.Call(ctx, b, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
@@ -232,11 +269,6 @@ func autoAttach() target.SetAutoAttachParams {
 // Stop ends the guard's event loop. The connection stays open.
 func (g *Guard) Stop() {
 	g.cancel()
-}
-
-// Stats reports how many requests were paused, let through and refused.
-func (g *Guard) Stats() (paused, allowed, refused int64) {
-	return g.paused.Load(), g.allowed.Load(), g.refused.Load()
 }
 
 // Pages lists the page targets (tabs and popups) in attach order.
@@ -391,7 +423,6 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 			g.fail(errors.New("cdpguard: unreadable requestPaused event"))
 			return
 		}
-		g.paused.Add(1)
 		go g.judge(ctx, ev.SessionID, &p)
 	}
 }
@@ -423,10 +454,8 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 		q := &Sender{s: g.conn.Session(a.SessionID)}
 		if guarded {
 			g.setup(q, info)
-		} else if (info.Type == "service_worker" || info.Type == "shared_worker") && g.opts.Prepare != nil {
-			// Workers that outlive a page are not guarded, but they answer
-			// a page's scripts too.
-			g.opts.Prepare(q, info)
+		} else if isWorker(info.Type) {
+			g.setupWorker(q, a.SessionID, info)
 		}
 		if a.WaitingForDebugger && q.err == nil {
 			q.Send(runtime.RunIfWaitingForDebugger.Method, nil)
@@ -492,13 +521,34 @@ func (q *Sender) wait(ctx context.Context) error {
 	return err
 }
 
+func isWorker(typ string) bool {
+	return typ == "worker" || typ == "service_worker" || typ == "shared_worker"
+}
+
+// setupWorker: a worker loads no documents, but it sends as its page does
+// (fetch, XHR, beacons, WebSockets), so its sends are recorded, and held
+// with HoldSends. Workers that outlive a page answer its scripts too, and
+// get the page's own setup.
+func (g *Guard) setupWorker(q *Sender, sid target.SessionID, info *target.Info) {
+	g.mu.Lock()
+	g.workers[sid] = info.TargetID
+	g.mu.Unlock()
+	if g.opts.OnSend != nil || g.opts.HoldSends {
+		q.Send(network.Enable.Method, network.EnableParams{})
+	}
+	if g.opts.HoldSends {
+		q.Send(fetch.Enable.Method, fetch.EnableParams{Patterns: g.patterns()})
+	}
+	if info.Type != "worker" && g.opts.Prepare != nil {
+		g.opts.Prepare(q, info)
+	}
+}
+
 func (g *Guard) setup(q *Sender, info *target.Info) {
 	// Documents only: navigations, form posts, iframe loads and every
 	// redirect hop of them. Subresources are not judged, and pausing them
 	// would add a round trip to each.
-	q.Send(fetch.Enable.Method, fetch.EnableParams{
-		Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}},
-	})
+	q.Send(fetch.Enable.Method, fetch.EnableParams{Patterns: g.patterns(network.ResourceTypeDocument)})
 	// A service worker would answer a navigation without a request the
 	// guard could see; the bypass needs the Network domain on.
 	q.Send(network.Enable.Method, network.EnableParams{})
@@ -513,8 +563,125 @@ func (g *Guard) setup(q *Sender, info *target.Info) {
 	}
 }
 
+// sendLoop reports the sends of guarded pages and workers from their
+// Network events.
+func (g *Guard) sendLoop(ctx context.Context, events <-chan cdpconn.Event, unsubscribe func()) {
+	defer unsubscribe()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			if s, ok := g.send(ev); ok {
+				g.opts.OnSend(s)
+			}
+		}
+	}
+}
+
+// wireSend is the part of Network.requestWillBeSent and webSocketCreated a
+// send is told by; the rest (initiator stacks, timings) is never decoded.
+type wireSend struct {
+	Type    network.ResourceType `json:"type"`
+	FrameID cdp.FrameID          `json:"frameId"`
+	URL     string               `json:"url"` // webSocketCreated
+	Request *struct {
+		URL     string          `json:"url"`
+		Method  string          `json:"method"`
+		Headers network.Headers `json:"headers"`
+	} `json:"request"`
+	Initiator *struct {
+		Type network.InitiatorType `json:"type"`
+	} `json:"initiator"`
+}
+
+// send reads one Network event and says whether it is a send to report:
+// not a document (those are judged), not a GET or HEAD, not a CORS
+// preflight, and not one HoldSends holds (those are reported when judged).
+func (g *Guard) send(ev cdpconn.Event) (Send, bool) {
+	var w wireSend
+	if jsonv2.Unmarshal(ev.Params, &w) != nil {
+		return Send{}, false
+	}
+	s := Send{FrameID: w.FrameID, Type: w.Type}
+	var origin string
+	if ev.Method == network.WebSocketCreated.Method {
+		s.Method, s.URL, s.Type = "WEBSOCKET", w.URL, network.ResourceTypeWebSocket
+	} else {
+		if w.Request == nil || w.Type == network.ResourceTypeDocument {
+			return Send{}, false
+		}
+		s.Method, s.URL = strings.ToUpper(w.Request.Method), w.Request.URL
+		if s.Method == "GET" || s.Method == "HEAD" || (w.Initiator != nil && w.Initiator.Type == network.InitiatorTypePreflight) {
+			return Send{}, false
+		}
+		if g.opts.HoldSends && slices.Contains(heldSends, w.Type) {
+			return Send{}, false
+		}
+		origin = header(w.Request.Headers, "Origin")
+	}
+	g.mu.Lock()
+	issuer := ""
+	if t := g.targets[ev.SessionID]; t != nil {
+		s.TabID, s.TargetID, s.TargetType = t.TabID, t.ID, t.Type
+		_, issuer, _ = g.issuerLocked(t, w.FrameID)
+	} else if id, ok := g.workers[ev.SessionID]; ok {
+		s.TargetID, s.TargetType = id, "worker"
+	} else {
+		g.mu.Unlock()
+		return Send{}, false // not a target the guard set up
+	}
+	g.mu.Unlock()
+	s.URL = clip(s.URL)
+	s.Sender = origin
+	if s.Sender == "" || s.Sender == "null" && issuer != "" {
+		if o := originOf(issuer); o != "" {
+			s.Sender = o
+		}
+	}
+	return s, true
+}
+
+// originOf gives the origin of a URL as scheme://host[:port], "" when it
+// has none. It is a label for the record, never a judgement.
+func originOf(raw string) string {
+	raw = strings.TrimPrefix(raw, "blob:")
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// heldSends are the subresource types HoldSends holds: what a page sends
+// data with. WebSockets cannot be held by Fetch; they are recorded only.
+var heldSends = []network.ResourceType{
+	network.ResourceTypeXHR, network.ResourceTypeFetch, network.ResourceTypePing,
+	network.ResourceTypeCSPViolationReport, network.ResourceTypeOther,
+}
+
+// patterns are the Fetch patterns of a target: documents when it renders
+// pages, and the send types when HoldSends.
+func (g *Guard) patterns(types ...network.ResourceType) []*fetch.RequestPattern {
+	if g.opts.HoldSends {
+		types = append(types, heldSends...)
+	}
+	var out []*fetch.RequestPattern
+	for _, t := range types {
+		out = append(out, &fetch.RequestPattern{URLPattern: "*", ResourceType: t, RequestStage: fetch.RequestStageRequest})
+	}
+	return out
+}
+
 func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventRequestPaused) {
 	start := time.Now()
+	if p.ResourceType != network.ResourceTypeDocument {
+		g.judgeSend(ctx, sid, p, start)
+		return
+	}
 	g.mu.Lock()
 	t := g.targets[sid]
 	r := Request{
@@ -548,22 +715,61 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 	g.rememberLocked(p.RequestID, hop{url: clip(r.URL), sender: r.Sender, session: sid, at: start})
 	g.mu.Unlock()
 
-	v := g.opts.Decide(ctx, r)
-	s := g.conn.Session(sid)
+	g.answer(ctx, r, g.opts.Decide(ctx, r), start)
+}
+
+// judgeSend answers a held subresource request: a GET or HEAD goes at once
+// and unrecorded (a page loads hundreds), anything else is judged.
+func (g *Guard) judgeSend(ctx context.Context, sid target.SessionID, p *fetch.EventRequestPaused, start time.Time) {
+	r := Request{
+		SessionID: sid, RequestID: p.RequestID, FrameID: p.FrameID,
+		URL: p.Request.URL + p.Request.URLFragment, NetworkID: string(p.NetworkID),
+		Method: p.Request.Method, HasBody: p.Request.HasPostData, ResourceType: p.ResourceType,
+		Subresource: true,
+	}
+	if m := strings.ToUpper(r.Method); m == "GET" || m == "HEAD" {
+		g.answer(ctx, r, Verdict{Allow: true}, start)
+		return
+	}
+	g.mu.Lock()
+	if t := g.targets[sid]; t != nil {
+		r.TargetID, r.TabID, r.TargetType, r.SenderTab = t.ID, t.TabID, t.Type, t.TabID
+		_, r.Issuer, _ = g.issuerLocked(t, p.FrameID)
+	} else if w := g.workers[sid]; w != "" {
+		r.TargetID, r.TargetType = w, "worker"
+	}
+	g.mu.Unlock()
+	r.Sender = header(p.Request.Headers, "Origin")
+	if r.Sender == "" {
+		r.Sender = originOf(r.Issuer)
+	}
+	g.answer(ctx, r, g.opts.Decide(ctx, r), start)
+}
+
+// answer lets a paused request go or refuses it, and reports the decision.
+// A refused document gets an empty 204 (the tab stays where it was); a
+// refused send fails as the network would, blocked by the client.
+func (g *Guard) answer(ctx context.Context, r Request, v Verdict, start time.Time) {
+	quiet := r.Subresource && v.Reason == "" // a GET let go unjudged
+	s := g.conn.Session(r.SessionID)
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var err error
-	if v.Allow {
-		g.allowed.Add(1)
-		_, err = cdp.Call(cctx, s, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: p.RequestID})
-	} else {
-		g.refused.Add(1)
+	switch {
+	case v.Allow:
+		_, err = cdp.Call(cctx, s, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.RequestID})
+	case r.Subresource:
+		if g.opts.OnRefuse != nil {
+			g.opts.OnRefuse(r, v)
+		}
+		_, err = cdp.Call(cctx, s, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+	default:
 		if g.opts.OnRefuse != nil {
 			g.opts.OnRefuse(r, v)
 		}
 		// 204 commits nothing: the tab stays on the document it had.
 		_, err = cdp.Call(cctx, s, fetch.FulfillRequest, fetch.FulfillRequestParams{
-			RequestID:       p.RequestID,
+			RequestID:       r.RequestID,
 			ResponseCode:    204,
 			ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Length", Value: "0"}},
 		})
@@ -571,7 +777,7 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 	if err != nil && !targetGone(err) && ctx.Err() == nil {
 		g.log.Warn("answer paused request", zap.Bool("allow", v.Allow), zap.Error(err))
 	}
-	if g.opts.OnDecision != nil {
+	if g.opts.OnDecision != nil && !quiet {
 		g.opts.OnDecision(r, v, time.Since(start))
 	}
 }
@@ -655,6 +861,7 @@ func (g *Guard) rememberLocked(id fetch.RequestID, h hop) {
 // requests.
 func (g *Guard) forgetLocked(sid target.SessionID) {
 	delete(g.targets, sid)
+	delete(g.workers, sid)
 	for id, fr := range g.frames {
 		if fr.session == sid {
 			delete(g.frames, id)
