@@ -143,7 +143,8 @@ func (l *Log) Path() string {
 	return l.path
 }
 
-// Write redacts r.Args and r.Extra, stamps the time if unset, and appends the
+// Write redacts r.Args and r.Extra (secret keys, and URLs as URL writes
+// them), and r.URLBefore and r.URLAfter, stamps the time if unset, and appends the
 // row as one line with a single write(2). Safe for concurrent use.
 func (l *Log) Write(r Row) error {
 	if l == nil {
@@ -193,8 +194,8 @@ func encode(r Row) ([]byte, error) {
 	r.Time = r.Time.UTC()
 	r.Args = Redact(r.Tool, r.Args)
 	r.Extra = Redact(r.Tool, r.Extra)
-	r.URLBefore = redactString(r.URLBefore)
-	r.URLAfter = redactString(r.URLAfter)
+	r.URLBefore = URL(r.URLBefore)
+	r.URLAfter = URL(r.URLAfter)
 
 	b, err := r.MarshalJSON()
 	if err == nil && len(b)+1 > MaxRowBytes && len(r.Args) > 0 {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/url"
 	"strings"
 	"unicode"
 )
@@ -32,8 +31,11 @@ const Redacted = "[redacted]"
 //     they are also covered by rule 2; listing them keeps those tools' inputs
 //     redacted even if the general rules are narrowed later.
 //
-// Independently of keys, every string value that is an absolute http(s)/ws(s)
-// URL with userinfo has the userinfo ("user:pass@") stripped.
+// Independently of secret keys, URLs are written as URL writes them (no
+// userinfo, no query values, no fragment, cut at URLMax): every string under
+// a key IsURLKey names ("url", "request_url", "redirect_from", "issuer",
+// ...) whatever it looks like, and every URL found inside any other string.
+// A field added later is covered without being listed.
 var (
 	secretSubstrings = []string{
 		"password", "passwd", "passphrase", "passcode", "secret", "token",
@@ -133,12 +135,14 @@ func redactMap(toolKeys map[string]bool, m map[string]any, depth int) map[string
 			out[k] = Redacted
 			continue
 		}
-		out[k] = redactValue(toolKeys, v, depth+1)
+		out[k] = redactValue(toolKeys, v, depth+1, IsURLKey(k))
 	}
 	return out
 }
 
-func redactValue(toolKeys map[string]bool, v any, depth int) any {
+// redactValue redacts v; urlKey says it sits under a key that names URLs
+// (IsURLKey), whose strings are all written through URL.
+func redactValue(toolKeys map[string]bool, v any, depth int, urlKey bool) any {
 	if depth > maxDepth {
 		return "[too deep]"
 	}
@@ -152,21 +156,21 @@ func redactValue(toolKeys map[string]bool, v any, depth int) any {
 		}
 		return v
 	case float32:
-		return redactValue(toolKeys, float64(v), depth)
+		return redactValue(toolKeys, float64(v), depth, urlKey)
 	case string:
-		return redactString(v)
+		return redactString(v, urlKey)
 	case map[string]any:
 		return redactMap(toolKeys, v, depth)
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = redactValue(toolKeys, e, depth+1)
+			out[i] = redactValue(toolKeys, e, depth+1, urlKey)
 		}
 		return out
 	case []string:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = redactString(e)
+			out[i] = redactString(e, urlKey)
 		}
 		return out
 	case map[string]string:
@@ -186,24 +190,15 @@ func redactValue(toolKeys map[string]bool, v any, depth int) any {
 		if err := json.Unmarshal(b, &plain); err != nil {
 			return fmt.Sprintf("[unencodable %T]", v)
 		}
-		return redactValue(toolKeys, plain, depth)
+		return redactValue(toolKeys, plain, depth, urlKey)
 	}
 }
 
-// redactString strips userinfo from absolute http(s)/ws(s) URLs; any other
-// string is returned unchanged.
-func redactString(s string) string {
-	if !strings.Contains(s, "@") || !strings.Contains(s, "://") {
-		return s // fast path: cannot carry userinfo
+// redactString writes a URL-keyed string through URL, and every URL found
+// in any other string (an error message that quotes one) the same way.
+func redactString(s string, urlKey bool) string {
+	if urlKey {
+		return URL(s)
 	}
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil || u.Host == "" {
-		return s
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http", "https", "ws", "wss":
-		u.User = nil
-		return u.String()
-	}
-	return s
+	return ScrubText(s)
 }

@@ -2,12 +2,15 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpguard"
 )
 
@@ -23,16 +26,38 @@ type Intent struct {
 	Confirm  bool   // legacy consent (confirm=true) from a client that cannot be asked
 }
 
-// Refusal is a request the guard refused.
+// Refusal is a request the guard refused. Its URLs are kept cut
+// (newRefusal): a page can have thousands refused in the minute they are
+// kept, each with a 2 MB URL.
 type Refusal struct {
 	At           time.Time
 	TabID        target.ID // the tab (page target) the request belonged to
-	URL          string    // the refused request's URL
-	RedirectFrom string    // set when a redirect hop was refused
+	URL          string    // the refused request's URL, cut (audit.CutURL)
+	RedirectFrom string    // set when a redirect hop was refused, cut
 	Reason       string
 	MainFrame    bool   // the tab's own document would have moved (not an iframe's)
 	NetworkID    string // the navigation's id (its loader id), kept over redirects
-	Issuer       string // the document that issued it
+	Issuer       string // the document that issued it, as urlKey
+}
+
+// newRefusal keeps what a call needs of a refused request: the origin it
+// was going to (a cut URL keeps it), whether it was a redirect hop, and who
+// issued it, to compare.
+func newRefusal(r cdpguard.Request, reason string) Refusal {
+	return Refusal{At: time.Now(), TabID: r.TabID, URL: audit.CutURL(r.URL), RedirectFrom: audit.CutURL(r.RedirectFrom),
+		Reason: reason, MainFrame: r.TargetID == r.TabID && !r.InSubframe, NetworkID: r.NetworkID, Issuer: urlKey(r.Issuer)}
+}
+
+// urlKey is a URL small enough to keep that still tells two long URLs
+// apart: a URL over audit.URLMax is cut and followed by a digest of the
+// whole. Never written down: the digest of a URL with a short secret in it
+// would give the secret away.
+func urlKey(u string) string {
+	if len(u) <= audit.URLMax {
+		return u
+	}
+	h := sha256.Sum256([]byte(u))
+	return audit.CutURL(u) + hex.EncodeToString(h[:12])
 }
 
 // refusals remembers recent refusals per browser so a call can tell that a
@@ -138,7 +163,7 @@ func (a *Action) refusedNavigation(loader, before string) *Refusal {
 		if !r.MainFrame {
 			continue
 		}
-		if (loader != "" && r.NetworkID == loader) || (r.Issuer != "" && r.Issuer != before) {
+		if (loader != "" && r.NetworkID == loader) || (r.Issuer != "" && r.Issuer != urlKey(before)) {
 			return &r
 		}
 	}

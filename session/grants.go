@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/policy"
 )
@@ -21,7 +22,7 @@ type credit struct {
 func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason string) error {
 	scope := policy.ScopeOf(rawURL)
 	if scope.IsZero() {
-		return newError(StatusError, "cannot tell which site "+rawURL+" is", "Pass an absolute http(s) URL.")
+		return newError(StatusError, "cannot tell which site "+audit.URL(rawURL)+" is", "Pass an absolute http(s) URL.")
 	}
 	if !scope.Opaque() {
 		if _, ok := m.grants.Use(c.ID, scope, policy.Navigate, time.Now()); ok {

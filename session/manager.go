@@ -300,8 +300,7 @@ func (m *Manager) hooks() launchHooks {
 		decide:     m.decide,
 		onDecision: m.onDecision,
 		onRefuse: func(b *Browser, r cdpguard.Request, v cdpguard.Verdict) {
-			b.refused.add(Refusal{At: time.Now(), TabID: r.TabID, URL: r.URL, RedirectFrom: r.RedirectFrom, Reason: v.Reason,
-				MainFrame: r.TargetID == r.TabID && !r.InSubframe, NetworkID: r.NetworkID, Issuer: r.Issuer})
+			b.refused.add(newRefusal(r, v.Reason))
 		},
 		onFailure:  m.onGuardFailure,
 		onConnLost: m.onConnLost,

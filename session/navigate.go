@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/policy"
@@ -179,7 +180,7 @@ func (w *loadWaiter) navigate(ctx context.Context, s *cdpconn.Session, rawURL, w
 	}
 	if nav.ErrorText != "" {
 		return nil, newError(StatusNavigationFailed, nav.ErrorText,
-			"The browser could not load the page; check the URL, or whether the site is reachable.").with("requested_url", rawURL)
+			"The browser could not load the page; check the URL, or whether the site is reachable.").with("requested_url", audit.URL(rawURL))
 	}
 	if nav.LoaderID == "" {
 		// A same-document navigation (a fragment): nothing to load.

@@ -2,9 +2,11 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/session"
 )
 
@@ -62,14 +64,21 @@ func checkURL(raw string) (string, error) {
 	if raw == "" {
 		return "", badArg("url", "url is empty", hint)
 	}
+	// The messages name the URL as the audit writes it: an error lands in
+	// the audit row, and the agent knows what it passed.
+	shown := audit.URL(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", badArg("url", "url does not parse: "+err.Error(), hint)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL it quotes whole
+		}
+		return "", badArg("url", "url "+shown+" does not parse: "+err.Error(), hint)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
 		if u.Host == "" || u.Hostname() == "" {
-			return "", badArg("url", "url has no host: "+raw, hint)
+			return "", badArg("url", "url has no host: "+shown, hint)
 		}
 	case "file":
 		if u.Path == "" {
@@ -81,7 +90,7 @@ func checkURL(raw string) (string, error) {
 			return "", badArg("url", "only about:blank is allowed among about: URLs", hint)
 		}
 	case "":
-		return "", badArg("url", "url has no scheme: "+raw, "Add the scheme, e.g. https://"+raw+".")
+		return "", badArg("url", "url has no scheme: "+shown, "Add the scheme, e.g. https://"+shown+".")
 	default:
 		return "", badArg("url", "unsupported scheme "+u.Scheme+":", "Use http, https, file, data or about:blank.")
 	}

@@ -348,6 +348,14 @@ func envelope(out map[string]any, err error) map[string]any {
 		env["error"] = err.Error()
 		env["hint"] = "Retry; if it persists, call close_browser and open_browser."
 	}
+	// An error may quote a URL (Chrome's, Go's): it is answered as the
+	// audit writes it. Where the tab stands is answered in fields of its
+	// own ("url"), which stay whole.
+	for _, k := range []string{"error", "hint"} {
+		if s, ok := env[k].(string); ok {
+			env[k] = audit.ScrubText(s)
+		}
+	}
 	return env
 }
 

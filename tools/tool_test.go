@@ -34,6 +34,24 @@ func TestCheckURL(t *testing.T) {
 	}
 }
 
+// A refused URL is named in the error as the audit writes it: the error
+// lands in the audit row.
+func TestCheckURLNamesNoSecret(t *testing.T) {
+	for _, u := range []string{"example.com/?token=SEC1", "http:///?code=SEC2", "http://a b.com/?q=SEC3#SEC4", "%zz?k=SEC5"} {
+		_, err := checkURL(u)
+		var ae *argError
+		if !errors.As(err, &ae) || strings.Contains(ae.msg+ae.hint, "SEC") {
+			t.Errorf("%q: %v (hint %q)", u, err, ae.hint)
+		}
+	}
+	env := envelope(nil, errors.New(`navigate: Get "https://h/?token=SEC6#SEC7": refused`))
+	if strings.Contains(jsonText(env), "SEC") || !strings.Contains(env["error"].(string), "https://h/?token=[redacted]") {
+		t.Errorf("envelope: %v", env)
+	}
+}
+
+func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
+
 func TestCheckArgs(t *testing.T) {
 	nav := navigationTools(Deps{})[0]
 	cases := []struct {

@@ -143,7 +143,7 @@ func newLogger(o *options, stderr io.Writer) (*zap.Logger, func(), error) {
 	enc := zap.NewProductionEncoderConfig()
 	enc.EncodeTime = zapcore.ISO8601TimeEncoder
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(ws), level)
-	return zap.New(core), closer, nil
+	return zap.New(scrubCore{core}), closer, nil
 }
 
 // daemon is everything one data directory's server holds.

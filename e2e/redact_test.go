@@ -1,0 +1,173 @@
+package e2e
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestURLSecretsStayOutOfTheRecord: a secret in a query, in a fragment, in a
+// redirect's Location and in a GET form's typed value reaches the pages (the
+// agent navigated there), but no audit row, no log line (at debug level) and
+// no reply field other than where the tab stands. URLs in the record keep
+// scheme, host, port, path and query keys, and a page's 1 MB URL is written
+// cut.
+func TestURLSecretsStayOutOfTheRecord(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	form := `<title>P</title><form action="/search" method="get"><input id="q" name="q"></form>`
+	a.page("/p", form)
+	a.page("/landing", form)
+	a.page("/search", `<title>Results</title>results`)
+	a.page("/big", fmt.Sprintf(`<title>Big</title><body><script>
+const f = document.createElement("iframe");
+f.src = %q + "/frame/" + "x".repeat(1 << 20) + "?tail=SECRET6";
+document.body.appendChild(f);
+</script>`, b.URL))
+	a.handle("/go", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/landing?code=SECRET3&state=x", http.StatusFound)
+	})
+	a.handle("/out", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL+"/landing?code=SECRET3", http.StatusFound)
+	})
+	b.page("/landing", `<title>B</title>unapproved`)
+	secrets := []string{"SECRET1", "SECRET2", "SECRET3", "SECRET4", "SECRET5", "SECRET6"}
+
+	l := startServe(t, "", "LYRA_BROWSER_LOG_LEVEL=debug")
+	cs := l.connectHTTP(t, proto2026)
+	var replies []map[string]any
+	do := func(tool string, args map[string]any, status string) map[string]any {
+		t.Helper()
+		env := call(t, cs, tool, args)
+		wantStatus(t, env, status)
+		replies = append(replies, env)
+		return env
+	}
+
+	env := do("navigate", map[string]any{"url": a.URL + "/p?token=SECRET1#frag-SECRET2", "wait_until": "load"}, "ok")
+	if env["url"] != a.URL+"/p?token=SECRET1#frag-SECRET2" {
+		t.Errorf("navigate answers url %v, want where the tab stands, secrets and all", env["url"])
+	}
+	withUser := strings.Replace(a.URL, "://", "://user:SECRET5@", 1) + "/landing"
+	do("navigate", map[string]any{"url": withUser, "wait_until": "load"}, "ok")
+	env = do("navigate", map[string]any{"url": a.URL + "/go", "wait_until": "load"}, "ok")
+	if env["url"] != a.URL+"/landing?code=SECRET3&state=x" {
+		t.Errorf("after the redirect the tab stands at %v", env["url"])
+	}
+	env = do("navigate", map[string]any{"url": a.URL + "/out", "wait_until": "load"}, "blocked_by_policy")
+	if env["redirected_to"] != b.URL {
+		t.Errorf("refused redirect: redirected_to = %v, want the origin %s", env["redirected_to"], b.URL)
+	}
+	if n := b.count("/landing"); n != 0 {
+		t.Errorf("the unapproved destination was reached %d times", n)
+	}
+	env = do("type_text", map[string]any{"selector": "#q", "text": "SECRET4", "submit": true}, "ok")
+	if env["url"] != a.URL+"/search?q=SECRET4" {
+		t.Errorf("the GET form went to %v", env["url"])
+	}
+	if u := do("get_url", nil, "ok"); u["url"] != a.URL+"/search?q=SECRET4" {
+		t.Errorf("get_url = %v, want the page's own URL", u["url"])
+	}
+	do("navigate", map[string]any{"url": a.URL + "/big", "wait_until": "load"}, "ok")
+	waitFor(t, "the 1 MB iframe judged", 20*time.Second, func() bool {
+		return len(guardRowsAt(t, l.dataDir, "/frame/")) > 0
+	})
+	l.stop(t)
+
+	// Replies: only where the tab stands may carry the secrets.
+	for _, env := range replies {
+		delete(env, "url")
+		if s := leaked(jsonString(env), secrets); s != "" {
+			t.Errorf("a reply carries %s outside its url: %v", s, env)
+		}
+	}
+
+	raw, err := os.ReadFile(filepath.Join(l.dataDir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(raw)))
+	sc.Buffer(make([]byte, 8<<20), 8<<20)
+	longest := 0
+	for sc.Scan() {
+		line := sc.Text()
+		longest = max(longest, len(line))
+		if s := leaked(line, secrets); s != "" {
+			t.Errorf("audit row carries %s: %.600s", s, line)
+		}
+	}
+	t.Logf("audit.jsonl: %d bytes, longest row %d bytes", len(raw), longest)
+	if longest > 8<<10 {
+		t.Errorf("longest audit row is %d bytes: a page's 1 MB URL was written uncut", longest)
+	}
+	logs := l.stderr.String()
+	for _, line := range strings.Split(logs, "\n") {
+		if s := leaked(line, secrets); s != "" {
+			t.Errorf("log line carries %s: %.600s", s, line)
+		}
+		if len(line) > 16<<10 {
+			t.Errorf("log line of %d bytes", len(line))
+		}
+	}
+	t.Logf("lyrad stderr at debug: %d lines", strings.Count(logs, "\n"))
+
+	// What is kept: scheme, host, port, path and query keys.
+	want := map[string]bool{
+		a.URL + "/landing?code=[redacted]&state=[redacted]": false, // the allowed redirect hop
+		b.URL + "/landing?code=[redacted]":                  false, // the refused one
+		a.URL + "/p?token=[redacted]#[redacted]":            false, // the first load, args.url, url_after
+		a.URL + "/search?q=[redacted]":                      false, // the GET form's request and url_after
+	}
+	for _, r := range auditRows(t, l.dataDir) {
+		for _, v := range []any{r["request_url"], r["url_before"], r["url_after"], argURL(r)} {
+			if s, ok := v.(string); ok {
+				if _, ok := want[s]; ok {
+					want[s] = true
+				}
+			}
+		}
+	}
+	for u, seen := range want {
+		if !seen {
+			t.Errorf("no audit row records %s", u)
+		}
+	}
+	for _, r := range guardRowsAt(t, l.dataDir, "/frame/") {
+		u := fmt.Sprint(r["request_url"])
+		if len(u) > 2048 || !strings.HasPrefix(u, b.URL+"/frame/xxx") || !strings.HasSuffix(u, "[cut]") {
+			t.Errorf("the 1 MB iframe URL is recorded as %d bytes: %.80s...", len(u), u)
+		}
+	}
+}
+
+func leaked(s string, secrets []string) string {
+	for _, x := range secrets {
+		if strings.Contains(s, x) {
+			return x
+		}
+	}
+	return ""
+}
+
+func argURL(r map[string]any) any {
+	args, _ := r["args"].(map[string]any)
+	return args["url"]
+}
+
+// guardRowsAt are the guard rows whose request URL has this path.
+func guardRowsAt(t *testing.T, dataDir, path string) []map[string]any {
+	var out []map[string]any
+	for _, r := range auditRows(t, dataDir) {
+		u, _ := r["request_url"].(string)
+		if r["kind"] == "guard" && strings.Contains(u, path) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
