@@ -98,7 +98,7 @@ func (m *Manager) beginAction(ctx context.Context, c Caller, in Intent) (*Action
 		done()
 		return nil, err
 	}
-	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use()}
+	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use(t.ID)}
 	if err := m.credit(ctx, a); err != nil {
 		var need *ConsentNeeded
 		a.dialogsEnd(!errors.As(err, &need))
