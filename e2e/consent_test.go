@@ -225,3 +225,61 @@ func TestConsentAnswerOffTheSchema(t *testing.T) {
 		t.Errorf("a bad answer let a navigation through")
 	}
 }
+
+// TestConsentAnswerIsForItsReason: an answer is keyed by the whole question,
+// the reason shown to the user included. A client that repeats the call
+// with the user's yes to "reason A" but now says "reason B" is asked again,
+// and the site is not reached until the question asked is the one answered.
+func TestConsentAnswerIsForItsReason(t *testing.T) {
+	needBrowser(t)
+	s := friendly(t)
+	cmd := exec.Command(lyradBin, "stdio")
+	cmd.Env = append(baseEnv(t.TempDir()), "LYRA_BROWSER_CONSENT_CHANNEL=auto")
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-raw", Version: "1"}, &mcp.ClientOptions{
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: answer("accept", nil), // declares the capability; never called
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	ask := func(reason string, answers mcp.InputResponseMap) *mcp.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate",
+			Arguments: map[string]any{"url": s.URL + "/", "reason": reason}, InputResponses: answers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	only := func(res *mcp.CallToolResult) (string, string) {
+		t.Helper()
+		if !res.NeedsInput() || len(res.InputRequests) != 1 {
+			t.Fatalf("want one question, got %+v", res)
+		}
+		for id, r := range res.InputRequests {
+			return id, r.(*mcp.ElicitParams).Message
+		}
+		return "", ""
+	}
+	yes := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+
+	idA, msgA := only(ask("read the public changelog", nil))
+	if !strings.Contains(msgA, "read the public changelog") {
+		t.Fatalf("question A: %q", msgA)
+	}
+	idB, msgB := only(ask("transfer the funds", mcp.InputResponseMap{idA: yes}))
+	if idB == idA || !strings.Contains(msgB, "transfer the funds") {
+		t.Fatalf("the yes to A answered B: %s %q", idB, msgB)
+	}
+	if s.count("/") != 0 {
+		t.Fatalf("the site was reached on an answer to another question")
+	}
+	res := ask("read the public changelog", mcp.InputResponseMap{idA: yes})
+	if env, _ := res.StructuredContent.(map[string]any); res.NeedsInput() || env["status"] != "ok" || s.count("/") != 1 {
+		t.Fatalf("the answer to its own question: %+v (site reached %d times)", res, s.count("/"))
+	}
+}

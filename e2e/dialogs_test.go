@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -183,5 +185,64 @@ func TestDialogsEverywhere(t *testing.T) {
 	}
 	if ds := dialogList(t, env); len(ds) != 1 || ds[0]["answer"] != "accepted" {
 		t.Errorf("beforeunload by default: dialogs %v", env["dialogs"])
+	}
+}
+
+// TestDialogArmedForItsTabOnly: handle_dialog(accept, text) arms an answer
+// for the tab the next acting call acts on. While that call runs, a prompt
+// raised by a background popup gets the default (null), not the text; the
+// active tab's own prompt gets it. The pages send what each prompt returned
+// to a counting endpoint.
+func TestDialogArmedForItsTabOnly(t *testing.T) {
+	s := newSite(t, "127.0.0.1")
+	var mu sync.Mutex
+	got := map[string][]string{}
+	s.handle("/got", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got[r.URL.Query().Get("who")] = append(got[r.URL.Query().Get("who")], r.URL.Query().Get("v"))
+		mu.Unlock()
+		w.WriteHeader(204)
+	})
+	s.page("/", `<!doctype html><title>front</title>
+<button id=open onclick="bg = window.open('/bg', 'bg')">Open</button>
+<button id=ask onclick="
+  const theirs = bg.prompt('From the background?', 'bg default');
+  fetch('/got?who=bg&v=' + encodeURIComponent(String(theirs)));
+  const mine = prompt('Your name?', 'mine default');
+  fetch('/got?who=own&v=' + encodeURIComponent(String(mine)));
+  document.title = 'asked';
+">Ask</button>`)
+	s.page("/bg", `<!doctype html><title>background</title>`)
+	a := newActor(t)
+	a.open(s.URL + "/")
+	if env := a.call("click", map[string]any{"selector": "#open"}); env["new_tab"] != true {
+		t.Fatalf("popup: %v", env)
+	}
+	env := a.call("tabs", map[string]any{"action": "switch", "index": 0})
+	wantStatus(t, env, "ok")
+	if env["title"] != "front" {
+		t.Fatalf("switched to %v", env)
+	}
+	const secret = "Ada s3cr3t"
+	wantStatus(t, a.call("handle_dialog", map[string]any{"accept": true, "text": secret}), "ok")
+	env = a.call("click", map[string]any{"selector": "#ask"})
+	wantStatus(t, env, "ok")
+	a.wantTitle("asked")
+	waitFor(t, "both prompts' answers to reach the site", 10*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got["bg"]) == 1 && len(got["own"]) == 1
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if got["bg"][0] != "null" {
+		t.Errorf("the background popup's prompt returned %q, want null (the default)", got["bg"][0])
+	}
+	if got["own"][0] != secret {
+		t.Errorf("the active tab's prompt returned %q, want the armed text", got["own"][0])
+	}
+	ds := dialogList(t, env)
+	if len(ds) != 2 || ds[0]["by"] != "default" || ds[0]["answer"] != "dismissed" || ds[1]["by"] != "handle_dialog" {
+		t.Errorf("dialogs reported: %v", env["dialogs"])
 	}
 }

@@ -10,7 +10,14 @@
 // # Sites
 //
 // A site is an Origin: scheme, host, port, with 80 and 443 filled in and the
-// host lower-cased. Only http and https URLs have one. file:, data:,
+// host written as the browser will request it (the URL standard's host
+// parser): lower-cased, an internationalised name in its xn-- form
+// (bücher.example is xn--bcher-kva.example), any numeric IPv4 spelling as
+// dotted decimal (2130706433, 0x7f.1 and 127.1 are 127.0.0.1), IPv6
+// compressed. So a grant given in any spelling is the grant the browser's
+// request is judged against. A host the browser would refuse, or would
+// write otherwise than this reading can be sure of, gives no origin. Only
+// http and https URLs have one. file:, data:,
 // javascript:, about: (and a blob: around any of them) have none, and a URL
 // with no origin is never "the same site" as anything, itself included.
 //

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -193,4 +195,100 @@ func TestTrustedNearMisses(t *testing.T) {
 			t.Errorf("%s matched %s", u, e)
 		}
 	}
+}
+
+// FuzzScopeOf: the reading of a URL's site is the browser's. What it
+// answers is a fixed point (the canonical form of a canonical form is
+// itself, so no host the browser requests is read as another), and the
+// spellings the browser treats as one site (letter case, an internationalised
+// name in Unicode or in its xn-- form) give one Scope.
+func FuzzScopeOf(f *testing.F) {
+	for _, c := range chromeHosts {
+		f.Add(c.url)
+	}
+	for u := range failClosed {
+		f.Add(u)
+	}
+	f.Add("https://user:pw@Bücher.Example:8443/p?q#f")
+	f.Add("blob:http://0x7f.1/uuid")
+	f.Fuzz(func(t *testing.T, rawURL string) {
+		s := ScopeOf(rawURL)
+		o, ok := s.Origin()
+		if !ok {
+			return
+		}
+		if o.Host != asciiLower(o.Host) || !isASCII(o.Host) || o.Port < 1 || o.Port > 65535 {
+			t.Fatalf("%q read as %#v", rawURL, o)
+		}
+		again := ScopeOf(o.String() + "/")
+		if again != s {
+			t.Fatalf("%q read as %s, which reads back as %s", rawURL, s, again)
+		}
+		if strings.Contains(o.Host, ":") {
+			return // IPv6: no other spelling to try here
+		}
+		// Letter case is the browser's to ignore.
+		if up := ScopeOf(strings.ToUpper(o.Scheme) + "://" + strings.ToUpper(o.Host) + ":" + strconv.Itoa(o.Port) + "/"); up != s {
+			t.Fatalf("%s in capitals read as %s", s, up)
+		}
+		// An internationalised name in Unicode is the same site as its
+		// xn-- form, when that form is one the browser would write.
+		if a, err := idnaProfile.ToASCII(o.Host); err == nil && a == o.Host {
+			if u, err := idnaProfile.ToUnicode(o.Host); err == nil && u != o.Host {
+				if got := ScopeOf(o.Scheme + "://" + u + ":" + strconv.Itoa(o.Port) + "/"); got != s {
+					t.Fatalf("%s written %q read as %s", s, u, got)
+				}
+			}
+		}
+	})
+}
+
+// FuzzIPv4Spellings: every way of writing an IPv4 address the browser
+// accepts (one to four parts, each decimal, hex or octal, the last filling
+// what the others leave, a trailing dot) names the dotted-quad site, both
+// as a grant's scope and as a trusted entry's warning.
+func FuzzIPv4Spellings(f *testing.F) {
+	f.Add(uint32(0x7f000001), uint8(1), uint16(0), false)
+	f.Add(uint32(0x7f000001), uint8(2), uint16(0x15), true)
+	f.Add(uint32(0x7f000001), uint8(4), uint16(0xaa), false)
+	f.Add(uint32(0), uint8(3), uint16(0xff), true)
+	f.Add(uint32(0xffffffff), uint8(1), uint16(1), false)
+	f.Fuzz(func(t *testing.T, addr uint32, nparts uint8, radixes uint16, dot bool) {
+		n := int(nparts%4) + 1
+		// The first n-1 parts are single bytes; the last holds the rest.
+		var parts []uint64
+		for i := 0; i < n-1; i++ {
+			parts = append(parts, uint64(addr>>(8*(3-i))&0xff))
+		}
+		parts = append(parts, uint64(addr)&(uint64(1)<<(8*(5-n))-1))
+		var sb strings.Builder
+		for i, p := range parts {
+			if i > 0 {
+				sb.WriteByte('.')
+			}
+			switch radixes >> (2 * i) & 3 {
+			case 0:
+				sb.WriteString(strconv.FormatUint(p, 10))
+			case 1:
+				sb.WriteString("0x" + strconv.FormatUint(p, 16))
+			case 2:
+				sb.WriteString("0X" + strings.ToUpper(strconv.FormatUint(p, 16)))
+			case 3:
+				sb.WriteString("0" + strconv.FormatUint(p, 8))
+			}
+		}
+		if dot {
+			sb.WriteByte('.')
+		}
+		spelling := sb.String()
+		quad := netip.AddrFrom4([4]byte{byte(addr >> 24), byte(addr >> 16), byte(addr >> 8), byte(addr)}).String()
+		want := ScopeOf("http://" + quad + ":8080/")
+		if got := ScopeOf("http://" + spelling + ":8080/x"); got != want {
+			t.Fatalf("http://%s:8080 read as %s, the browser requests %s", spelling, got, want)
+		}
+		_, warns := ParseTrusted("http://" + spelling + ":8080")
+		if spelling != quad && (len(warns) != 1 || !strings.Contains(warns[0], " "+quad+";")) {
+			t.Fatalf("trusted entry %s: warnings %q, want one naming %s", spelling, warns, quad)
+		}
+	})
 }

@@ -10,7 +10,7 @@ import (
 // Two URLs are the same site exactly when their Origins are equal (==).
 type Origin struct {
 	Scheme string // "http" or "https"
-	Host   string // lower-cased; an IPv6 literal without its brackets
+	Host   string // as the browser writes it (canonicalHost); an IPv6 literal without its brackets
 	Port   int    // always set: 80 and 443 are filled in
 }
 
@@ -38,8 +38,10 @@ func OriginOf(rawURL string) (Origin, bool) {
 	default:
 		return Origin{}, false
 	}
-	host := asciiLower(u.Hostname())
-	if host == "" {
+	// The host as the browser will request it (see canonicalHost):
+	// bücher.example is xn--bcher-kva.example, 2130706433 is 127.0.0.1.
+	host, ok := canonicalHost(u.Hostname(), strings.HasPrefix(u.Host, "["))
+	if !ok {
 		return Origin{}, false
 	}
 	port := def
@@ -171,9 +173,9 @@ func cutSchemeFold(s, prefix string) (string, bool) {
 	return s, false
 }
 
-// asciiLower lower-cases ASCII letters only. Unicode case mapping would fold
-// look-alikes (the Kelvin sign K) into ASCII and make two hosts equal that
-// the browser keeps apart.
+// asciiLower lower-cases ASCII letters only. A non-ASCII host is mapped by
+// UTS #46 instead (canonicalHost), as the browser maps it: Go's Unicode case
+// mapping is not that mapping.
 func asciiLower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; 'A' <= c && c <= 'Z' {

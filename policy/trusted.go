@@ -109,8 +109,8 @@ func parseEntry(tok string) (e TrustedEntry, why string) {
 		return e, "too long to be a site"
 	}
 	for i := 0; i < len(tok); i++ {
-		if tok[i] <= ' ' || tok[i] >= 0x7f {
-			return e, "only ASCII is read (write an internationalised name in its xn-- form)"
+		if tok[i] <= ' ' || tok[i] == 0x7f {
+			return e, "a control character or space inside an entry"
 		}
 	}
 	s := asciiLower(tok)
@@ -208,11 +208,27 @@ func shapeProblem(s string) string {
 
 // hostProblem checks a host name: dot-separated labels of letters, digits,
 // '-' and '_', none empty, and when the last label is a number the whole
-// host a canonical dotted-quad IPv4 address (the browser would rewrite any
-// other numeric form, so an entry in one would never match).
+// host a canonical dotted-quad IPv4 address.
+//
+// An entry is read exactly as written, in the one spelling the browser
+// requests: another spelling of the same host (bücher.example for
+// xn--bcher-kva.example, 127.1 or 2130706433 for 127.0.0.1) is dropped with
+// a warning that names the spelling to write, rather than rewritten. The
+// operator then sees, in the list itself, the exact site they trust.
 func hostProblem(h string) string {
 	if h == "" {
 		return "no host"
+	}
+	if !isASCII(h) {
+		if c, ok := canonicalHost(h, false); ok {
+			return "the browser writes this host " + c + "; write that"
+		}
+		return "not a host name the browser can load"
+	}
+	if endsInNumber(h) {
+		if c, ok := canonicalIPv4Host(h); ok && c != h {
+			return "the browser reads this host as the IPv4 address " + c + "; write that"
+		}
 	}
 	if len(h) > 253 {
 		return "the host is too long"

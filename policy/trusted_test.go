@@ -112,14 +112,25 @@ func TestParseTrustedDrops(t *testing.T) {
 		{".example.com", "empty label"},
 		{"a..example.com", "empty label"},
 		{"1.2.3", "IPv4"},
-		{"2130706433", "IPv4"},
-		{"0x7f.0.0.1", "IPv4"},
-		{"127.0.0.01", "IPv4"},
+		{"2130706433", "IPv4 address 127.0.0.1"},
+		{"0x7f.0.0.1", "IPv4 address 127.0.0.1"},
+		{"127.0.0.01", "IPv4 address 127.0.0.1"},
 		{"256.1.1.1", "IPv4"},
 		{"example.0x1f", "IPv4"}, // the browser reads a hex last label as a number too
 		{"*.example.0x", "IP"},
-		{"bücher.de", "ASCII"},
-		{"\u212avraudio.com", "ASCII"}, // the Kelvin sign K, not a k
+		// Another spelling of a host is dropped, naming the one to write.
+		{"bücher.de", "writes this host xn--bcher-kva.de;"},
+		{"https://BÜCHER.de:8443", "writes this host xn--bcher-kva.de;"},
+		{"*.bücher.de", "writes this host xn--bcher-kva.de;"},
+		{"\u212avraudio.com", "writes this host kvraudio.com;"}, // the Kelvin sign K maps to k
+		{"example\u3002com", "writes this host example.com;"},
+		{"http://127.1:8080", "IPv4 address 127.0.0.1;"},
+		{"http://2130706433", "IPv4 address 127.0.0.1;"},
+		{"0x7f.1", "IPv4 address 127.0.0.1;"},
+		{"0177.0.0.1", "IPv4 address 127.0.0.1;"},
+		{"127.0.0.1.", "IPv4 address 127.0.0.1;"},
+		{"a\u200cb.example", "can load"},  // a joiner where none may stand
+		{"exa\uff0fmple.com", "can load"}, // fullwidth solidus: a '/' to the browser
 		{"example.com:abc", "malformed"},
 		{"1a:b", "malformed"},
 		{strings.Repeat("a", 64) + ".com", "63"},

@@ -214,14 +214,15 @@ func (m *Manager) beginCall(ctx context.Context, c Caller, opts ActOptions) (*ac
 		return nil, nil, notOpen()
 	}
 	ac.b = b
-	endDialogs := b.dialogs.use()
 	tab, err := b.activePage(ctx)
 	if err != nil {
-		endDialogs(true)
+		b.dialogs.use("")(true) // an acting call uses the armed answer up, also when it fails
 		done()
 		return nil, nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
 	}
 	ac.tab = tab
+	// The armed answer is for the dialogs of the tab this call acts on.
+	endDialogs := b.dialogs.use(tab.ID)
 	end := func(err error) {
 		var need *ConsentNeeded
 		// A call that asked for consent did nothing and will be repeated

@@ -128,7 +128,7 @@ func (m *Manager) beginAction(ctx context.Context, c Caller, in Intent, actsIn s
 		done()
 		return nil, err
 	}
-	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use()}
+	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use(t.ID)}
 	err = m.grantInteract(ctx, c, actsIn, in.Reason)
 	if err == nil {
 		err = m.credit(ctx, a, actsIn)

@@ -83,9 +83,13 @@ func consentSchema() map[string]any {
 	}
 }
 
-func askID(cap policy.Capability, scope policy.Scope) string {
-	h := sha256.Sum256([]byte(string(cap) + "\x00" + scope.String()))
-	return "lyrad-consent-" + strings.ToLower(string(cap)) + "-" + hex.EncodeToString(h[:6])
+// askID names one question: the capability, the exact scope, and the
+// message the user is shown, reason included. An answer is looked up by it,
+// so a yes to "send a form from X? The agent says: save the draft" is never
+// a yes to the same capability on X for another reason.
+func askID(cap policy.Capability, scope policy.Scope, message string) string {
+	h := sha256.Sum256([]byte(string(cap) + "\x00" + scope.String() + "\x00" + message))
+	return "lyrad-consent-" + strings.ToLower(string(cap)) + "-" + hex.EncodeToString(h[:12])
 }
 
 func askMessage(cap policy.Capability, scope policy.Scope, reason string) string {
@@ -143,8 +147,8 @@ func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, s
 		return policy.ChannelTrusted, entry, nil
 	}
 	io := consentFrom(ctx)
-	id := askID(cap, scope)
 	msg := askMessage(cap, scope, reason)
+	id := askID(cap, scope, msg)
 	denied := func(answer string) error {
 		return newError(StatusDenied, "the user did not allow it: "+answer,
 			"Do not repeat this with confirm=true: the user answered. Ask them what to do instead.").
@@ -181,18 +185,15 @@ func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, s
 		}
 		return policy.ChannelElicit, "", nil
 	case canAsk && io.Deferred:
-		key := c.ID + "\x00" + id
 		if ans, ok := io.Answers[id]; ok {
-			m.mu.Lock()
-			asked, pending := m.asks[key]
-			delete(m.asks, key)
-			m.mu.Unlock()
+			pending, inTime := m.asks.take(c.ID, id, time.Now())
 			if !pending {
-				// An answer to nothing this session asked is not a yes.
-				record(policy.ChannelElicit, "declined", "answer to a question that was not asked")
+				// An answer to nothing this session asked (or to a question
+				// it was asked so long ago that it was pruned) is not a yes.
+				record(policy.ChannelElicit, "declined", "answer to a question that was not asked, or has expired")
 				return "", "", denied("declined (nothing was asked)")
 			}
-			if time.Since(asked) > m.cfg.ConsentTimeout {
+			if !inTime {
 				record(policy.ChannelElicit, "timeout", "answered after LYRA_BROWSER_CONSENT_TIMEOUT")
 				return "", "", denied("timeout")
 			}
@@ -203,12 +204,7 @@ func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, s
 			}
 			return policy.ChannelElicit, "", nil
 		}
-		m.mu.Lock()
-		if m.asks == nil {
-			m.asks = map[string]time.Time{}
-		}
-		m.asks[key] = time.Now()
-		m.mu.Unlock()
+		m.asks.add(c.ID, id, time.Now())
 		return "", "", &ConsentNeeded{ID: id, Message: msg, Schema: consentSchema()}
 	case m.cfg.ConsentChannel == ConsentElicit:
 		return "", "", newError(StatusApprovalRequired, "this client cannot be asked for approval, and LYRA_BROWSER_CONSENT_CHANNEL=elicit",

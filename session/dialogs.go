@@ -19,7 +19,10 @@ import (
 // started with the browser, answers every dialog of every tab and popup the
 // moment it opens: by default as a browser with no one to ask would (alerts
 // and beforeunload accepted, confirm false, prompt null), or as handle_dialog
-// armed it for the browser-acting call under way.
+// armed it for the browser-acting call under way, but only a dialog of the
+// tab that call acts on (its frames included). A popup or another tab that
+// raises a dialog meanwhile gets the default: the text the agent meant for
+// one page's prompt never goes to another's.
 //
 // What was raised is kept for a minute, so the call that raised it can
 // report it under "dialogs".
@@ -56,6 +59,7 @@ func (r DialogRecord) Reply() map[string]any {
 type armedAnswer struct {
 	DialogAnswer
 	until time.Time
+	tab   target.ID // the tab of the call it is in force for
 }
 
 // dialogs is the browser's dialog state.
@@ -77,12 +81,13 @@ func (d *dialogs) arm(a DialogAnswer) time.Time {
 	return until
 }
 
-// use puts the armed answer (if any) in force for the call under way. The
-// returned func ends it: used up, or, when the call did nothing and will be
-// repeated (consent asked through the client), armed again for the repeat.
-// A call that finds nothing armed leaves an answer already in force alone,
-// so a nested begin (beginAction inside a tool's call) is harmless.
-func (d *dialogs) use() (end func(used bool)) {
+// use puts the armed answer (if any) in force for the call under way, for
+// the dialogs of tab, the tab that call acts on. The returned func ends it:
+// used up, or, when the call did nothing and will be repeated (consent asked
+// through the client), armed again for the repeat. A call that finds nothing
+// armed leaves an answer already in force alone, so a nested begin
+// (beginAction inside a tool's call) is harmless.
+func (d *dialogs) use(tab target.ID) (end func(used bool)) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	a := d.armed
@@ -91,16 +96,29 @@ func (d *dialogs) use() (end func(used bool)) {
 		return func(bool) {}
 	}
 	d.armed = nil
-	d.inForce = a
+	inForce := *a
+	inForce.tab = tab
+	d.inForce = &inForce
 	return func(used bool) {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		if d.inForce == a {
+		if d.inForce == &inForce {
 			d.inForce = nil
 		}
 		if !used && d.armed == nil && time.Now().Before(a.until) {
 			d.armed = a
 		}
+	}
+}
+
+// retarget moves the answer in force from tab from to tab to: a call that
+// resolves the active tab first and then acts on another (tabs close)
+// answers that tab's dialogs (its beforeunload).
+func (d *dialogs) retarget(from, to target.ID) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.inForce != nil && d.inForce.tab == from {
+		d.inForce.tab = to
 	}
 }
 
@@ -148,7 +166,7 @@ func (d *dialogs) answer(tab target.ID, ev *page.EventJavascriptDialogOpening) p
 	case page.DialogTypeAlert, page.DialogTypeBeforeunload:
 		p.Accept = true
 	}
-	if a := d.inForce; a != nil {
+	if a := d.inForce; a != nil && tab != "" && a.tab == tab {
 		rec.By = "handle_dialog"
 		p.Accept = a.Accept
 		if ev.Type == page.DialogTypePrompt && a.Accept {

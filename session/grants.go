@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/lyrad/lyrad/audit"
@@ -20,9 +21,19 @@ type credit struct {
 // origin (or, for a URL with no origin, that URL once), asked for when it is
 // not held yet.
 func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason string) error {
+	// rawURL is what navigate hands the browser; ScopeOf reads its host as
+	// the browser will request it (http://2130706433/ is 127.0.0.1), so the
+	// grant is on the site the browser's request is judged against.
 	scope := policy.ScopeOf(rawURL)
 	if scope.IsZero() {
 		return newError(StatusError, "cannot tell which site "+audit.URL(rawURL)+" is", "Pass an absolute http(s) URL.")
+	}
+	if scope.Opaque() && webScheme(rawURL) {
+		// A web URL whose host the browser would refuse or spell otherwise
+		// (a*b is requested as a%2Ab): a grant on it would cover nothing
+		// the browser asks for, so the user is not asked for one.
+		return newError(StatusError, "the host of "+policy.LoggableURL(rawURL)+" is not one the browser loads as written",
+			"Write the URL with a plain host name or a dotted IPv4 address, e.g. https://example.com/ or http://127.0.0.1:8080/.")
 	}
 	if !scope.Opaque() {
 		if _, ok := m.grants.Use(c.ID, scope, policy.Navigate, time.Now()); ok {
@@ -139,4 +150,11 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 		fields["sender_tab"] = string(r.SenderTab)
 	}
 	return cdpguard.Verdict{Allow: v.Allow, Reason: v.Reason, Fields: fields}
+}
+
+// webScheme reports whether rawURL is an http or https URL (or a blob: of
+// one), which always has a site.
+func webScheme(rawURL string) bool {
+	s := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(rawURL, "blob:"), "BLOB:"))
+	return strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:")
 }

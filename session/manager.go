@@ -39,7 +39,7 @@ type Manager struct {
 	closed    bool // Shutdown was called
 
 	grants *policy.Grants
-	asks   map[string]time.Time // consent asked of a session and not yet answered
+	asks   pendingAsks // consent asked of a session through its client and not yet answered
 
 	// dying counts browsers that were killed or quit but whose profile
 	// lock is not released yet; a new launch waits for them so it gets the
@@ -50,7 +50,7 @@ type Manager struct {
 // New returns a Manager. Nothing is launched until a tool asks.
 func New(cfg Config) *Manager {
 	cfg.defaults()
-	return &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil)}
+	return &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil), asks: pendingAsks{timeout: cfg.ConsentTimeout}}
 }
 
 // Audit is the trail this manager writes to.
@@ -175,6 +175,7 @@ func (m *Manager) handoffLocked(reason string) {
 // disconnects hands the browser on at once instead of holding it until the
 // idle timeout.
 func (m *Manager) SessionEnded(id string) {
+	m.asks.dropSession(id) // its questions can no longer be answered
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.owner == id && id != "" {

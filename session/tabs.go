@@ -86,6 +86,9 @@ func (m *Manager) onTab(ctx context.Context, c Caller, index int, in Intent, do 
 	if err != nil {
 		return nil, err
 	}
+	// The call acts on tab index, not the active tab: an armed answer is
+	// for its dialogs (a beforeunload as it closes).
+	ac.b.dialogs.retarget(ac.tab.ID, t.ID)
 	a, err := m.beginAction(ctx, c, in, t.URL)
 	if err != nil {
 		return nil, err

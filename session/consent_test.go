@@ -1,0 +1,151 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/lyrad/lyrad/policy"
+)
+
+// A question is answered once, within the timeout, by the session it was
+// asked of; what is not answered is pruned, and the map stays bounded.
+func TestPendingAsks(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := pendingAsks{timeout: time.Minute}
+
+	p.add("s1", "q", t0)
+	if pending, inTime := p.take("s2", "q", t0); pending || inTime {
+		t.Error("another session answered s1's question")
+	}
+	if pending, inTime := p.take("s1", "q", t0.Add(time.Second)); !pending || !inTime {
+		t.Error("s1's answer in time did not count")
+	}
+	if pending, _ := p.take("s1", "q", t0.Add(time.Second)); pending {
+		t.Error("one answer counted twice")
+	}
+
+	// Late: still known as asked (a timeout, not "never asked") until
+	// something prunes it.
+	p.add("s1", "late", t0)
+	if pending, inTime := p.take("s1", "late", t0.Add(2*time.Minute)); !pending || inTime {
+		t.Errorf("a late answer: pending=%v inTime=%v, want a timeout", pending, inTime)
+	}
+
+	// Expired questions go when another is asked or answered.
+	p.add("s1", "old", t0)
+	p.add("s2", "new", t0.Add(61*time.Second))
+	if p.len() != 1 {
+		t.Errorf("%d pending after the old one expired, want 1", p.len())
+	}
+	p.add("s1", "old2", t0.Add(61*time.Second))
+	p.take("s2", "new", t0.Add(3*time.Minute))
+	if p.len() != 0 {
+		t.Errorf("%d pending after everything expired, want 0", p.len())
+	}
+
+	// A session that ended takes its questions with it.
+	p.add("s1", "a", t0)
+	p.add("s1", "b", t0)
+	p.add("s2", "c", t0)
+	p.dropSession("s1")
+	if pending, _ := p.take("s1", "a", t0); pending || p.len() != 1 {
+		t.Errorf("s1's questions outlived it (%d pending)", p.len())
+	}
+	p.dropSession("s2")
+
+	// Bounded per session (oldest first) and overall.
+	for i := 0; i < 3*maxAsksPerSession; i++ {
+		p.add("loop", fmt.Sprint(i), t0.Add(time.Duration(i)*time.Millisecond))
+	}
+	if n := p.len(); n != maxAsksPerSession {
+		t.Errorf("one session holds %d questions, bound %d", n, maxAsksPerSession)
+	}
+	if pending, _ := p.take("loop", "0", t0.Add(time.Second)); pending {
+		t.Error("the oldest question was kept over a newer one")
+	}
+	if pending, _ := p.take("loop", fmt.Sprint(3*maxAsksPerSession-1), t0.Add(time.Second)); !pending {
+		t.Error("the newest question was dropped")
+	}
+	p.dropSession("loop")
+	for i := 0; i < 2*maxAsks; i++ {
+		p.add(fmt.Sprint("s", i), "q", t0.Add(time.Duration(i)*time.Millisecond))
+	}
+	if n := p.len(); n != maxAsks {
+		t.Errorf("%d questions pending, bound %d", n, maxAsks)
+	}
+}
+
+// deferredAsk runs obtain for a client that answers on a repeated call
+// (protocol 2026-07-28), with answers from its previous round.
+func deferredAsk(m *Manager, session string, cap policy.Capability, scope policy.Scope, reason string, answers map[string]Answer) error {
+	ctx := WithConsent(context.Background(), ConsentIO{Deferred: true, Answers: answers})
+	_, _, err := m.obtain(ctx, Caller{ID: session}, cap, scope, reason)
+	return err
+}
+
+func consentOf(err error) any {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Fields["consent"]
+	}
+	return nil
+}
+
+// An answer is keyed by the whole question: capability, site and the
+// reason the user was shown. A yes to one question is never a yes to
+// another, is used once, and is the asking session's alone.
+func TestConsentAnswerIsForItsQuestion(t *testing.T) {
+	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: time.Minute})
+	site := policy.ScopeOf("https://mail.example/")
+	yes := Answer{Action: "accept", Content: map[string]any{"approve": true}}
+
+	err := deferredAsk(m, "s1", policy.Submit, site, "save the draft", nil)
+	var draft *ConsentNeeded
+	if !errors.As(err, &draft) {
+		t.Fatalf("first round: %v, want a question", err)
+	}
+
+	// The same capability on the same site for another reason: the yes to
+	// "save the draft" does not answer it; the user is asked this one.
+	err = deferredAsk(m, "s1", policy.Submit, site, "delete the account", map[string]Answer{draft.ID: yes})
+	var other *ConsentNeeded
+	if !errors.As(err, &other) || other.ID == draft.ID {
+		t.Fatalf("a yes for another reason was taken: %v", err)
+	}
+	// Nor another capability, nor another site.
+	for _, q := range []struct {
+		cap   policy.Capability
+		scope policy.Scope
+	}{{policy.Upload, site}, {policy.Submit, policy.ScopeOf("https://bank.example/")}} {
+		var need *ConsentNeeded
+		if err := deferredAsk(m, "s1", q.cap, q.scope, "save the draft", map[string]Answer{draft.ID: yes}); !errors.As(err, &need) || need.ID == draft.ID {
+			t.Fatalf("%s on %s took the yes to another question: %v", q.cap, q.scope, err)
+		}
+	}
+	// Another session cannot use it.
+	if err := deferredAsk(m, "s2", policy.Submit, site, "save the draft", map[string]Answer{draft.ID: yes}); consentOf(err) != "declined (nothing was asked)" {
+		t.Fatalf("another session used s1's answer: %v", err)
+	}
+
+	// The question it answers: yes, once.
+	if err := deferredAsk(m, "s1", policy.Submit, site, " save the draft ", map[string]Answer{draft.ID: yes}); err != nil {
+		t.Fatalf("the answer to its own question: %v", err)
+	}
+	if err := deferredAsk(m, "s1", policy.Submit, site, "save the draft", map[string]Answer{draft.ID: yes}); consentOf(err) != "declined (nothing was asked)" {
+		t.Fatalf("an answer replayed: %v", err)
+	}
+
+	// A session that ended: its question can no longer be answered.
+	err = deferredAsk(m, "s3", policy.Navigate, site, "", nil)
+	var nav *ConsentNeeded
+	if !errors.As(err, &nav) {
+		t.Fatalf("s3's question: %v", err)
+	}
+	m.SessionEnded("s3")
+	if err := deferredAsk(m, "s3", policy.Navigate, site, "", map[string]Answer{nav.ID: yes}); consentOf(err) != "declined (nothing was asked)" {
+		t.Fatalf("an ended session's question answered: %v", err)
+	}
+}
