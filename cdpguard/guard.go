@@ -176,6 +176,13 @@ type frame struct {
 	session target.SessionID
 }
 
+// worker is a worker target: its sends are recorded, their sender is the
+// origin of its script.
+type worker struct {
+	id     target.ID
+	origin string
+}
+
 // hop is a judged request, kept so that its redirect hops know where they
 // came from and who sent the chain.
 type hop struct {
@@ -204,7 +211,7 @@ type Guard struct {
 	hops    map[fetch.RequestID]hop      // judged requests, for their redirect hops
 	seq     int64
 
-	workers map[target.SessionID]target.ID // worker targets, for their sends
+	workers map[target.SessionID]worker // worker targets, for their sends
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -228,7 +235,7 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		targets: map[target.SessionID]*Target{},
 		frames:  map[cdp.FrameID]frame{},
 		hops:    map[fetch.RequestID]hop{},
-		workers: map[target.SessionID]target.ID{},
+		workers: map[target.SessionID]worker{},
 		cancel:  cancel,
 		done:    make(chan struct{}),
 	}
@@ -531,7 +538,7 @@ func isWorker(typ string) bool {
 // get the page's own setup.
 func (g *Guard) setupWorker(q *Sender, sid target.SessionID, info *target.Info) {
 	g.mu.Lock()
-	g.workers[sid] = info.TargetID
+	g.workers[sid] = worker{id: info.TargetID, origin: originOf(info.URL)}
 	g.mu.Unlock()
 	if g.opts.OnSend != nil || g.opts.HoldSends {
 		q.Send(network.Enable.Method, network.EnableParams{})
@@ -627,9 +634,13 @@ func (g *Guard) send(ev cdpconn.Event) (Send, bool) {
 	issuer := ""
 	if t := g.targets[ev.SessionID]; t != nil {
 		s.TabID, s.TargetID, s.TargetType = t.TabID, t.ID, t.Type
-		_, issuer, _ = g.issuerLocked(t, w.FrameID)
-	} else if id, ok := g.workers[ev.SessionID]; ok {
-		s.TargetID, s.TargetType = id, "worker"
+		frame := w.FrameID
+		if frame == "" { // a WebSocket names no frame: the target's own
+			frame = cdp.FrameID(t.ID)
+		}
+		_, issuer, _ = g.issuerLocked(t, frame)
+	} else if wk, ok := g.workers[ev.SessionID]; ok {
+		s.TargetID, s.TargetType, issuer = wk.id, "worker", wk.origin
 	} else {
 		g.mu.Unlock()
 		return Send{}, false // not a target the guard set up
@@ -735,8 +746,8 @@ func (g *Guard) judgeSend(ctx context.Context, sid target.SessionID, p *fetch.Ev
 	if t := g.targets[sid]; t != nil {
 		r.TargetID, r.TabID, r.TargetType, r.SenderTab = t.ID, t.TabID, t.Type, t.TabID
 		_, r.Issuer, _ = g.issuerLocked(t, p.FrameID)
-	} else if w := g.workers[sid]; w != "" {
-		r.TargetID, r.TargetType = w, "worker"
+	} else if w, ok := g.workers[sid]; ok {
+		r.TargetID, r.TargetType, r.Issuer = w.id, "worker", w.origin
 	}
 	g.mu.Unlock()
 	r.Sender = header(p.Request.Headers, "Origin")

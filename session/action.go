@@ -129,6 +129,7 @@ func (m *Manager) beginAction(ctx context.Context, c Caller, in Intent, actsIn s
 		return nil, err
 	}
 	a := &Action{m: m, b: b, c: c, Tab: t, Start: time.Now(), intent: in, done: done, dialogsEnd: b.dialogs.use(t.ID)}
+	m.calls.begin(toolFrom(ctx))
 	err = m.grantInteract(ctx, c, actsIn, in.Reason)
 	if err == nil {
 		err = m.credit(ctx, a, actsIn)
@@ -173,6 +174,7 @@ func (a *Action) refusedNavigation(loader, before string) *Refusal {
 // End finishes the action: unused single-use scopes are handed back after
 // the release grace.
 func (a *Action) End() {
+	a.m.calls.finish()
 	a.m.releaseCredits(a)
 	a.dialogsEnd(true)
 	a.done()

@@ -62,6 +62,7 @@ type launchHooks struct {
 	onFailure  func(b *Browser, err error)
 	onConnLost func(b *Browser, err error)
 	onTarget   func(b *Browser, ev cdpguard.TargetEvent)
+	onSend     func(b *Browser, s cdpguard.Send)
 }
 
 // uaFile remembers the headful user agent of a browser binary, so that a
@@ -202,6 +203,8 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { hooks.onRefuse(b, r, v) },
 		OnFailure:  func(err error) { hooks.onFailure(b, err) },
 		OnTarget:   func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
+		OnSend:     func(s cdpguard.Send) { hooks.onSend(b, s) },
+		HoldSends:  m.cfg.GuardSends == SendsJudge,
 		Prepare:    prepare,
 		Logger:     m.log,
 	})

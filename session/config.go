@@ -47,12 +47,25 @@ type Config struct {
 	ReleaseGrace   time.Duration
 	Enforcement    policy.Mode
 	Trust          policy.Trust
+	// GuardSends: SendsAudit records every send a page makes that is not
+	// a document and not a GET; SendsJudge also holds them and refuses
+	// those to a site the session holds no grant for.
+	GuardSends string
 
 	Logger *zap.Logger
 	Audit  *audit.Log
 }
 
+// GuardSends values.
+const (
+	SendsAudit = "audit"
+	SendsJudge = "judge"
+)
+
 func (c *Config) defaults() {
+	if c.GuardSends == "" {
+		c.GuardSends = SendsAudit
+	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()
 	}

@@ -126,6 +126,9 @@ func (m *Manager) releaseCredits(a *Action) {
 // decide is the guard's judgement of one paused request: classification
 // and grants from package policy, for the session driving the browser.
 func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdict {
+	if r.Subresource {
+		return m.decideSend(r)
+	}
 	cls := policy.Classify(policy.Request{
 		URL: r.URL, Method: r.Method, HasBody: r.HasBody,
 		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,

@@ -39,6 +39,8 @@ type Manager struct {
 	closed    bool // Shutdown was called
 
 	grants *policy.Grants
+	rows   rowLimiter  // audit rows of one kind from one tab, bounded
+	calls  calls       // the acting call under way, for the sends it sets off
 	asks   pendingAsks // consent asked of a session through its client and not yet answered
 
 	// dying counts browsers that were killed or quit but whose profile
@@ -263,6 +265,7 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 	if b != nil {
 		b.shutdownAndRelease()
 	}
+	m.flushSuppressed(c.ID, "")
 	if b != nil || lost {
 		m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "closed", Extra: map[string]any{"guard_lost_acknowledged": lost}})
 	}
@@ -283,6 +286,7 @@ func (m *Manager) Shutdown() {
 	defer m.life.Unlock()
 	if b != nil {
 		b.shutdownAndRelease()
+		m.flushSuppressed("", "")
 		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: map[string]any{"reason": "shutdown"}})
 	}
 	// A browser handed on or lost just before must be gone too.
@@ -301,8 +305,11 @@ func (m *Manager) hooks() launchHooks {
 		decide:     m.decide,
 		onDecision: m.onDecision,
 		onRefuse: func(b *Browser, r cdpguard.Request, v cdpguard.Verdict) {
-			b.refused.add(newRefusal(r, v.Reason))
+			if !r.Subresource { // a refused send moves no tab: the trail has it
+				b.refused.add(newRefusal(r, v.Reason))
+			}
 		},
+		onSend:     m.onSend,
 		onFailure:  m.onGuardFailure,
 		onConnLost: m.onConnLost,
 		onTarget:   m.onTarget,
@@ -335,10 +342,15 @@ func (m *Manager) onDecision(b *Browser, r cdpguard.Request, v cdpguard.Verdict,
 	for k, val := range v.Fields {
 		extra[k] = val
 	}
-	m.mu.Lock()
-	owner := m.owner
-	m.mu.Unlock()
-	m.audit(audit.Row{Kind: "guard", Session: owner, Status: verdict, Extra: extra})
+	kind := "guard"
+	if r.Subresource {
+		kind = "send"
+		delete(extra, "request_url") // a send is recorded by its destination
+		if call := m.calls.following(time.Now()); call != "" {
+			extra["after_call"] = call
+		}
+	}
+	m.limitedAudit(string(r.TabID), kind+"/"+verdict, audit.Row{Kind: kind, Session: m.ownerID(), Status: verdict, Extra: extra})
 }
 
 // onGuardFailure: a target the guard could not set up may be running
@@ -450,6 +462,7 @@ func (m *Manager) onTarget(b *Browser, ev cdpguard.TargetEvent) {
 		b.follow(ev.Target)
 	case "detached":
 		defer b.forget(ev.Target.ID)
+		defer m.flushSuppressed(m.ownerID(), string(ev.Target.ID))
 		if ev.Target.ID == b.activeID() {
 			// Back to the opener when it is still there; activePage picks
 			// the newest otherwise.

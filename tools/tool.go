@@ -224,7 +224,7 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		var out map[string]any
 		cl := &call{caller: c, args: args}
 		if err == nil {
-			cctx := session.WithConsent(ctx, consentIO(req, args))
+			cctx := session.WithTool(session.WithConsent(ctx, consentIO(req, args)), t.name)
 			out, err = t.run(cctx, cl)
 		}
 		var need *session.ConsentNeeded

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lyrad/lyrad/policy"
+	"github.com/lyrad/lyrad/session"
 )
 
 // setting is one LYRA_BROWSER_* variable. The older VEGA_BROWSER_* name is
@@ -33,6 +34,7 @@ var settings = []setting{
 	{"GRANT_TTL", "600", "Seconds a NAVIGATE/INTERACT grant stays usable. Single-use ones ignore this."},
 	{"RELEASE_GRACE", "2", "Seconds before a finished action's unused single-use scope is handed back."},
 	{"ENFORCEMENT", "enforce", "enforce, or observe (record would-be refusals, refuse nothing)."},
+	{"GUARD_SENDS", "audit", "audit: every fetch/XHR/beacon/WebSocket send that is not a GET is an audit row; judge: also hold the non-GET ones and refuse those to a site the session holds no grant for."},
 	{"TRUSTED_ORIGINS", "", "Sites pre-approved for NAVIGATE (and the INTERACT it implies)."},
 	{"TRUSTED_SEND_ORIGINS", "", "Sites where SUBMIT and UPLOAD are also pre-approved."},
 	{"CAPTURE_DIR", "<data_dir>/captures", "Where screenshot and read_image write their PNGs. Unset and VEGA_DATA_DIR set: $VEGA_DATA_DIR/uploads/browser."},
@@ -56,6 +58,7 @@ type options struct {
 	proxy      string
 	ownerIdle  time.Duration
 	navTimeout time.Duration
+	guardSends string
 
 	captureDir  string
 	captureKeep int
@@ -178,6 +181,15 @@ func (o *options) resolveGuard() error {
 		o.enforcement = policy.Observe
 	default:
 		return fmt.Errorf("LYRA_BROWSER_ENFORCEMENT=%q: use enforce or observe", v)
+	}
+	v, _ = env("GUARD_SENDS")
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "audit":
+		o.guardSends = session.SendsAudit
+	case "judge":
+		o.guardSends = session.SendsJudge
+	default:
+		return fmt.Errorf("LYRA_BROWSER_GUARD_SENDS=%q: use audit or judge", v)
 	}
 	var err error
 	if o.consentTimeout, err = seconds("CONSENT_TIMEOUT", 300); err != nil {

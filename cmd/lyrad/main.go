@@ -179,7 +179,7 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		DataDir: o.dataDir, Channel: channel, Executable: exe, Headless: o.headless, Proxy: o.proxy,
 		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
 		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
-		ReleaseGrace: o.releaseGrace, Enforcement: o.enforcement, Trust: o.trust,
+		ReleaseGrace: o.releaseGrace, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
 		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep,
 	})
 	for _, w := range o.warnings {

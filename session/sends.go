@@ -1,0 +1,237 @@
+package session
+
+import (
+	"context"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/policy"
+)
+
+// Sends are what a page sends that is not a document: fetch and XHR with a
+// body or a mutating method, beacons, reports, WebSocket handshakes. The
+// guard judges documents; sends are recorded from the browser's Network
+// events with no pause (LYRA_BROWSER_GUARD_SENDS=audit), or held and judged
+// by the destination (judge): a site the session holds no grant for gets
+// nothing.
+
+// onSend records a send the guard did not hold.
+func (m *Manager) onSend(b *Browser, s cdpguard.Send) {
+	extra := map[string]any{
+		"method":        s.Method,
+		"destination":   destination(s.URL),
+		"resource_type": string(s.Type),
+		"target_type":   s.TargetType,
+	}
+	if s.Sender != "" {
+		extra["sender"] = s.Sender
+	}
+	if s.TabID != "" {
+		extra["tab_id"] = string(s.TabID)
+	}
+	if call := m.calls.following(time.Now()); call != "" {
+		extra["after_call"] = call
+	}
+	m.limitedAudit(string(s.TabID), "send", audit.Row{Kind: "send", Session: m.ownerID(), Status: "recorded", Extra: extra})
+}
+
+// decideSend judges a held send (judge mode): it may go to a site the
+// session holds a grant for (NAVIGATE or INTERACT, or the trusted navigate
+// list); anywhere else it is refused, its own page's site included when the
+// session holds nothing there (a page reached by a cross-origin form post).
+func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
+	dest := policy.ScopeOf(r.URL)
+	owner := m.ownerID()
+	fields := map[string]any{"kind": "send", "destination": destination(r.URL)}
+	if r.Sender != "" {
+		fields["sender"] = r.Sender
+	}
+	allow := func(reason string) cdpguard.Verdict {
+		fields["reason"] = reason
+		return cdpguard.Verdict{Allow: true, Reason: reason, Fields: fields}
+	}
+	if _, ok := dest.Origin(); ok {
+		if m.grants.Has(owner, dest, policy.Interact, time.Now()) {
+			return allow(policy.ReasonGranted)
+		}
+		if entry, ok := m.cfg.Trust.Answers(policy.Interact, dest, m.cfg.ConsentChannel == ConsentOff, false); ok {
+			fields["trusted_entry"] = entry
+			return allow(policy.ReasonTrusted)
+		}
+	}
+	fields["reason"] = policy.ReasonNotGranted
+	if m.cfg.Enforcement == policy.Observe {
+		fields["would_deny"] = true
+		return cdpguard.Verdict{Allow: true, Reason: policy.ReasonNotGranted, Fields: fields}
+	}
+	return cdpguard.Verdict{Allow: false, Reason: policy.ReasonNotGranted, Fields: fields}
+}
+
+// destination is where a send goes, as the audit names it: the origin only
+// (a WebSocket's with its ws scheme).
+func destination(raw string) string {
+	if o, ok := policy.OriginOf(raw); ok {
+		return o.String()
+	}
+	if u, err := url.Parse(raw); err == nil && (u.Scheme == "ws" || u.Scheme == "wss") && u.Host != "" {
+		return u.Scheme + "://" + u.Host
+	}
+	return policy.LoggableURL(raw)
+}
+
+func (m *Manager) ownerID() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.owner
+}
+
+// calls remembers the acting tool call under way or just ended, so that a
+// send can be told apart: one the agent's action set off, or one the page
+// made on its own.
+type calls struct {
+	mu    sync.Mutex
+	tool  string
+	start time.Time
+	end   time.Time // zero while the call runs
+}
+
+// callTail is how long after an acting call a send still counts as set off
+// by it: a click's handler can send a moment after the call answered.
+const callTail = 2 * time.Second
+
+func (c *calls) begin(tool string) {
+	c.mu.Lock()
+	c.tool, c.start, c.end = tool, time.Now(), time.Time{}
+	c.mu.Unlock()
+}
+
+func (c *calls) finish() {
+	c.mu.Lock()
+	c.end = time.Now()
+	c.mu.Unlock()
+}
+
+func (c *calls) following(now time.Time) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tool == "" || (!c.end.IsZero() && now.Sub(c.end) > callTail) {
+		return ""
+	}
+	return c.tool
+}
+
+type toolKey struct{}
+
+// WithTool returns ctx naming the tool a call runs, for the record of what
+// the page sent while it ran.
+func WithTool(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, toolKey{}, name)
+}
+
+func toolFrom(ctx context.Context) string {
+	s, _ := ctx.Value(toolKey{}).(string)
+	return s
+}
+
+// rowLimiter bounds the audit rows of one kind from one tab: a page can
+// send, or load frames, faster than anyone could read the trail. Each
+// (tab, kind) may write a burst of rowBurst rows and then rowRate a second;
+// rows over that are counted, and the count is written as one "suppressed"
+// row when rows flow again or the tab goes.
+type rowLimiter struct {
+	mu      sync.Mutex
+	buckets map[[2]string]*bucket
+}
+
+type bucket struct {
+	tokens     float64
+	last       time.Time
+	suppressed int
+	since      time.Time
+}
+
+const (
+	rowBurst = 100
+	rowRate  = 20 // per second
+	// maxBuckets bounds the limiter itself: a page that opens and closes
+	// tabs cannot grow it without end.
+	maxBuckets = 1024
+)
+
+// allow reports whether a row of kind from tab may be written now, and
+// the rows suppressed before it that are to be summed up first.
+func (l *rowLimiter) allow(tab, kind string, now time.Time) (ok bool, suppressed int, since time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.buckets == nil {
+		l.buckets = map[[2]string]*bucket{}
+	}
+	k := [2]string{tab, kind}
+	b := l.buckets[k]
+	if b == nil {
+		if len(l.buckets) >= maxBuckets {
+			for k, old := range l.buckets {
+				if old.suppressed == 0 {
+					delete(l.buckets, k)
+				}
+			}
+		}
+		b = &bucket{tokens: rowBurst, last: now}
+		l.buckets[k] = b
+	}
+	b.tokens = min(rowBurst, b.tokens+now.Sub(b.last).Seconds()*rowRate)
+	b.last = now
+	if b.tokens < 1 {
+		if b.suppressed == 0 {
+			b.since = now
+		}
+		b.suppressed++
+		return false, 0, time.Time{}
+	}
+	b.tokens--
+	suppressed, since = b.suppressed, b.since
+	b.suppressed = 0
+	return true, suppressed, since
+}
+
+// drain returns and forgets the suppressed counts of tab ("" for all).
+func (l *rowLimiter) drain(tab string) map[string]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := map[string]int{}
+	for k, b := range l.buckets {
+		if tab != "" && k[0] != tab {
+			continue
+		}
+		if b.suppressed > 0 {
+			out[k[1]] += b.suppressed
+		}
+		delete(l.buckets, k)
+	}
+	return out
+}
+
+// limitedAudit writes r unless its tab has written too many rows of this
+// kind lately; the rows it held back are summed up in a row of their own.
+func (m *Manager) limitedAudit(tab, kind string, r audit.Row) {
+	ok, suppressed, since := m.rows.allow(tab, kind, time.Now())
+	if suppressed > 0 {
+		m.audit(audit.Row{Kind: "suppressed", Session: r.Session, Status: kind, Extra: map[string]any{
+			"of_kind": kind, "tab_id": tab, "count": suppressed, "since": since.UTC().Format(time.RFC3339Nano)}})
+	}
+	if ok {
+		m.audit(r)
+	}
+}
+
+// flushSuppressed writes what the limiter held back for tab ("" for all):
+// a tab that closed, or a browser that ended. It never takes m.mu.
+func (m *Manager) flushSuppressed(session, tab string) {
+	for kind, n := range m.rows.drain(tab) {
+		m.audit(audit.Row{Kind: "suppressed", Session: session, Status: kind, Extra: map[string]any{
+			"of_kind": kind, "tab_id": tab, "count": n}})
+	}
+}
