@@ -88,7 +88,8 @@ func newSite(t *testing.T, host string) *site {
 		t.Fatalf("listen on %s: %v", host, err)
 	}
 	s := &site{URL: "http://" + ln.Addr().String(), hits: map[string]int{}, routes: map[string]http.HandlerFunc{}}
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
+	// Large enough for the 2 MB URLs hostile pages make.
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), MaxHeaderBytes: 4 << 20}
 	go s.srv.Serve(ln)
 	t.Cleanup(func() { s.srv.Close() })
 	return s

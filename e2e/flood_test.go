@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFloodOfHugeURLs: a page that loads 150 iframes, each at a 2 MB URL
+// (iframe loads need no grant), must not exhaust lyrad: URLs are cut
+// wherever they are kept or written, registries are pruned with their
+// targets, and rows of one kind from one tab are rate-limited. lyrad stays
+// small, the audit stays small, and the next navigate works.
+func TestFloodOfHugeURLs(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	a.page("/", "<title>home</title>home")
+	b.handle("/f", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "frame") })
+	const frames, urlBytes = 150, 2 << 20
+	a.page("/flood", fmt.Sprintf(`<!doctype html><title>flood</title><body><script>
+const pad = "x".repeat(%d);
+let n = 0;
+const add = () => {
+  if (n >= %d) { document.title = "flooded"; return; }
+  const f = document.createElement("iframe");
+  f.src = %q + "/f?n=" + (n++) + "&p=" + pad;
+  document.body.appendChild(f);
+  setTimeout(add, 10);
+};
+add();
+</script>`, urlBytes-200, frames, b.URL))
+	dir := t.TempDir()
+	l := startServe(t, dir)
+	cs := l.connectHTTP(t, proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/"}), "ok")
+	base := rssKB(t, l.cmd.Process.Pid)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/flood"}), "ok")
+	start := time.Now()
+	defer func() {
+		if t.Failed() {
+			t.Logf("frames seen: %d; lyrad said:\n%s", b.count("/f"), tail(l.stderr.String(), 3000))
+			rows := auditRows(t, dir)
+			t.Logf("last audit rows: %s", tail(jsonString(rows), 3000))
+		}
+	}()
+	waitFor(t, "the frames to load", 60*time.Second, func() bool { return b.count("/f") >= frames })
+	t.Logf("frames loaded in %s", time.Since(start))
+	env := call(t, cs, "navigate", map[string]any{"url": a.URL + "/"})
+	wantStatus(t, env, "ok")
+	time.Sleep(2 * time.Second) // the Go runtime hands freed memory back in the background
+	rss, peak := rssKB(t, l.cmd.Process.Pid), hwmKB(t, l.cmd.Process.Pid)
+	st, err := os.Stat(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d frames at %d bytes each: lyrad RSS %d KB before, %d KB after (peak %d KB); audit %d bytes", frames, urlBytes, base, rss, peak, st.Size())
+	if st.Size() > 5<<20 {
+		t.Errorf("audit grew to %d bytes", st.Size())
+	}
+	if rss > 60<<10 {
+		t.Errorf("lyrad RSS %d KB after the flood, want < 60 MB", rss)
+	}
+}
+
+func rssKB(t *testing.T, pid int) int  { return procStatusKB(t, pid, "VmRSS:") }
+func hwmKB(t *testing.T, pid int) int { return procStatusKB(t, pid, "VmHWM:") }
+
+func procStatusKB(t *testing.T, pid int, field string) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, field) {
+			n, _ := strconv.Atoi(strings.Fields(line)[1])
+			return n
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
