@@ -142,6 +142,7 @@ type Guard struct {
 	seq     int64
 
 	paused, allowed, refused atomic.Int64
+	handover                 time.Duration // bodyHandover when the guard started
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -159,14 +160,15 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 	}
 	gctx, cancel := context.WithCancel(context.Background())
 	g := &Guard{
-		conn:    conn,
-		opts:    opts,
-		log:     opts.Logger,
-		targets: map[target.SessionID]*Target{},
-		frames:  map[cdp.FrameID]frame{},
-		hops:    map[string]string{},
-		cancel:  cancel,
-		done:    make(chan struct{}),
+		conn:     conn,
+		opts:     opts,
+		log:      opts.Logger,
+		targets:  map[target.SessionID]*Target{},
+		frames:   map[cdp.FrameID]frame{},
+		hops:     map[string]string{},
+		handover: bodyHandover,
+		cancel:   cancel,
+		done:     make(chan struct{}),
 	}
 	events, unsubscribe := conn.Subscribe(
 		target.AttachedToTarget.Method,
@@ -178,6 +180,8 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		page.FrameDetached.Method,
 	)
 	go g.loop(gctx, events, unsubscribe)
+	bodies, unsubscribeBodies := conn.Subscribe(bodyEvents...)
+	go g.watchBodies(gctx, bodies, unsubscribeBodies)
 
 	b := conn.Browser()
 	if _, err := cdp.Call(ctx, b, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
@@ -478,10 +482,7 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		HasBody:      p.Request.HasPostData,
 		ResourceType: p.ResourceType,
 	}
-	if t != nil {
-		r.TargetID, r.TabID, r.TargetType = t.ID, t.TabID, t.Type
-		r.InSubframe, r.Issuer = g.issuerLocked(t, p.FrameID)
-	}
+	g.placeLocked(&r, t)
 	if p.RedirectedRequestID != "" {
 		r.RedirectFrom = g.hops[string(p.RedirectedRequestID)]
 	}
@@ -518,6 +519,15 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 	}
 	if g.opts.OnDecision != nil {
 		g.opts.OnDecision(r, v, time.Since(start))
+	}
+}
+
+// placeLocked fills in where request r comes from: its target t (nil when
+// unknown), tab, frame and issuer.
+func (g *Guard) placeLocked(r *Request, t *Target) {
+	if t != nil {
+		r.TargetID, r.TabID, r.TargetType = t.ID, t.TabID, t.Type
+		r.InSubframe, r.Issuer = g.issuerLocked(t, r.FrameID)
 	}
 }
 
