@@ -33,6 +33,10 @@ type Refusal struct {
 	MainFrame    bool   // the tab's own document would have moved (not an iframe's)
 	NetworkID    string // the navigation's id (its loader id), kept over redirects
 	Issuer       string // the document that issued it
+	// MessageBytes: for a body the browser could not hand over
+	// (cdpguard.ReasonBodyTooLarge), the size of the DevTools message it
+	// dropped; -1 when unknown.
+	MessageBytes int64
 }
 
 // refusals remembers recent refusals per browser so a call can tell that a

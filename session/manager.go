@@ -300,8 +300,12 @@ func (m *Manager) hooks() launchHooks {
 		decide:     m.decide,
 		onDecision: m.onDecision,
 		onRefuse: func(b *Browser, r cdpguard.Request, v cdpguard.Verdict) {
+			size, ok := v.Fields["message_bytes"].(int64)
+			if !ok {
+				size = -1
+			}
 			b.refused.add(Refusal{At: time.Now(), TabID: r.TabID, URL: r.URL, RedirectFrom: r.RedirectFrom, Reason: v.Reason,
-				MainFrame: r.TargetID == r.TabID && !r.InSubframe, NetworkID: r.NetworkID, Issuer: r.Issuer})
+				MainFrame: r.TargetID == r.TabID && !r.InSubframe, NetworkID: r.NetworkID, Issuer: r.Issuer, MessageBytes: size})
 		},
 		onFailure:  m.onGuardFailure,
 		onConnLost: m.onConnLost,
