@@ -10,8 +10,8 @@ package cdpguard
 // pending"). The request then stays paused for ever: nothing is sent, but
 // the page hangs, the call that set it off waits out its timeout, and
 // nothing is recorded. On Chromium 156 the message is 7.3 bytes per body
-// byte for zero bytes and 2.3 for random ones, so ~35 MiB of zeros or
-// ~110 MiB of random data is the most that arrives.
+// byte for zero bytes and 2.3 for random ones: a 34 MiB zero-filled file
+// arrives and 35 MiB does not; 110 MiB of random bytes arrives, 113 not.
 //
 // The guard therefore follows each document request with a body from its
 // Network.requestWillBeSent (sent as the navigation starts, before Chrome
