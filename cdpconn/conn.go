@@ -63,6 +63,10 @@ const (
 
 const methodDetached = "Target.detachedFromTarget"
 
+// MethodMark is the method of the events Mark delivers. Subscribe to it
+// like to any protocol event.
+const MethodMark = "cdpconn.mark"
+
 // Conn is one connection to the browser endpoint.
 type Conn struct {
 	ws      *websocket.Conn
@@ -86,7 +90,8 @@ type Conn struct {
 type pending struct {
 	method  string
 	session target.SessionID
-	reply   chan reply // buffered 1: the reader never waits on a caller
+	reply   chan reply   // buffered 1: the reader never waits on a caller
+	mark    jsonv2.Value // set by Mark: dispatched when the reply comes
 }
 
 type reply struct {
@@ -301,11 +306,31 @@ func (c *Conn) isClosed() bool {
 	return c.closed
 }
 
+// Mark puts a marker in every queue subscribed to MethodMark, behind every
+// event Chrome has already sent: it sends a command with a cheap answer
+// (Browser.getVersion) and, when the answer is read, delivers
+// Event{Method: MethodMark, Params: token as a JSON string}. One reader
+// hands everything on in the order Chrome wrote it, so a subscriber that
+// takes the mark has taken every event Chrome sent before it answered. It
+// returns once the command is written; the mark is lost only with the
+// connection.
+func (c *Conn) Mark(token string) error {
+	raw, err := jsonv2.Marshal(token, marshalOpts)
+	if err != nil {
+		return fmt.Errorf("cdpconn: mark: %w", err)
+	}
+	_, err = c.browser.send("Browser.getVersion", nil, raw)
+	return err
+}
+
 func (c *Conn) handleReply(m message) {
 	c.mu.Lock()
 	p := c.pending[m.id]
 	delete(c.pending, m.id)
 	c.mu.Unlock()
+	if p != nil && p.mark != nil {
+		c.dispatch(Event{Method: MethodMark, Params: p.mark})
+	}
 	if p == nil {
 		// Its caller gave up (ctx ended) or it was never ours.
 		c.log.Debug("cdp: dropping reply with no waiter", zap.Int64("id", m.id))

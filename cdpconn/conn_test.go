@@ -507,3 +507,44 @@ func TestDialErrorHidesURL(t *testing.T) {
 		}
 	}
 }
+
+// A mark comes after every event Chrome sent before it answered the mark's
+// command, to every subscriber of MethodMark, and to no other.
+func TestMarkIsOrderedBehindEvents(t *testing.T) {
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		if msg.Method == "Browser.getVersion" {
+			for i := range 100 {
+				fc.event("S1", "Test.ev", map[string]int{"n": i})
+			}
+		}
+		fc.reply(msg, struct{}{})
+	})
+	c, _ := f.dial(t, Options{})
+	evs, cancel := c.Subscribe("Test.ev", MethodMark)
+	defer cancel()
+	other, cancelOther := c.Subscribe("Test.ev")
+	defer cancelOther()
+	if err := c.Mark("m1"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxT(t)
+	for n := 0; ; n++ {
+		select {
+		case ev := <-evs:
+			if ev.Method != MethodMark {
+				continue
+			}
+			if n != 100 || string(ev.Params) != `"m1"` || ev.SessionID != "" {
+				t.Fatalf("mark %s after %d events", ev.Params, n)
+			}
+		case <-ctx.Done():
+			t.Fatal("no mark")
+		}
+		break
+	}
+	for range 100 {
+		if ev := <-other; ev.Method != "Test.ev" {
+			t.Fatalf("a subscriber without MethodMark got %s", ev.Method)
+		}
+	}
+}

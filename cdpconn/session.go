@@ -60,6 +60,12 @@ type Pending struct {
 // some commands only once it runs, and the command that lets it run must
 // not wait behind them.
 func (s *Session) Send(method string, params any) (*Pending, error) {
+	return s.send(method, params, nil)
+}
+
+// send is Send; a mark is delivered as a MethodMark event when the reply
+// comes, whether anyone still waits for it or not.
+func (s *Session) send(method string, params any, mark jsonv2.Value) (*Pending, error) {
 	c := s.conn
 	var raw jsonv2.Value
 	if params != nil {
@@ -83,7 +89,7 @@ func (s *Session) Send(method string, params any) (*Pending, error) {
 	}
 
 	// Register before writing: the reply can come before Write returns.
-	p := &pending{method: method, session: s.id, reply: make(chan reply, 1)}
+	p := &pending{method: method, session: s.id, reply: make(chan reply, 1), mark: mark}
 	c.mu.Lock()
 	if c.closed {
 		err := c.err

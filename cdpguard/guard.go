@@ -211,7 +211,8 @@ type Guard struct {
 	hops    map[fetch.RequestID]hop      // judged requests, for their redirect hops
 	seq     int64
 
-	workers map[target.SessionID]worker // worker targets, for their sends
+	workers  map[target.SessionID]worker // worker targets, for their sends
+	handover time.Duration               // bodyHandover when the guard started
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -229,15 +230,16 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 	}
 	gctx, cancel := context.WithCancel(context.Background())
 	g := &Guard{
-		conn:    conn,
-		opts:    opts,
-		log:     opts.Logger,
-		targets: map[target.SessionID]*Target{},
-		frames:  map[cdp.FrameID]frame{},
-		hops:    map[fetch.RequestID]hop{},
-		workers: map[target.SessionID]worker{},
-		cancel:  cancel,
-		done:    make(chan struct{}),
+		conn:     conn,
+		opts:     opts,
+		log:      opts.Logger,
+		targets:  map[target.SessionID]*Target{},
+		frames:   map[cdp.FrameID]frame{},
+		hops:     map[fetch.RequestID]hop{},
+		workers:  map[target.SessionID]worker{},
+		handover: bodyHandover,
+		cancel:   cancel,
+		done:     make(chan struct{}),
 	}
 	events, unsubscribe := conn.Subscribe(
 		target.AttachedToTarget.Method,
@@ -255,6 +257,8 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		sends, unsub := conn.Subscribe(network.RequestWillBeSent.Method, network.WebSocketCreated.Method)
 		go g.sendLoop(gctx, sends, unsub)
 	}
+	bodies, unsubscribeBodies := conn.Subscribe(bodyEvents...)
+	go g.watchBodies(gctx, bodies, unsubscribeBodies)
 
 	b := conn.Browser()
 	if _, err := cdp.Call(ctx, b, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
@@ -706,16 +710,7 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		ResourceType: p.ResourceType,
 		Sender:       header(p.Request.Headers, "Origin"),
 	}
-	if t != nil {
-		r.TargetID, r.TabID, r.TargetType = t.ID, t.TabID, t.Type
-		r.SenderTab = t.TabID
-		var creator bool
-		r.InSubframe, r.Issuer, creator = g.issuerLocked(t, p.FrameID)
-		if creator && t.Type == "page" && t.OpenerID != "" && !r.InSubframe {
-			// A popup with no document yet: its opener sends this.
-			r.SenderTab = t.OpenerID
-		}
-	}
+	g.placeLocked(&r, t)
 	if p.RedirectedRequestID != "" {
 		if prev, ok := g.hops[p.RedirectedRequestID]; ok {
 			// The browser rewrites Origin on a hop; the chain's sender is
@@ -790,6 +785,22 @@ func (g *Guard) answer(ctx context.Context, r Request, v Verdict, start time.Tim
 	}
 	if g.opts.OnDecision != nil && !quiet {
 		g.opts.OnDecision(r, v, time.Since(start))
+	}
+}
+
+// placeLocked fills in where request r comes from: its target t (nil when
+// unknown), tab, frame and issuer.
+func (g *Guard) placeLocked(r *Request, t *Target) {
+	if t == nil {
+		return
+	}
+	r.TargetID, r.TabID, r.TargetType = t.ID, t.TabID, t.Type
+	r.SenderTab = t.TabID
+	var creator bool
+	r.InSubframe, r.Issuer, creator = g.issuerLocked(t, r.FrameID)
+	if creator && t.Type == "page" && t.OpenerID != "" && !r.InSubframe {
+		// A popup with no document yet: its opener sends this.
+		r.SenderTab = t.OpenerID
 	}
 }
 

@@ -36,6 +36,11 @@ type LaunchOptions struct {
 	StartURL   string   // default "about:blank"
 	Logger     *zap.Logger
 	Timeout    time.Duration // waiting for DevToolsActivePort; default 20 s
+	// OnMessageDropped, when set, is called with the size Chrome logs each
+	// time its DevTools server drops a message to the client that does not
+	// fit its 256 MiB send buffer (-1 when the size cannot be read). It is
+	// called on the goroutine that reads Chrome's stderr: it must not block.
+	OnMessageDropped func(size int64)
 }
 
 // Process is a running browser started by Launch.
@@ -117,8 +122,12 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 		stderrDone: make(chan struct{}),
 		done:       make(chan struct{}),
 	}
+	var sink io.Writer = p.stderr
+	if o.OnMessageDropped != nil {
+		sink = io.MultiWriter(p.stderr, &dropWatcher{onDrop: o.OnMessageDropped})
+	}
 	go func() {
-		_, _ = io.Copy(p.stderr, r)
+		_, _ = io.Copy(sink, r)
 		r.Close()
 		close(p.stderrDone)
 	}()

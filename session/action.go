@@ -38,14 +38,23 @@ type Refusal struct {
 	MainFrame    bool   // the tab's own document would have moved (not an iframe's)
 	NetworkID    string // the navigation's id (its loader id), kept over redirects
 	Issuer       string // the document that issued it, as urlKey
+	// MessageBytes: for a body the browser could not hand over
+	// (cdpguard.ReasonBodyTooLarge), the size of the DevTools message it
+	// dropped; -1 when unknown.
+	MessageBytes int64
 }
 
 // newRefusal keeps what a call needs of a refused request: the origin it
 // was going to (a cut URL keeps it), whether it was a redirect hop, and who
 // issued it, to compare.
-func newRefusal(r cdpguard.Request, reason string) Refusal {
+func newRefusal(r cdpguard.Request, v cdpguard.Verdict) Refusal {
+	size, ok := v.Fields["message_bytes"].(int64)
+	if !ok {
+		size = -1
+	}
 	return Refusal{At: time.Now(), TabID: r.TabID, URL: audit.CutURL(r.URL), RedirectFrom: audit.CutURL(r.RedirectFrom),
-		Reason: reason, MainFrame: r.TargetID == r.TabID && !r.InSubframe, NetworkID: r.NetworkID, Issuer: urlKey(r.Issuer)}
+		Reason: v.Reason, MainFrame: r.TargetID == r.TabID && !r.InSubframe, NetworkID: r.NetworkID, Issuer: urlKey(r.Issuer),
+		MessageBytes: size}
 }
 
 // urlKey is a URL small enough to keep that still tells two long URLs

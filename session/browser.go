@@ -160,7 +160,16 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 // start launches the browser and guards it. With learn, it first asks the
 // browser, before anything is guarded, for its own client hints.
 func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool, hooks launchHooks) (*Browser, error) {
+	// Chrome's log is the only word of a DevTools message it dropped (an
+	// upload body too large to hand over); the guard refuses what waited
+	// on it. Before the guard exists nothing can wait on one.
+	var guarded atomic.Pointer[cdpguard.Guard]
 	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{
+		OnMessageDropped: func(size int64) {
+			if g := guarded.Load(); g != nil {
+				g.MessageDropped(size)
+			}
+		},
 		Path:       found.Path,
 		ProfileDir: prof.Dir,
 		Headless:   headless,
@@ -215,6 +224,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		return nil, newError(StatusBrowserUnavailable, "cannot guard the browser: "+err.Error(), "Try open_browser again.")
 	}
 	b.guard = g
+	guarded.Store(g)
 	b.startDialogs(m.log)
 	// The first tab exists before we attach; wait until the guard holds it.
 	deadline := time.Now().Add(5 * time.Second)

@@ -15,6 +15,9 @@ const (
 	StatusBlocked            = "blocked_by_policy"
 	StatusNavigationFailed   = "navigation_failed"
 	StatusPageClosed         = "page_closed"
+	// StatusBodyTooLarge: a request body the browser could not hand to the
+	// guard; it was stopped unsent.
+	StatusBodyTooLarge = "body_too_large"
 )
 
 // Error is a refusal or failure with the status an agent acts on and a hint

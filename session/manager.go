@@ -306,7 +306,7 @@ func (m *Manager) hooks() launchHooks {
 		onDecision: m.onDecision,
 		onRefuse: func(b *Browser, r cdpguard.Request, v cdpguard.Verdict) {
 			if !r.Subresource { // a refused send moves no tab: the trail has it
-				b.refused.add(newRefusal(r, v.Reason))
+				b.refused.add(newRefusal(r, v))
 			}
 		},
 		onSend:     m.onSend,

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"mime"
 	"net/url"
 	"strings"
@@ -156,6 +157,9 @@ func (a *Action) blockedAnswer(ctx context.Context, r *Refusal) error {
 		return nil
 	}
 	url, _ := a.b.fresh(ctx, a.Tab)
+	if r.Reason == cdpguard.ReasonBodyTooLarge || r.Reason == cdpguard.ReasonBodyNotHandedOver {
+		return bodyTooLarge(r).with("url", url)
+	}
 	e := newError(StatusBlocked, "the guard refused a navigation: nothing approved covers "+policy.ScopeOf(r.URL).Loggable(),
 		"The tab has not moved. To go there, call navigate with that site's URL (the user is asked); to send a form, repeat the action with submits=true.").
 		with("url", url)
@@ -163,6 +167,26 @@ func (a *Action) blockedAnswer(ctx context.Context, r *Refusal) error {
 		e.with("redirected_to", policy.ScopeOf(r.URL).Loggable())
 	} else {
 		e.with("refused", policy.ScopeOf(r.URL).Loggable())
+	}
+	return e
+}
+
+// bodyTooLarge answers for a request whose body the browser could not hand
+// to the guard (cdpguard's bodies.go): it was stopped, unsent.
+func bodyTooLarge(r *Refusal) *Error {
+	var msg string
+	if r.MessageBytes > 0 {
+		msg = fmt.Sprintf("the browser could not hand the body of a request to %s to the guard: it makes a %.1f MB DevTools message, over Chrome's %d MiB limit, so the request was stopped and nothing was sent",
+			policy.ScopeOf(r.URL).Loggable(), float64(r.MessageBytes)/1e6, cdpguard.DevToolsMessageLimit>>20)
+	} else {
+		msg = fmt.Sprintf("the browser did not hand the body of a request to %s to the guard, so the request was stopped and nothing was sent",
+			policy.ScopeOf(r.URL).Loggable())
+	}
+	e := newError(StatusBodyTooLarge, msg,
+		"The tab has not moved. Send a smaller body: compress the file (zip) or split it, then repeat the action. Chrome hands over bodies up to about 35 MB of zero bytes or 110 MB of other data.").
+		with("refused", policy.ScopeOf(r.URL).Loggable())
+	if r.MessageBytes > 0 {
+		e.with("message_bytes", r.MessageBytes).with("message_limit_bytes", cdpguard.DevToolsMessageLimit)
 	}
 	return e
 }

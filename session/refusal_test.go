@@ -20,7 +20,7 @@ func TestRefusalsKeepURLsCut(t *testing.T) {
 	r := newRefusal(cdpguard.Request{
 		TargetID: "tab", TabID: "tab", URL: "https://b.test/" + pad, RedirectFrom: "https://a.test/" + pad,
 		Issuer: before, NetworkID: "L1",
-	}, policy.ReasonNotGranted)
+	}, cdpguard.Verdict{Reason: policy.ReasonNotGranted})
 	if size := len(r.URL) + len(r.RedirectFrom) + len(r.Issuer); size > 3*(audit.URLMax+32) {
 		t.Errorf("a refusal keeps %d bytes of URLs", size)
 	}

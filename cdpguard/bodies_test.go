@@ -1,0 +1,224 @@
+package cdpguard
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+	"github.com/coder/websocket"
+
+	"github.com/lyrad/lyrad/cdpconn"
+)
+
+// bodyPeer is a fake browser endpoint: it answers every command with an
+// empty result and keeps the commands; the test sends the events.
+type bodyPeer struct {
+	t    *testing.T
+	ws   chan *websocket.Conn
+	cmds chan cdproto.Message
+}
+
+func newBodyPeer(t *testing.T) (*bodyPeer, *cdpconn.Conn) {
+	t.Helper()
+	p := &bodyPeer{t: t, ws: make(chan *websocket.Conn, 1), cmds: make(chan cdproto.Message, 1000)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		p.ws <- ws
+		for {
+			_, b, err := ws.Read(context.Background())
+			if err != nil {
+				return
+			}
+			var m cdproto.Message
+			if jsonv2.Unmarshal(b, &m) != nil {
+				t.Errorf("bad command %s", b)
+				return
+			}
+			p.cmds <- m
+			p.send(map[string]any{"id": m.ID, "sessionId": m.SessionID, "result": map[string]any{}}, ws)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := cdpconn.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/devtools/browser/x", cdpconn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Abort)
+	ws := <-p.ws
+	p.ws <- ws
+	return p, conn
+}
+
+func (p *bodyPeer) send(v any, ws *websocket.Conn) {
+	if ws == nil {
+		ws = <-p.ws
+		p.ws <- ws
+	}
+	b, err := jsonv2.Marshal(v)
+	if err != nil {
+		p.t.Error(err)
+		return
+	}
+	_ = ws.Write(context.Background(), websocket.MessageText, b)
+}
+
+func (p *bodyPeer) event(sid target.SessionID, method string, params any) {
+	p.send(map[string]any{"method": method, "sessionId": sid, "params": params}, nil)
+}
+
+// waitCmd waits for a command of this method on this session.
+func (p *bodyPeer) waitCmd(method string, sid target.SessionID) {
+	p.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case m := <-p.cmds:
+			if string(m.Method) == method && m.SessionID == sid {
+				return
+			}
+		case <-deadline:
+			p.t.Fatalf("no %s on %q", method, sid)
+		}
+	}
+}
+
+// decisions collects what the guard told its owner.
+type decisions struct {
+	mu      sync.Mutex
+	refused []Request
+	reasons []Verdict
+	decided chan Request
+}
+
+func startBodyGuard(t *testing.T) (*bodyPeer, *Guard, *decisions) {
+	t.Helper()
+	p, conn := newBodyPeer(t)
+	d := &decisions{decided: make(chan Request, 100)}
+	g, err := Start(context.Background(), conn, Options{
+		OnRefuse: func(r Request, v Verdict) {
+			d.mu.Lock()
+			d.refused, d.reasons = append(d.refused, r), append(d.reasons, v)
+			d.mu.Unlock()
+		},
+		OnDecision: func(r Request, v Verdict, took time.Duration) { d.decided <- r },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Stop)
+	p.event("", "Target.attachedToTarget", map[string]any{
+		"sessionId":          "S1",
+		"targetInfo":         map[string]any{"targetId": "T1", "type": "page", "title": "", "url": "http://a.test/form", "attached": true, "canAccessOpener": false},
+		"waitingForDebugger": true,
+	})
+	p.waitCmd("Runtime.runIfWaitingForDebugger", "S1")
+	deadline := time.Now().Add(10 * time.Second)
+	for len(g.Pages()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the page was never guarded")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return p, g, d
+}
+
+func willSend(p *bodyPeer, id string, body bool) {
+	p.event("S1", "Network.requestWillBeSent", map[string]any{
+		"requestId": id, "loaderId": id, "documentURL": "http://a.test/sink", "type": "Document", "frameId": "T1",
+		"timestamp": 1, "wallTime": 1, "initiator": map[string]any{"type": "other"}, "redirectHasExtraInfo": false,
+		"request": map[string]any{"url": "http://a.test/sink", "method": "POST", "headers": map[string]any{}, "hasPostData": body,
+			"initialPriority": "VeryHigh", "referrerPolicy": "no-referrer"},
+	})
+}
+
+// waitDecided waits for the decision on the request with this network id.
+func (d *decisions) waitDecided(t *testing.T, id string) Request {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case r := <-d.decided:
+			if r.NetworkID == id {
+				return r
+			}
+		case <-deadline:
+			t.Fatalf("no decision on %s", id)
+		}
+	}
+}
+
+// A request whose requestPaused Chrome dropped is refused and its
+// navigation stopped once Chrome says so; one whose event came, or whose
+// loading ended, is left alone.
+func TestDroppedBodyIsRefused(t *testing.T) {
+	p, g, d := startBodyGuard(t)
+
+	willSend(p, "L1", true)
+	g.MessageDropped(307583866)
+	p.waitCmd("Page.stopLoading", "S1")
+	r := d.waitDecided(t, "L1")
+	if r.TabID != "T1" || r.TargetType != "page" || r.InSubframe || r.Method != "POST" || !r.HasBody || r.Issuer != "http://a.test/form" {
+		t.Fatalf("refused request %+v", r)
+	}
+	d.mu.Lock()
+	v := d.reasons[0]
+	d.mu.Unlock()
+	if v.Allow || v.Reason != ReasonBodyTooLarge || v.Fields["message_bytes"] != int64(307583866) {
+		t.Fatalf("verdict %+v", v)
+	}
+
+	// Paused (and judged by the guard's own loop), ended, or without a
+	// body: none of these is stopped by the next drop.
+	willSend(p, "L2", true)
+	p.event("S1", "Fetch.requestPaused", map[string]any{
+		"requestId": "interception-job-1.0", "networkId": "L2", "frameId": "T1", "resourceType": "Document",
+		"request": map[string]any{"url": "http://a.test/sink", "method": "POST", "headers": map[string]any{}, "hasPostData": true,
+			"initialPriority": "VeryHigh", "referrerPolicy": "no-referrer"},
+	})
+	p.waitCmd("Fetch.continueRequest", "S1")
+	willSend(p, "L3", true)
+	p.event("S1", "Network.loadingFailed", map[string]any{"requestId": "L3", "timestamp": 1, "type": "Document", "errorText": "net::ERR_ABORTED", "canceled": true})
+	willSend(p, "L4", false)
+	willSend(p, "L5", true)
+	g.MessageDropped(-1)
+	d.waitDecided(t, "L5")
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.refused) != 2 || d.refused[1].NetworkID != "L5" || d.reasons[1].Fields["message_bytes"] != int64(-1) {
+		t.Fatalf("refused %+v", d.refused)
+	}
+}
+
+// Without a word from Chrome, a body that never comes is stopped after
+// bodyHandover.
+func TestBodyNotHandedOverIsRefused(t *testing.T) {
+	old := bodyHandover
+	bodyHandover = 300 * time.Millisecond
+	p, _, d := startBodyGuard(t)
+	bodyHandover = old
+
+	start := time.Now()
+	willSend(p, "L1", true)
+	p.waitCmd("Page.stopLoading", "S1")
+	d.waitDecided(t, "L1")
+	if time.Since(start) < 300*time.Millisecond {
+		t.Fatalf("stopped after %v", time.Since(start))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.reasons[0].Reason != ReasonBodyNotHandedOver || d.refused[0].NetworkID != "L1" {
+		t.Fatalf("refused %+v: %+v", d.refused, d.reasons)
+	}
+}
