@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,11 @@ type LaunchOptions struct {
 	StartURL   string   // default "about:blank"
 	Logger     *zap.Logger
 	Timeout    time.Duration // waiting for DevToolsActivePort; default 20 s
+	// PIDFile, when set, records the browser (pid, start time, profile)
+	// while it runs, and a browser it names that is still running on
+	// ProfileDir, left by an earlier lyrad, is killed before the launch.
+	// The caller holds the profile's lock.
+	PIDFile string
 }
 
 // Process is a running browser started by Launch.
@@ -83,6 +89,13 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	if err := os.Chmod(o.ProfileDir, 0o700); err != nil {
 		return nil, fmt.Errorf("chrome: profile directory: %w", err)
 	}
+	// The orphan first: alive, it would hold the profile, and could write
+	// into it while it is prepared.
+	if o.PIDFile != "" {
+		if err := killOrphan(o.PIDFile, o.ProfileDir, log); err != nil {
+			return nil, fmt.Errorf("chrome: %w", err)
+		}
+	}
 	if err := disablePreloading(o.ProfileDir); err != nil {
 		return nil, fmt.Errorf("chrome: %w (remove or repair that file, or use another profile)", err)
 	}
@@ -102,13 +115,6 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 		return nil, fmt.Errorf("chrome: %w", err)
 	}
 	cmd.Stderr = w
-	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
-		return nil, fmt.Errorf("chrome: start %s: %w", o.Path, err)
-	}
-	w.Close()
-
 	p := &Process{
 		cmd:        cmd,
 		profileDir: o.ProfileDir,
@@ -117,16 +123,37 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 		stderrDone: make(chan struct{}),
 		done:       make(chan struct{}),
 	}
+	var rec *pidRecord
+	recorded := make(chan struct{})
+	err = startTied(cmd, func() {
+		// After the exit, once the pid file is written: never remove a
+		// newer browser's record, nor leave this one's behind.
+		<-recorded
+		if rec != nil {
+			forgetBrowser(o.PIDFile, rec)
+		}
+		close(p.done)
+	})
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("chrome: start %s: %w", o.Path, err)
+	}
 	go func() {
 		_, _ = io.Copy(p.stderr, r)
 		r.Close()
 		close(p.stderrDone)
 	}()
-	go func() {
-		_ = cmd.Wait()
-		close(p.done)
-	}()
 	log.Info("browser started", zap.Int("pid", p.PID()), zap.String("path", o.Path), zap.Bool("headless", o.Headless))
+	if o.PIDFile != "" {
+		rec, err = recordBrowser(o.PIDFile, p.PID(), o.ProfileDir)
+	}
+	close(recorded)
+	if err != nil {
+		p.Kill()
+		p.waitFor(p.done, 5*time.Second)
+		return nil, fmt.Errorf("chrome: cannot record the browser in %s, so it could outlive lyrad unnoticed: %w", o.PIDFile, err)
+	}
 
 	if reason := p.waitReady(ctx, portFile, timeout); reason != "" {
 		p.Kill()
@@ -145,6 +172,27 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	}
 	log.Info("browser ready", zap.Int("pid", p.PID()))
 	return p, nil
+}
+
+// startTied starts cmd from a goroutine locked to its OS thread, which then
+// waits for the process and calls exited. The thread is the browser's
+// parent as far as the kernel's parent-death signal goes (dieWithParent):
+// were the goroutine to move, the thread could end while lyrad lives and
+// take the browser with it.
+func startTied(cmd *exec.Cmd, exited func()) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		_ = cmd.Wait()
+		exited()
+	}()
+	return <-started
 }
 
 func launchArgs(o LaunchOptions) []string {

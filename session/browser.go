@@ -164,6 +164,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		Proxy:      m.cfg.Proxy,
 		ExtraArgs:  m.cfg.ExtraArgs,
 		Logger:     m.log,
+		PIDFile:    prof.PIDFile,
 	})
 	if err != nil {
 		return nil, newError(StatusBrowserUnavailable, "the browser did not start: "+err.Error(),
@@ -231,7 +232,9 @@ func preparePage(q *cdpguard.Sender, t *target.Info) {
 	q.Send(page.SetLifecycleEventsEnabled.Method, page.SetLifecycleEventsEnabledParams{Enabled: true})
 }
 
-// shutdown ends the browser: a polite close, then the process group.
+// shutdown ends the browser: a polite close, then the process group, and
+// only then the connection. Chrome lets every request the guard holds go
+// the moment the connection ends, so the connection outlives the browser.
 func (b *Browser) shutdown(grace time.Duration) {
 	b.closing.Store(true)
 	if b.guard != nil {
@@ -241,9 +244,11 @@ func (b *Browser) shutdown(grace time.Duration) {
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		_, _ = cdp.Call(ctx, b.conn.Browser(), browser.Close, cdp.Empty{})
 		cancel()
-		b.conn.Abort()
 	}
 	_ = b.proc.Close(grace)
+	if b.conn != nil {
+		b.conn.Abort()
+	}
 }
 
 // pages lists the open tabs.

@@ -268,7 +268,7 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 	return b != nil || lost, nil
 }
 
-// Shutdown closes the browser and refuses further calls (SIGINT/SIGTERM).
+// Shutdown closes the browser and refuses further calls (SIGINT, SIGTERM, SIGHUP).
 func (m *Manager) Shutdown() {
 	m.mu.Lock()
 	m.closed = true
