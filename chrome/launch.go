@@ -33,7 +33,7 @@ type LaunchOptions struct {
 	Headless   bool
 	UserAgent  string   // when set: --user-agent=...
 	Proxy      string   // when set: --proxy-server=...
-	ExtraArgs  []string // appended after our flags (Chrome lets a later switch win)
+	ExtraArgs  []string // appended after our flags (Chrome lets a later switch win); URLs and --restore-last-session dropped
 	StartURL   string   // default "about:blank"
 	Logger     *zap.Logger
 	Timeout    time.Duration // waiting for DevToolsActivePort; default 20 s
@@ -96,7 +96,7 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 			return nil, fmt.Errorf("chrome: %w", err)
 		}
 	}
-	if err := disablePreloading(o.ProfileDir); err != nil {
+	if err := prepareProfile(o.ProfileDir); err != nil {
 		return nil, fmt.Errorf("chrome: %w (remove or repair that file, or use another profile)", err)
 	}
 	// A file left by an earlier run would point at a dead (or someone else's) port.
@@ -106,6 +106,7 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	}
 
 	cmd := exec.Command(o.Path, launchArgs(o)...)
+	cmd.Env = browserEnv(os.Environ())
 	ownGroup(cmd)
 	// Our own pipe rather than an io.Writer: cmd.Wait then returns when the
 	// browser exits, not when its last helper closes stderr. Stdout goes to
@@ -200,6 +201,9 @@ func launchArgs(o LaunchOptions) []string {
 		"--remote-debugging-port=0", // Chrome picks a free port and reports it in DevToolsActivePort
 		"--remote-debugging-address=127.0.0.1",
 		"--user-data-dir=" + o.ProfileDir,
+		// The profile prepareProfile made safe, not whichever one a person
+		// last used in the window.
+		"--profile-directory=" + profileSubdir,
 		"--no-first-run",
 		"--no-default-browser-check",
 		"--disable-blink-features=AutomationControlled",
@@ -226,7 +230,14 @@ func launchArgs(o LaunchOptions) []string {
 	if o.Proxy != "" {
 		args = append(args, "--proxy-server="+o.Proxy)
 	}
-	args = append(args, o.ExtraArgs...)
+	for _, a := range o.ExtraArgs {
+		// A page loaded at startup loads before the guard is attached:
+		// no URLs, no session restore.
+		if !strings.HasPrefix(a, "-") || strings.TrimLeft(a, "-") == "restore-last-session" {
+			continue
+		}
+		args = append(args, a)
+	}
 	start := o.StartURL
 	if start == "" {
 		start = "about:blank"
