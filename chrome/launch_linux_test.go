@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -86,13 +87,15 @@ func TestKillOrphanSparesAStranger(t *testing.T) {
 }
 
 // TestLaunchRecordsTheBrowser: Launch writes the pid file while the browser
-// runs and removes it after.
+// runs and removes it after, and the browser sees a filtered environment.
 func TestLaunchRecordsTheBrowser(t *testing.T) {
 	dir := t.TempDir()
 	exe := stub(t, dir, "browser", `for a in "$@"; do case "$a" in --user-data-dir=*) d="${a#--user-data-dir=}";; esac; done
 env > "$d/env.txt"
 printf '9\n/devtools/browser/stub\n' > "$d/DevToolsActivePort"
 exec sleep 300`)
+	t.Setenv("LYRA_BROWSER_SECRET_TEST", "x")
+	t.Setenv("GITHUB_TOKEN", "ghp_x")
 	profile := filepath.Join(dir, "profile")
 	pidFile := filepath.Join(dir, PIDFileName)
 	p, err := Launch(context.Background(), LaunchOptions{Path: exe, ProfileDir: profile, Headless: true, PIDFile: pidFile})
@@ -103,6 +106,10 @@ exec sleep 300`)
 	rec, err := readPIDFile(pidFile)
 	if err != nil || rec == nil || rec.PID != p.PID() || rec.Profile != profile || rec.Start == "" {
 		t.Fatalf("pid file = %+v, %v", rec, err)
+	}
+	env, _ := os.ReadFile(filepath.Join(profile, "env.txt"))
+	if strings.Contains(string(env), "LYRA_BROWSER_") || strings.Contains(string(env), "GITHUB_TOKEN") || !strings.Contains(string(env), "PATH=") {
+		t.Errorf("the browser's environment was not filtered:\n%s", env)
 	}
 	p.Kill()
 	<-p.Done()
