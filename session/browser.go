@@ -49,6 +49,12 @@ type Browser struct {
 
 	mu     sync.Mutex
 	active target.ID
+	// Until the launch hands the browser over (handOver), a lost
+	// connection or an unguarded target fails the launch instead of
+	// reaching the manager: the browser is killed at once and earlyLoss
+	// says why.
+	handedOver bool
+	earlyLoss  error
 }
 
 // launchInfo is what a launch needs from the manager.
@@ -114,9 +120,8 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 			release()
 			return nil, err
 		}
-		b.release = release
 		if !headless {
-			return b, nil
+			return m.handOver(b, release)
 		}
 		v, err := cdp.Call(ctx, b.conn.Browser(), browser.GetVersion, cdp.Empty{})
 		if err != nil {
@@ -126,7 +131,7 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 		}
 		if !learn {
 			if ua.Product == v.Product || attempt > 1 {
-				return b, nil
+				return m.handOver(b, release)
 			}
 			// Another version of the binary: its UA and hints are stale,
 			// and with the switch on it cannot tell the new ones.
@@ -145,12 +150,73 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 		// Without Headless in its UA this browser is already what a page
 		// should see.
 		if attempt > 1 || want.UserAgent == v.UserAgent {
-			return b, nil
+			return m.handOver(b, release)
 		}
 		m.log.Info("relaunching headless browser once with its headful user agent", zap.String("product", v.Product))
 		b.shutdown(2 * time.Second)
 		ua = want
 	}
+}
+
+// handOver ends a launch that went well: from here on the manager handles a
+// lost connection or guard, and the browser owns the profile's release.
+// A loss before this point fails the launch.
+func (m *Manager) handOver(b *Browser, release func()) (*Browser, error) {
+	b.mu.Lock()
+	lost := b.earlyLoss
+	if lost == nil {
+		b.release = release
+		b.handedOver = true
+	}
+	b.mu.Unlock()
+	if lost != nil {
+		b.shutdown(2 * time.Second)
+		release()
+		return nil, earlyLossError(lost)
+	}
+	return b, nil
+}
+
+func earlyLossError(err error) error {
+	return newError(StatusBrowserUnavailable, "the browser was lost while it was starting, so it was killed: "+err.Error(), "Try open_browser again.")
+}
+
+// lostEarly records a loss before handOver and kills the browser, which may
+// be running unguarded; it reports false once the manager handles losses.
+// A browser the launch is ending itself has lost nothing.
+func (b *Browser) lostEarly(err error) bool {
+	b.mu.Lock()
+	if b.handedOver {
+		b.mu.Unlock()
+		return false
+	}
+	if b.closing.Load() {
+		b.mu.Unlock()
+		return true
+	}
+	if b.earlyLoss == nil {
+		if err == nil {
+			err = errors.New("connection closed")
+		}
+		b.earlyLoss = err
+	}
+	b.mu.Unlock()
+	b.proc.Kill()
+	return true
+}
+
+func (b *Browser) lostWhileStarting() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.earlyLoss
+}
+
+// guardSet is the guard once start has set it, for the hooks the guard
+// calls while it is being started (nil then).
+func (b *Browser) guardSet() *cdpguard.Guard {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.guard
 }
 
 // start launches the browser and guards it. With learn, it first asks the
@@ -172,8 +238,12 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 	}
 	b := &Browser{proc: proc, profile: prof, found: found, headful: !headless}
 	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{
-		Logger:  m.log,
-		OnClose: func(err error) { hooks.onConnLost(b, err) },
+		Logger: m.log,
+		OnClose: func(err error) {
+			if !b.lostEarly(err) {
+				hooks.onConnLost(b, err)
+			}
+		},
 	})
 	if err != nil {
 		proc.Kill()
@@ -198,10 +268,14 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		Decide:     hooks.decide,
 		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { hooks.onDecision(b, r, v, took) },
 		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { hooks.onRefuse(b, r, v) },
-		OnFailure:  func(err error) { hooks.onFailure(b, err) },
-		OnTarget:   func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
-		Prepare:    prepare,
-		Logger:     m.log,
+		OnFailure: func(err error) {
+			if !b.lostEarly(err) {
+				hooks.onFailure(b, err)
+			}
+		},
+		OnTarget: func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
+		Prepare:  prepare,
+		Logger:   m.log,
 	})
 	if err != nil {
 		b.closing.Store(true)
@@ -209,15 +283,21 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		proc.Kill()
 		return nil, newError(StatusBrowserUnavailable, "cannot guard the browser: "+err.Error(), "Try open_browser again.")
 	}
+	b.mu.Lock()
 	b.guard = g
+	b.mu.Unlock()
 	b.startDialogs(m.log)
 	// The first tab exists before we attach; wait until the guard holds it.
 	deadline := time.Now().Add(5 * time.Second)
-	for len(g.Pages()) == 0 && time.Now().Before(deadline) {
+	for len(g.Pages()) == 0 && time.Now().Before(deadline) && b.lostWhileStarting() == nil {
 		time.Sleep(5 * time.Millisecond)
 	}
+	if lost := b.lostWhileStarting(); lost != nil {
+		b.shutdown(2 * time.Second)
+		return nil, earlyLossError(lost)
+	}
 	if pages := g.Pages(); len(pages) > 0 {
-		b.active = pages[0].ID
+		b.setActive(pages[0].ID)
 	}
 	return b, nil
 }
@@ -301,7 +381,11 @@ func (b *Browser) closeRefusedPopup(r cdpguard.Request) {
 	if r.TargetType != "page" || r.InSubframe || r.TargetID != r.TabID {
 		return
 	}
-	t, ok := b.guard.Page(r.TargetID)
+	g := b.guardSet()
+	if g == nil {
+		return
+	}
+	t, ok := g.Page(r.TargetID)
 	if !ok || t.OpenerID == "" || (t.URL != "" && t.URL != "about:blank") {
 		return
 	}

@@ -453,9 +453,12 @@ func (m *Manager) onTarget(b *Browser, ev cdpguard.TargetEvent) {
 	case "detached":
 		if ev.Target.ID == b.activeID() {
 			// Back to the opener when it is still there; activePage picks
-			// the newest otherwise.
-			if _, ok := b.guard.Page(ev.Target.OpenerID); ok {
-				b.setActive(ev.Target.OpenerID)
+			// the newest otherwise. (No guard yet: a tab closed while the
+			// guard is being started.)
+			if g := b.guardSet(); g != nil {
+				if _, ok := g.Page(ev.Target.OpenerID); ok {
+					b.setActive(ev.Target.OpenerID)
+				}
 			}
 		}
 	}
