@@ -50,6 +50,7 @@ type Process struct {
 	port       int
 	wsURL      string
 	profileDir string
+	orphan     int // an earlier lyrad's browser killed before this one started
 	log        *zap.Logger
 
 	stderr     *tailBuffer
@@ -91,8 +92,10 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	}
 	// The orphan first: alive, it would hold the profile, and could write
 	// into it while it is prepared.
+	orphan := 0
 	if o.PIDFile != "" {
-		if err := killOrphan(o.PIDFile, o.ProfileDir, log); err != nil {
+		var err error
+		if orphan, err = killOrphan(o.PIDFile, o.ProfileDir, log); err != nil {
 			return nil, fmt.Errorf("chrome: %w", err)
 		}
 	}
@@ -118,6 +121,7 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	cmd.Stderr = w
 	p := &Process{
 		cmd:        cmd,
+		orphan:     orphan,
 		profileDir: o.ProfileDir,
 		log:        log,
 		stderr:     &tailBuffer{max: stderrKeep},
@@ -331,6 +335,10 @@ func (p *Process) Port() int { return p.port }
 
 // PID is the browser's process id, which is also its process group id.
 func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// KilledOrphan is the pid of a browser an earlier lyrad left running on the
+// profile, killed before this one started; 0 when there was none.
+func (p *Process) KilledOrphan() int { return p.orphan }
 
 // ProfileDir is the --user-data-dir the browser runs on.
 func (p *Process) ProfileDir() string { return p.profileDir }

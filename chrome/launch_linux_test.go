@@ -43,8 +43,8 @@ func TestKillOrphanKillsTheRecordedBrowserAndItsGroup(t *testing.T) {
 	if _, err := recordBrowser(pidFile, pid, profile); err != nil {
 		t.Fatal(err)
 	}
-	if err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil {
-		t.Fatal(err)
+	if killed, err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil || killed != pid {
+		t.Fatalf("killOrphan = %d, %v; want %d", killed, err, pid)
 	}
 	if alive(-pid) {
 		t.Errorf("the orphan's group survived: %v", groupMembers(pid))
@@ -70,8 +70,8 @@ func TestKillOrphanSparesAStranger(t *testing.T) {
 	} {
 		b, _ := json.Marshal(r)
 		os.WriteFile(pidFile, b, 0o600)
-		if err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil {
-			t.Fatal(err)
+		if killed, err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil || killed != 0 {
+			t.Fatalf("%s: killOrphan = %d, %v", name, killed, err)
 		}
 		if !alive(pid) {
 			t.Fatalf("%s: killed", name)
@@ -81,7 +81,7 @@ func TestKillOrphanSparesAStranger(t *testing.T) {
 		}
 	}
 	os.WriteFile(pidFile, []byte("{not json"), 0o600)
-	if err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil || !alive(pid) {
+	if _, err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil || !alive(pid) {
 		t.Errorf("unreadable pid file: %v, alive %v", err, alive(pid))
 	}
 }

@@ -134,7 +134,7 @@ func AcquireProfile(dataDir string) (p Profile, release func(), err error) {
 	// and so is a browser still running on it.
 	pidFile := filepath.Join(inst, PIDFileName)
 	dir := filepath.Join(inst, "profile")
-	if err := killOrphan(pidFile, dir, zap.NewNop()); err != nil {
+	if _, err := killOrphan(pidFile, dir, zap.NewNop()); err != nil {
 		return Profile{}, nil, fmt.Errorf("chrome: stale instance profile: %w", err)
 	}
 	if err := os.RemoveAll(inst); err != nil {

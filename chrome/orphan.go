@@ -31,29 +31,31 @@ const orphanWait = 5 * time.Second
 // profile (its pid file says which), with every helper, and waits until
 // they are gone: the orphan would keep posting unguarded, and holds the
 // profile so that the new browser could not start. Only a process that is
-// provably that browser or one of its helpers is killed.
-func killOrphan(pidFile, profileDir string, log *zap.Logger) error {
+// provably that browser or one of its helpers is killed. killed is the
+// orphan's pid, 0 when there was none.
+func killOrphan(pidFile, profileDir string, log *zap.Logger) (killed int, err error) {
 	rec, err := readPIDFile(pidFile)
 	if err != nil || rec == nil {
-		return err
+		return 0, err
 	}
 	if rec.Profile == profileDir {
 		if pids := orphanProcs(*rec); len(pids) > 0 {
 			log.Warn("killing a browser left running by an earlier lyrad on this profile", zap.Int("pid", rec.PID), zap.Int("processes", len(pids)))
 			killProcs(*rec, pids)
+			killed = rec.PID
 			deadline := time.Now().Add(orphanWait)
 			for len(orphanProcs(*rec)) > 0 {
 				if time.Now().After(deadline) {
-					return fmt.Errorf("a browser left running by an earlier lyrad (pid %d) on %s did not die within %s; end it (kill -9 -%d) and try again", rec.PID, profileDir, orphanWait, rec.PID)
+					return killed, fmt.Errorf("a browser left running by an earlier lyrad (pid %d) on %s did not die within %s; end it (kill -9 -%d) and try again", rec.PID, profileDir, orphanWait, rec.PID)
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
 		}
 	}
 	if err := os.Remove(pidFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove stale %s: %w", pidFile, err)
+		return killed, fmt.Errorf("remove stale %s: %w", pidFile, err)
 	}
-	return nil
+	return killed, nil
 }
 
 // readPIDFile returns nil for a missing file. A file that does not parse

@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
@@ -237,6 +238,11 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 			"Relay this to the user; check that the browser runs (a headful launch needs a display; set LYRA_BROWSER_HEADLESS=true otherwise).")
 	}
 	b := &Browser{proc: proc, profile: prof, found: found, headful: !headless}
+	if pid := proc.KilledOrphan(); pid != 0 {
+		// It ran unguarded since its lyrad died; nothing else records it.
+		m.audit(audit.Row{Kind: "browser", Status: "orphan_killed", Extra: map[string]any{
+			"pid": pid, "reason": "a browser left running on this profile by an earlier lyrad"}})
+	}
 	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{
 		Logger: m.log,
 		OnClose: func(err error) {
