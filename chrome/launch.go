@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,7 +33,7 @@ type LaunchOptions struct {
 	Headless   bool
 	UserAgent  string   // when set: --user-agent=...
 	Proxy      string   // when set: --proxy-server=...
-	ExtraArgs  []string // appended after our flags (Chrome lets a later switch win)
+	ExtraArgs  []string // appended after our flags (Chrome lets a later switch win); URLs and --restore-last-session dropped
 	StartURL   string   // default "about:blank"
 	Logger     *zap.Logger
 	Timeout    time.Duration // waiting for DevToolsActivePort; default 20 s
@@ -41,6 +42,11 @@ type LaunchOptions struct {
 	// fit its 256 MiB send buffer (-1 when the size cannot be read). It is
 	// called on the goroutine that reads Chrome's stderr: it must not block.
 	OnMessageDropped func(size int64)
+	// PIDFile, when set, records the browser (pid, start time, profile)
+	// while it runs, and a browser it names that is still running on
+	// ProfileDir, left by an earlier lyrad, is killed before the launch.
+	// The caller holds the profile's lock.
+	PIDFile string
 }
 
 // Process is a running browser started by Launch.
@@ -49,6 +55,7 @@ type Process struct {
 	port       int
 	wsURL      string
 	profileDir string
+	orphan     int // an earlier lyrad's browser killed before this one started
 	log        *zap.Logger
 
 	stderr     *tailBuffer
@@ -88,7 +95,16 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	if err := os.Chmod(o.ProfileDir, 0o700); err != nil {
 		return nil, fmt.Errorf("chrome: profile directory: %w", err)
 	}
-	if err := disablePreloading(o.ProfileDir); err != nil {
+	// The orphan first: alive, it would hold the profile, and could write
+	// into it while it is prepared.
+	orphan := 0
+	if o.PIDFile != "" {
+		var err error
+		if orphan, err = killOrphan(o.PIDFile, o.ProfileDir, log); err != nil {
+			return nil, fmt.Errorf("chrome: %w", err)
+		}
+	}
+	if err := prepareProfile(o.ProfileDir); err != nil {
 		return nil, fmt.Errorf("chrome: %w (remove or repair that file, or use another profile)", err)
 	}
 	// A file left by an earlier run would point at a dead (or someone else's) port.
@@ -98,6 +114,7 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	}
 
 	cmd := exec.Command(o.Path, launchArgs(o)...)
+	cmd.Env = browserEnv(os.Environ())
 	ownGroup(cmd)
 	// Our own pipe rather than an io.Writer: cmd.Wait then returns when the
 	// browser exits, not when its last helper closes stderr. Stdout goes to
@@ -107,20 +124,30 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 		return nil, fmt.Errorf("chrome: %w", err)
 	}
 	cmd.Stderr = w
-	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
-		return nil, fmt.Errorf("chrome: start %s: %w", o.Path, err)
-	}
-	w.Close()
-
 	p := &Process{
 		cmd:        cmd,
+		orphan:     orphan,
 		profileDir: o.ProfileDir,
 		log:        log,
 		stderr:     &tailBuffer{max: stderrKeep},
 		stderrDone: make(chan struct{}),
 		done:       make(chan struct{}),
+	}
+	var rec *pidRecord
+	recorded := make(chan struct{})
+	err = startTied(cmd, func() {
+		// After the exit, once the pid file is written: never remove a
+		// newer browser's record, nor leave this one's behind.
+		<-recorded
+		if rec != nil {
+			forgetBrowser(o.PIDFile, rec)
+		}
+		close(p.done)
+	})
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("chrome: start %s: %w", o.Path, err)
 	}
 	var sink io.Writer = p.stderr
 	if o.OnMessageDropped != nil {
@@ -131,11 +158,16 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 		r.Close()
 		close(p.stderrDone)
 	}()
-	go func() {
-		_ = cmd.Wait()
-		close(p.done)
-	}()
 	log.Info("browser started", zap.Int("pid", p.PID()), zap.String("path", o.Path), zap.Bool("headless", o.Headless))
+	if o.PIDFile != "" {
+		rec, err = recordBrowser(o.PIDFile, p.PID(), o.ProfileDir)
+	}
+	close(recorded)
+	if err != nil {
+		p.Kill()
+		p.waitFor(p.done, 5*time.Second)
+		return nil, fmt.Errorf("chrome: cannot record the browser in %s, so it could outlive lyrad unnoticed: %w", o.PIDFile, err)
+	}
 
 	if reason := p.waitReady(ctx, portFile, timeout); reason != "" {
 		p.Kill()
@@ -156,11 +188,35 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	return p, nil
 }
 
+// startTied starts cmd from a goroutine locked to its OS thread, which then
+// waits for the process and calls exited. The thread is the browser's
+// parent as far as the kernel's parent-death signal goes (dieWithParent):
+// were the goroutine to move, the thread could end while lyrad lives and
+// take the browser with it.
+func startTied(cmd *exec.Cmd, exited func()) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		_ = cmd.Wait()
+		exited()
+	}()
+	return <-started
+}
+
 func launchArgs(o LaunchOptions) []string {
 	args := []string{
 		"--remote-debugging-port=0", // Chrome picks a free port and reports it in DevToolsActivePort
 		"--remote-debugging-address=127.0.0.1",
 		"--user-data-dir=" + o.ProfileDir,
+		// The profile prepareProfile made safe, not whichever one a person
+		// last used in the window.
+		"--profile-directory=" + profileSubdir,
 		"--no-first-run",
 		"--no-default-browser-check",
 		"--disable-blink-features=AutomationControlled",
@@ -187,7 +243,14 @@ func launchArgs(o LaunchOptions) []string {
 	if o.Proxy != "" {
 		args = append(args, "--proxy-server="+o.Proxy)
 	}
-	args = append(args, o.ExtraArgs...)
+	for _, a := range o.ExtraArgs {
+		// A page loaded at startup loads before the guard is attached:
+		// no URLs, no session restore.
+		if !strings.HasPrefix(a, "-") || strings.TrimLeft(a, "-") == "restore-last-session" {
+			continue
+		}
+		args = append(args, a)
+	}
 	start := o.StartURL
 	if start == "" {
 		start = "about:blank"
@@ -281,6 +344,10 @@ func (p *Process) Port() int { return p.port }
 
 // PID is the browser's process id, which is also its process group id.
 func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// KilledOrphan is the pid of a browser an earlier lyrad left running on the
+// profile, killed before this one started; 0 when there was none.
+func (p *Process) KilledOrphan() int { return p.orphan }
 
 // ProfileDir is the --user-data-dir the browser runs on.
 func (p *Process) ProfileDir() string { return p.profileDir }

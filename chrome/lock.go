@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"go.uber.org/zap"
 )
 
 // HeldError says that a lock file is held by another holder.
@@ -85,6 +87,9 @@ type Profile struct {
 	Dir    string // the --user-data-dir to use
 	Kind   string // KindPersistent or KindInstance
 	Holder int    // for KindInstance: pid holding <dataDir>/profile.lock (0 if unknown)
+	// PIDFile is where the browser running on Dir is recorded
+	// (LaunchOptions.PIDFile): beside Dir, under the same lock.
+	PIDFile string
 }
 
 // instanceSeq keeps instance directories unique within this process.
@@ -111,7 +116,7 @@ func AcquireProfile(dataDir string) (p Profile, release func(), err error) {
 			unlockFn()
 			return Profile{}, nil, fmt.Errorf("chrome: profile directory: %w", err)
 		}
-		return Profile{Dir: dir, Kind: KindPersistent}, unlockFn, nil
+		return Profile{Dir: dir, Kind: KindPersistent, PIDFile: filepath.Join(dataDir, PIDFileName)}, unlockFn, nil
 	}
 	var held *HeldError
 	if !errors.As(err, &held) {
@@ -125,16 +130,21 @@ func AcquireProfile(dataDir string) (p Profile, release func(), err error) {
 	root := dataDir + "-instances"
 	inst := filepath.Join(root, name)
 	// The name carries our pid and is unique within this process, so an
-	// existing directory is left over from a dead process that had our pid.
+	// existing directory is left over from a dead process that had our pid,
+	// and so is a browser still running on it.
+	pidFile := filepath.Join(inst, PIDFileName)
+	dir := filepath.Join(inst, "profile")
+	if _, err := killOrphan(pidFile, dir, zap.NewNop()); err != nil {
+		return Profile{}, nil, fmt.Errorf("chrome: stale instance profile: %w", err)
+	}
 	if err := os.RemoveAll(inst); err != nil {
 		return Profile{}, nil, fmt.Errorf("chrome: stale instance profile: %w", err)
 	}
-	dir := filepath.Join(inst, "profile")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Profile{}, nil, fmt.Errorf("chrome: instance profile: %w", err)
 	}
 	var once sync.Once
-	return Profile{Dir: dir, Kind: KindInstance, Holder: held.PID}, func() {
+	return Profile{Dir: dir, Kind: KindInstance, Holder: held.PID, PIDFile: pidFile}, func() {
 		once.Do(func() {
 			_ = os.RemoveAll(inst)
 			_ = os.Remove(root) // only succeeds once no other instance is left

@@ -9,16 +9,63 @@ import (
 	"path/filepath"
 )
 
-// disablePreloading sets the profile's "Preload pages" preference to off
-// (net.network_prediction_options = 2, what a person sets in the
-// browser's settings) before the browser starts. Speculation rules make the
-// browser prefetch and prerender pages, and activate a prerendered one,
-// with no request a DevTools client can hold; with preloading off every
-// page is a navigation the guard judges. The rest of the file is kept as it
-// is; a file that does not parse is left alone and reported.
-func disablePreloading(profileDir string) error {
-	dir := filepath.Join(profileDir, "Default")
-	path := filepath.Join(dir, "Preferences")
+// profileSubdir is the profile inside --user-data-dir that the browser
+// opens: launchArgs pins it with --profile-directory, so these preferences
+// are the ones in force.
+const profileSubdir = "Default"
+
+// sessionFiles are what the browser restores a last session from: the
+// directories of current builds (Sessions_Encrypted since 2025) and the
+// files of older ones.
+var sessionFiles = []string{"Sessions", "Sessions_Encrypted", "Current Session", "Current Tabs", "Last Session", "Last Tabs"}
+
+// prepareProfile makes the profile start with nothing but the page lyrad
+// asks for, before the browser starts, and keeps it from loading pages by
+// itself:
+//
+//   - "Preload pages" off (net.network_prediction_options = 2, what a person
+//     sets in the browser's settings). Speculation rules make the browser
+//     prefetch and prerender pages, and activate a prerendered one, with no
+//     request a DevTools client can hold; with preloading off every page is
+//     a navigation the guard judges.
+//   - "On startup" set to "Open the New Tab page" (session.restore_on_startup
+//     = 5) with no startup pages, and the last session's files removed. A
+//     restored tab or a startup page loads before lyrad has attached, so no
+//     guard would judge it (a person can choose "Continue where you left
+//     off" in the window).
+//   - The last exit recorded as clean: lyrad ends the browser with SIGKILL
+//     when it dies itself, and the "Restore pages?" bubble has nothing to
+//     restore anyway.
+//
+// The rest of the file is kept as it is; a file that does not parse is left
+// alone and reported.
+func prepareProfile(profileDir string) error {
+	dir := filepath.Join(profileDir, profileSubdir)
+	if err := forcePrefs(filepath.Join(dir, "Preferences")); err != nil {
+		return err
+	}
+	for _, name := range sessionFiles {
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("remove the last session (%s): %w", name, err)
+		}
+	}
+	return nil
+}
+
+// forced are the preferences prepareProfile sets, by path.
+var forced = []struct {
+	path  []string
+	value any
+}{
+	{[]string{"net", "network_prediction_options"}, float64(2)},
+	{[]string{"session", "restore_on_startup"}, float64(5)},
+	{[]string{"session", "startup_urls"}, []any{}},
+	{[]string{"pinned_tabs"}, []any{}},
+	{[]string{"profile", "exit_type"}, "Normal"},
+	{[]string{"profile", "exited_cleanly"}, true},
+}
+
+func forcePrefs(path string) error {
 	prefs := map[string]any{}
 	b, err := os.ReadFile(path)
 	switch {
@@ -27,23 +74,23 @@ func disablePreloading(profileDir string) error {
 		return err
 	default:
 		if err := json.Unmarshal(b, &prefs); err != nil {
-			return fmt.Errorf("%s does not parse, so preloading could not be turned off: %w", path, err)
+			return fmt.Errorf("%s does not parse, so preloading and session restore could not be turned off: %w", path, err)
 		}
 	}
-	net, _ := prefs["net"].(map[string]any)
-	if net == nil {
-		net = map[string]any{}
+	changed := false
+	for _, f := range forced {
+		if setPref(prefs, f.path, f.value) {
+			changed = true
+		}
 	}
-	if v, ok := net["network_prediction_options"].(float64); ok && v == 2 {
+	if !changed {
 		return nil
 	}
-	net["network_prediction_options"] = 2
-	prefs["net"] = net
 	out, err := json.Marshal(prefs)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
 	tmp := path + ".lyrad-tmp"
@@ -51,4 +98,26 @@ func disablePreloading(profileDir string) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// setPref sets prefs[path...] = v, creating (or replacing non-object)
+// parents, and reports whether anything changed.
+func setPref(prefs map[string]any, path []string, v any) bool {
+	m := prefs
+	for _, k := range path[:len(path)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	last := path[len(path)-1]
+	old, _ := json.Marshal(m[last])
+	now, _ := json.Marshal(v)
+	if _, ok := m[last]; ok && string(old) == string(now) {
+		return false
+	}
+	m[last] = v
+	return true
 }

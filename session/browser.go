@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
@@ -52,6 +53,12 @@ type Browser struct {
 	// discarded: popups closed because their first load was refused; the
 	// session must not follow onto one whose attach is reported late.
 	discarded map[target.ID]bool
+	// Until the launch hands the browser over (handOver), a lost
+	// connection or an unguarded target fails the launch instead of
+	// reaching the manager: the browser is killed at once and earlyLoss
+	// says why.
+	handedOver bool
+	earlyLoss  error
 }
 
 // launchInfo is what a launch needs from the manager.
@@ -118,9 +125,8 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 			release()
 			return nil, err
 		}
-		b.release = release
 		if !headless {
-			return b, nil
+			return m.handOver(b, release)
 		}
 		v, err := cdp.Call(ctx, b.conn.Browser(), browser.GetVersion, cdp.Empty{})
 		if err != nil {
@@ -130,7 +136,7 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 		}
 		if !learn {
 			if ua.Product == v.Product || attempt > 1 {
-				return b, nil
+				return m.handOver(b, release)
 			}
 			// Another version of the binary: its UA and hints are stale,
 			// and with the switch on it cannot tell the new ones.
@@ -149,12 +155,73 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 		// Without Headless in its UA this browser is already what a page
 		// should see.
 		if attempt > 1 || want.UserAgent == v.UserAgent {
-			return b, nil
+			return m.handOver(b, release)
 		}
 		m.log.Info("relaunching headless browser once with its headful user agent", zap.String("product", v.Product))
 		b.shutdown(2 * time.Second)
 		ua = want
 	}
+}
+
+// handOver ends a launch that went well: from here on the manager handles a
+// lost connection or guard, and the browser owns the profile's release.
+// A loss before this point fails the launch.
+func (m *Manager) handOver(b *Browser, release func()) (*Browser, error) {
+	b.mu.Lock()
+	lost := b.earlyLoss
+	if lost == nil {
+		b.release = release
+		b.handedOver = true
+	}
+	b.mu.Unlock()
+	if lost != nil {
+		b.shutdown(2 * time.Second)
+		release()
+		return nil, earlyLossError(lost)
+	}
+	return b, nil
+}
+
+func earlyLossError(err error) error {
+	return newError(StatusBrowserUnavailable, "the browser was lost while it was starting, so it was killed: "+err.Error(), "Try open_browser again.")
+}
+
+// lostEarly records a loss before handOver and kills the browser, which may
+// be running unguarded; it reports false once the manager handles losses.
+// A browser the launch is ending itself has lost nothing.
+func (b *Browser) lostEarly(err error) bool {
+	b.mu.Lock()
+	if b.handedOver {
+		b.mu.Unlock()
+		return false
+	}
+	if b.closing.Load() {
+		b.mu.Unlock()
+		return true
+	}
+	if b.earlyLoss == nil {
+		if err == nil {
+			err = errors.New("connection closed")
+		}
+		b.earlyLoss = err
+	}
+	b.mu.Unlock()
+	b.proc.Kill()
+	return true
+}
+
+func (b *Browser) lostWhileStarting() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.earlyLoss
+}
+
+// guardSet is the guard once start has set it, for the hooks the guard
+// calls while it is being started (nil then).
+func (b *Browser) guardSet() *cdpguard.Guard {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.guard
 }
 
 // start launches the browser and guards it. With learn, it first asks the
@@ -177,15 +244,25 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		Proxy:      m.cfg.Proxy,
 		ExtraArgs:  m.cfg.ExtraArgs,
 		Logger:     m.log,
+		PIDFile:    prof.PIDFile,
 	})
 	if err != nil {
 		return nil, newError(StatusBrowserUnavailable, "the browser did not start: "+err.Error(),
 			"Relay this to the user; check that the browser runs (a headful launch needs a display; set LYRA_BROWSER_HEADLESS=true otherwise).")
 	}
 	b := &Browser{proc: proc, profile: prof, found: found, headful: !headless}
+	if pid := proc.KilledOrphan(); pid != 0 {
+		// It ran unguarded since its lyrad died; nothing else records it.
+		m.audit(audit.Row{Kind: "browser", Status: "orphan_killed", Extra: map[string]any{
+			"pid": pid, "reason": "a browser left running on this profile by an earlier lyrad"}})
+	}
 	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{
-		Logger:  m.log,
-		OnClose: func(err error) { hooks.onConnLost(b, err) },
+		Logger: m.log,
+		OnClose: func(err error) {
+			if !b.lostEarly(err) {
+				hooks.onConnLost(b, err)
+			}
+		},
 	})
 	if err != nil {
 		proc.Kill()
@@ -210,12 +287,16 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		Decide:     hooks.decide,
 		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { hooks.onDecision(b, r, v, took) },
 		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { hooks.onRefuse(b, r, v) },
-		OnFailure:  func(err error) { hooks.onFailure(b, err) },
-		OnTarget:   func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
-		OnSend:     func(s cdpguard.Send) { hooks.onSend(b, s) },
-		HoldSends:  m.cfg.GuardSends == SendsJudge,
-		Prepare:    prepare,
-		Logger:     m.log,
+		OnFailure: func(err error) {
+			if !b.lostEarly(err) {
+				hooks.onFailure(b, err)
+			}
+		},
+		OnTarget:  func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
+		OnSend:    func(s cdpguard.Send) { hooks.onSend(b, s) },
+		HoldSends: m.cfg.GuardSends == SendsJudge,
+		Prepare:   prepare,
+		Logger:    m.log,
 	})
 	if err != nil {
 		b.closing.Store(true)
@@ -223,16 +304,22 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		proc.Kill()
 		return nil, newError(StatusBrowserUnavailable, "cannot guard the browser: "+err.Error(), "Try open_browser again.")
 	}
+	b.mu.Lock()
 	b.guard = g
 	guarded.Store(g)
+	b.mu.Unlock()
 	b.startDialogs(m.log)
 	// The first tab exists before we attach; wait until the guard holds it.
 	deadline := time.Now().Add(5 * time.Second)
-	for len(g.Pages()) == 0 && time.Now().Before(deadline) {
+	for len(g.Pages()) == 0 && time.Now().Before(deadline) && b.lostWhileStarting() == nil {
 		time.Sleep(5 * time.Millisecond)
 	}
+	if lost := b.lostWhileStarting(); lost != nil {
+		b.shutdown(2 * time.Second)
+		return nil, earlyLossError(lost)
+	}
 	if pages := g.Pages(); len(pages) > 0 {
-		b.active = pages[0].ID
+		b.setActive(pages[0].ID)
 	}
 	return b, nil
 }
@@ -247,7 +334,9 @@ func preparePage(q *cdpguard.Sender, t *target.Info) {
 	q.Send(page.SetLifecycleEventsEnabled.Method, page.SetLifecycleEventsEnabledParams{Enabled: true})
 }
 
-// shutdown ends the browser: a polite close, then the process group.
+// shutdown ends the browser: a polite close, then the process group, and
+// only then the connection. Chrome lets every request the guard holds go
+// the moment the connection ends, so the connection outlives the browser.
 func (b *Browser) shutdown(grace time.Duration) {
 	b.closing.Store(true)
 	if b.guard != nil {
@@ -257,9 +346,11 @@ func (b *Browser) shutdown(grace time.Duration) {
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		_, _ = cdp.Call(ctx, b.conn.Browser(), browser.Close, cdp.Empty{})
 		cancel()
-		b.conn.Abort()
 	}
 	_ = b.proc.Close(grace)
+	if b.conn != nil {
+		b.conn.Abort()
+	}
 }
 
 // pages lists the open tabs.
@@ -312,7 +403,11 @@ func (b *Browser) closeRefusedPopup(r cdpguard.Request) {
 	if r.TargetType != "page" || r.InSubframe || r.TargetID != r.TabID {
 		return
 	}
-	t, ok := b.guard.Held(r.TargetID)
+	g := b.guardSet()
+	if g == nil {
+		return
+	}
+	t, ok := g.Held(r.TargetID)
 	if !ok || t.OpenerID == "" || (t.URL != "" && t.URL != "about:blank") {
 		return
 	}

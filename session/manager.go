@@ -272,7 +272,7 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 	return b != nil || lost, nil
 }
 
-// Shutdown closes the browser and refuses further calls (SIGINT/SIGTERM).
+// Shutdown closes the browser and refuses further calls (SIGINT, SIGTERM, SIGHUP).
 func (m *Manager) Shutdown() {
 	m.mu.Lock()
 	m.closed = true
@@ -465,9 +465,12 @@ func (m *Manager) onTarget(b *Browser, ev cdpguard.TargetEvent) {
 		defer m.flushSuppressed(m.ownerID(), string(ev.Target.ID))
 		if ev.Target.ID == b.activeID() {
 			// Back to the opener when it is still there; activePage picks
-			// the newest otherwise.
-			if _, ok := b.guard.Page(ev.Target.OpenerID); ok {
-				b.setActive(ev.Target.OpenerID)
+			// the newest otherwise. (No guard yet: a tab closed while the
+			// guard is being started.)
+			if g := b.guardSet(); g != nil {
+				if _, ok := g.Page(ev.Target.OpenerID); ok {
+					b.setActive(ev.Target.OpenerID)
+				}
 			}
 		}
 	}

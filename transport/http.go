@@ -35,15 +35,26 @@ func LoadToken(dataDir string) (string, error) {
 		return "", err
 	}
 	tok := hex.EncodeToString(raw[:])
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	// A new file renamed over the old one: rewriting in place would keep
+	// the old file's mode (say 0644, readable by every local user) or
+	// write through a symlink.
+	f, err := os.CreateTemp(dataDir, "."+TokenFile+".*")
 	if err != nil {
+		return "", err
+	}
+	defer os.Remove(f.Name())
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
 		return "", err
 	}
 	if _, err := f.WriteString(tok + "\n"); err != nil {
 		f.Close()
 		return "", err
 	}
-	return tok, f.Close()
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return tok, os.Rename(f.Name(), path)
 }
 
 // HTTPHandler serves streamable HTTP MCP at /mcp, for loopback only: a

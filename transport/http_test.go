@@ -26,6 +26,31 @@ func TestLoadTokenCreatesPrivateFileOnce(t *testing.T) {
 	}
 }
 
+// TestRewrittenTokenIsPrivate: a token file too short to use is replaced,
+// and the new token is 0600 whatever mode the old file had.
+func TestRewrittenTokenIsPrivate(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, TokenFile)
+	if err := os.WriteFile(path, []byte("short\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(path, 0o644) // in spite of umask
+	tok, err := LoadToken(dir)
+	if err != nil || len(tok) != 64 {
+		t.Fatalf("token %q, %v", tok, err)
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("rewritten token file mode %v, %v; want 0600", st.Mode().Perm(), err)
+	}
+	if b, _ := os.ReadFile(path); strings.TrimSpace(string(b)) != tok {
+		t.Errorf("file holds %q, want the token", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+}
+
 func TestHTTPFrontDoor(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	const tok = "0123456789abcdef0123456789abcdef"

@@ -196,8 +196,12 @@ func (d *daemon) close() {
 	d.release()
 }
 
+// signals ends the context on SIGINT, SIGTERM and SIGHUP (the terminal
+// closed): each is an orderly stop, the browser closed, the audit flushed,
+// the lock released. Deaths no handler sees (SIGKILL, a panic) take the
+// browser with them through its parent-death signal (see chrome.Launch).
 func signals() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 func cmdServe(args []string, stderr io.Writer) int {

