@@ -2,97 +2,12 @@ package cdpguard
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/target"
-	"github.com/coder/websocket"
 
-	"github.com/lyrad/lyrad/cdpconn"
 )
-
-// bodyPeer is a fake browser endpoint: it answers every command with an
-// empty result and keeps the commands; the test sends the events.
-type bodyPeer struct {
-	t    *testing.T
-	ws   chan *websocket.Conn
-	cmds chan cdproto.Message
-}
-
-func newBodyPeer(t *testing.T) (*bodyPeer, *cdpconn.Conn) {
-	t.Helper()
-	p := &bodyPeer{t: t, ws: make(chan *websocket.Conn, 1), cmds: make(chan cdproto.Message, 1000)}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		p.ws <- ws
-		for {
-			_, b, err := ws.Read(context.Background())
-			if err != nil {
-				return
-			}
-			var m cdproto.Message
-			if jsonv2.Unmarshal(b, &m) != nil {
-				t.Errorf("bad command %s", b)
-				return
-			}
-			p.cmds <- m
-			p.send(map[string]any{"id": m.ID, "sessionId": m.SessionID, "result": map[string]any{}}, ws)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := cdpconn.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/devtools/browser/x", cdpconn.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Abort)
-	ws := <-p.ws
-	p.ws <- ws
-	return p, conn
-}
-
-func (p *bodyPeer) send(v any, ws *websocket.Conn) {
-	if ws == nil {
-		ws = <-p.ws
-		p.ws <- ws
-	}
-	b, err := jsonv2.Marshal(v)
-	if err != nil {
-		p.t.Error(err)
-		return
-	}
-	_ = ws.Write(context.Background(), websocket.MessageText, b)
-}
-
-func (p *bodyPeer) event(sid target.SessionID, method string, params any) {
-	p.send(map[string]any{"method": method, "sessionId": sid, "params": params}, nil)
-}
-
-// waitCmd waits for a command of this method on this session.
-func (p *bodyPeer) waitCmd(method string, sid target.SessionID) {
-	p.t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case m := <-p.cmds:
-			if string(m.Method) == method && m.SessionID == sid {
-				return
-			}
-		case <-deadline:
-			p.t.Fatalf("no %s on %q", method, sid)
-		}
-	}
-}
 
 // decisions collects what the guard told its owner.
 type decisions struct {
@@ -102,9 +17,9 @@ type decisions struct {
 	decided chan Request
 }
 
-func startBodyGuard(t *testing.T) (*bodyPeer, *Guard, *decisions) {
+func startBodyGuard(t *testing.T) (*fakePeer, *Guard, *decisions) {
 	t.Helper()
-	p, conn := newBodyPeer(t)
+	p, conn := newFakePeer(t)
 	d := &decisions{decided: make(chan Request, 100)}
 	g, err := Start(context.Background(), conn, Options{
 		OnRefuse: func(r Request, v Verdict) {
@@ -134,7 +49,7 @@ func startBodyGuard(t *testing.T) (*bodyPeer, *Guard, *decisions) {
 	return p, g, d
 }
 
-func willSend(p *bodyPeer, id string, body bool) {
+func willSend(p *fakePeer, id string, body bool) {
 	p.event("S1", "Network.requestWillBeSent", map[string]any{
 		"requestId": id, "loaderId": id, "documentURL": "http://a.test/sink", "type": "Document", "frameId": "T1",
 		"timestamp": 1, "wallTime": 1, "initiator": map[string]any{"type": "other"}, "redirectHasExtraInfo": false,

@@ -481,9 +481,11 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 			return
 		}
 		if err != nil {
-			if targetGone(err) || ctx.Err() != nil {
-				return // the target, or the guard, is gone
+			if ctx.Err() != nil || (targetGone(err) && g.gone(ctx, info.TargetID)) {
+				return // the guard, or the target, is gone
 			}
+			// A reply that only reads like "gone" while the target lives
+			// means it runs without its setup: fail closed.
 			g.fail(err)
 			return
 		}
@@ -498,6 +500,16 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 			}
 		}
 	}()
+}
+
+// gone confirms with the browser that a target whose setup failed with a
+// "gone" error is really gone. The error text alone is not trusted: a target
+// that still runs would run unguarded.
+func (g *Guard) gone(ctx context.Context, id target.ID) bool {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := cdp.Call(cctx, g.conn.Browser(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id})
+	return err != nil
 }
 
 // Sender sends commands to a held target without waiting for their
