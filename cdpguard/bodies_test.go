@@ -5,8 +5,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-
 )
 
 // decisions collects what the guard told its owner.

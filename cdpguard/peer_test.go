@@ -26,7 +26,7 @@ type fakePeer struct {
 	cmds chan cdproto.Message
 
 	mu   sync.Mutex
-	log  []cdproto.Message                 // every command, in arrival order
+	log  []cdproto.Message              // every command, in arrival order
 	fail func(m cdproto.Message) string // an error message to answer m with, or ""
 }
 

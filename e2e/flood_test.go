@@ -68,7 +68,7 @@ add();
 	}
 }
 
-func rssKB(t *testing.T, pid int) int  { return procStatusKB(t, pid, "VmRSS:") }
+func rssKB(t *testing.T, pid int) int { return procStatusKB(t, pid, "VmRSS:") }
 func hwmKB(t *testing.T, pid int) int { return procStatusKB(t, pid, "VmHWM:") }
 
 func procStatusKB(t *testing.T, pid int, field string) int {

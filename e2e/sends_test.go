@@ -167,4 +167,3 @@ func sendRows(t *testing.T, dir string) []map[string]any {
 	}
 	return out
 }
-
