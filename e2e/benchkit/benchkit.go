@@ -33,10 +33,10 @@ var (
 
 // StartDaemon runs bin as a headless daemon on dataDir with approval off
 // (a benchmark measures lyrad, not a person answering prompts) and waits
-// until it says where it listens.
-func StartDaemon(bin, dataDir string) (*Daemon, error) {
+// until it says where it listens. env adds settings (KEY=value).
+func StartDaemon(bin, dataDir string, env ...string) (*Daemon, error) {
 	cmd := exec.Command(bin, "serve", "--http", "--port", "0", "--headless", "--log-level", "warn")
-	cmd.Env = append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dataDir, "LYRA_BROWSER_CONSENT_CHANNEL=off")
+	cmd.Env = append(append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dataDir, "LYRA_BROWSER_CONSENT_CHANNEL=off"), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err

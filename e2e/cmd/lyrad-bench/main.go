@@ -47,6 +47,23 @@ func run(bin string, n, cold int) error {
 				return
 			}
 		}
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		if r.URL.Path == "/sends" {
+			// 200 same-origin POST fetches, one after the other; the page
+			// puts how long they took in its title.
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!doctype html><title>sending</title><script>
+(async () => {
+  const t0 = performance.now();
+  for (let i = 0; i < 200; i++) await fetch("/api/" + i, {method: "POST", body: "n=" + i});
+  document.title = "sent " + (performance.now() - t0).toFixed(1);
+})();
+</script>`)
+			return
+		}
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprintf(w, "<!doctype html><title>bench</title><h1>small page</h1><p>%s</p><a href='/x'>x</a>", r.URL.Path)
 	}))
@@ -130,6 +147,9 @@ func run(bin string, n, cold int) error {
 	fmt.Printf("guard cost: lyrad/plain = %.2f for a page, %.2f for a 5-hop chain (target <= 1.10); lyrad/plain-with-interception = %.2f, %.2f\n",
 		float64(median(navs))/float64(median(plain)), float64(median(chains))/float64(median(plainChains)),
 		float64(median(navs))/float64(median(held)), float64(median(chains))/float64(median(heldChains)))
+	if err := sendsCost(bin, page); err != nil {
+		return fmt.Errorf("sends: %w", err)
+	}
 	rssBusy := benchkit.RSS(d.Cmd.Process.Pid)
 	if err := callOK(cs, "close_browser", nil); err != nil {
 		return err
@@ -150,3 +170,54 @@ func median(ds []time.Duration) time.Duration         { return benchkit.Median(d
 func pct(ds []time.Duration, p float64) time.Duration { return benchkit.Pct(ds, p) }
 func minD(ds []time.Duration) time.Duration           { return benchkit.Pct(ds, 0) }
 func maxD(ds []time.Duration) time.Duration           { return benchkit.Pct(ds, 1) }
+
+// sendsCost times a page making 200 same-origin POST fetches in turn, with
+// sends recorded (audit, the default) and held and judged (judge), each in a
+// daemon of its own.
+func sendsCost(bin, page string) error {
+	for _, mode := range []string{"audit", "judge"} {
+		dataDir, err := os.MkdirTemp("", "lyrad-bench-sends")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dataDir)
+		d, err := benchkit.StartDaemon(bin, dataDir, "LYRA_BROWSER_GUARD_SENDS="+mode)
+		if err != nil {
+			return err
+		}
+		cs, err := d.Connect("lyrad-bench")
+		if err != nil {
+			d.Stop()
+			return err
+		}
+		var runs []time.Duration
+		for i := 0; i < 7; i++ {
+			if err := callOK(cs, "navigate", map[string]any{"url": page + "sends"}); err != nil {
+				return err
+			}
+			var title string
+			deadline := time.Now().Add(30 * time.Second)
+			for time.Now().Before(deadline) {
+				got, err := benchkit.CallOK(cs, "get_url", nil)
+				if err != nil {
+					return err
+				}
+				title, _ = got["title"].(string)
+				if strings.HasPrefix(title, "sent ") {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			ms, err := strconv.ParseFloat(strings.TrimPrefix(title, "sent "), 64)
+			if err != nil {
+				return fmt.Errorf("the page never finished its sends (title %q)", title)
+			}
+			runs = append(runs, time.Duration(ms*float64(time.Millisecond)))
+		}
+		cs.Close()
+		d.Stop()
+		fmt.Printf("200 same-origin POST fetches in turn, GUARD_SENDS=%s, median of %d: %v (%.2f ms a send)\n",
+			mode, len(runs), median(runs).Round(time.Millisecond), float64(median(runs).Microseconds())/1000/200)
+	}
+	return nil
+}
