@@ -192,6 +192,13 @@ type hop struct {
 	at      time.Time
 }
 
+// setupTimeout bounds the wait for a new target's setup replies. Chrome
+// answers them in order behind everything it is sending, and a hostile page
+// can keep it busy for many seconds (iframes at 2 MB URLs: each costs Chrome
+// some 20 MB of events); a target still held costs nothing, so the guard
+// waits long before it gives up on one and fails closed.
+const setupTimeout = 30 * time.Second
+
 // maxHops bounds the redirect registry; hops older than hopTTL are dropped
 // first when it is full. Redirect chains are short and fast.
 const (
@@ -471,7 +478,7 @@ func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target
 		if a.WaitingForDebugger && q.err == nil {
 			q.Send(runtime.RunIfWaitingForDebugger.Method, nil)
 		}
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		cctx, cancel := context.WithTimeout(ctx, setupTimeout)
 		defer cancel()
 		err := q.wait(cctx)
 		if !guarded {

@@ -18,12 +18,20 @@ type Request struct {
 	// main-frame request, which is the one judged most strictly: a caller
 	// that does not know gets the safe answer.
 	InSubframe bool
+	// URLBytes is the length of the request's URL; 0 reads as len(URL).
+	URLBytes int
 	// Sender is the origin the browser says started the request (its Origin
 	// header): "null" for a document with an opaque origin, "" when the
 	// browser did not say. A Submission is paid for by its sender; without
 	// one it falls back to the issuing document.
 	Sender string
 }
+
+// MaxDocumentURL is the longest document URL the guard lets through (256
+// KiB). The browser takes up to 2 MiB, but no page needs a document URL of
+// that size, and each one costs the browser megabytes of DevTools events per
+// frame: a page loading iframes at 2 MiB URLs slows the browser to a crawl.
+const MaxDocumentURL = 256 << 10
 
 // Kind is what a request does, in permission terms.
 type Kind string
@@ -72,6 +80,9 @@ type Classification struct {
 	// sender's origin. It is a label for the audit, not a capability: the
 	// sender's credit pays for it and nothing is asked of the destination.
 	CrossOriginSend string
+	// TooLong marks a document URL over MaxDocumentURL: it is refused,
+	// whatever else it is.
+	TooLong bool
 	// NoSender marks a Submission whose sender has no origin that could hold
 	// a grant (an opaque document: data:, sandboxed, file:). Subject is then
 	// zero, and nothing can pay for it.
@@ -91,11 +102,16 @@ type Classification struct {
 func Classify(r Request, current string) Classification {
 	method, body := effective(r)
 	dest := ScopeOf(r.URL)
+	n := r.URLBytes
+	if n == 0 {
+		n = len(r.URL)
+	}
 	c := Classification{
 		Destination:  dest,
 		Method:       method,
 		HasBody:      body,
 		RedirectFrom: r.RedirectFrom,
+		TooLong:      n > MaxDocumentURL,
 	}
 	if (r.IsRedirect || r.RedirectFrom != "") && staysPut(r.RedirectFrom, r.URL) {
 		c.Kind = RedirectSameOrigin

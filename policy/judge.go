@@ -73,6 +73,7 @@ const (
 	ReasonEmbed      = "embed"                // an iframe loading its document
 	ReasonNotGranted = "not_granted"          // nothing covered it
 	ReasonNoSender   = "no_sender"            // a submission nobody with an origin sent
+	ReasonURLTooLong = "url_too_long"         // a document URL over MaxDocumentURL
 )
 
 // Fields returns the audit columns of v, named as the audit trail names them.
@@ -121,6 +122,11 @@ func Judge(j Judgement) Verdict {
 		// Grants record what the agent may do; holding the user to them
 		// would refuse them their own browser.
 		v.Allow, v.UserDriven, v.Reason = true, true, ReasonUserDriven
+		return v
+	}
+	if c.TooLong {
+		v = deny(j, v)
+		v.Reason = ReasonURLTooLong
 		return v
 	}
 	switch c.Kind {

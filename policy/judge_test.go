@@ -2,6 +2,7 @@ package policy
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -439,5 +440,25 @@ func TestJudgeCreditBoundToTab(t *testing.T) {
 	_ = e.g.Grant("s1", ScopeOf(shop), Navigate, GrantOptions{Tab: "T1"})
 	if !e.g.Has("s1", ScopeOf(shop), Interact, e.clk.Now()) {
 		t.Error("an origin grant was bound to a tab")
+	}
+}
+
+// A document URL over MaxDocumentURL is refused whatever grants cover it;
+// the user driving is not held to it.
+func TestJudgeURLTooLong(t *testing.T) {
+	e := newEnv(t)
+	e.grant(shop, Navigate, ChannelElicit)
+	long := "https://shop.example/embed?p=" + strings.Repeat("x", MaxDocumentURL)
+	r := get(long)
+	r.InSubframe = true
+	if v := e.judge(r, shop); v.Allow || v.Reason != ReasonURLTooLong {
+		t.Errorf("a 256 KiB iframe URL: %+v", v)
+	}
+	if v := e.judge(get(long[:MaxDocumentURL]), shop); !v.Allow {
+		t.Errorf("a URL at the limit: %+v", v)
+	}
+	e.taken = true
+	if v := e.judge(get(long), shop); !v.Allow || !v.UserDriven {
+		t.Errorf("the user's own long URL: %+v", v)
 	}
 }
