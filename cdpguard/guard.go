@@ -257,12 +257,19 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		page.FrameNavigated.Method,
 		page.FrameDetached.Method,
 	)
-	go g.loop(gctx, events, unsubscribe)
+	go func() {
+		defer close(g.done)
+		each(gctx, events, unsubscribe, func(ev cdpconn.Event) { g.handle(gctx, ev) })
+	}()
 	if opts.OnSend != nil {
 		// Network events come for every request a page makes: they are read
 		// apart, so that a flood of them never delays a paused request.
 		sends, unsub := conn.Subscribe(network.RequestWillBeSent.Method, network.WebSocketCreated.Method)
-		go g.sendLoop(gctx, sends, unsub)
+		go each(gctx, sends, unsub, func(ev cdpconn.Event) {
+			if s, ok := g.send(ev); ok {
+				opts.OnSend(s)
+			}
+		})
 	}
 	bodies, unsubscribeBodies := conn.Subscribe(bodyEvents...)
 	go g.watchBodies(gctx, bodies, unsubscribeBodies)
@@ -349,8 +356,8 @@ func sortTargets(ts []Target) {
 	}
 }
 
-func (g *Guard) loop(ctx context.Context, events <-chan cdpconn.Event, unsubscribe func()) {
-	defer close(g.done)
+// each hands every event to handle until ctx ends or the events do.
+func each(ctx context.Context, events <-chan cdpconn.Event, unsubscribe func(), handle func(cdpconn.Event)) {
 	defer unsubscribe()
 	for {
 		select {
@@ -360,7 +367,7 @@ func (g *Guard) loop(ctx context.Context, events <-chan cdpconn.Event, unsubscri
 			if !ok {
 				return
 			}
-			g.handle(ctx, ev)
+			handle(ev)
 		}
 	}
 }
@@ -590,25 +597,6 @@ func (g *Guard) setup(q *Sender, info *target.Info) {
 	q.Send(target.SetAutoAttach.Method, autoAttach())
 	if g.opts.Prepare != nil {
 		g.opts.Prepare(q, info)
-	}
-}
-
-// sendLoop reports the sends of guarded pages and workers from their
-// Network events.
-func (g *Guard) sendLoop(ctx context.Context, events <-chan cdpconn.Event, unsubscribe func()) {
-	defer unsubscribe()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case ev, ok := <-events:
-			if !ok {
-				return
-			}
-			if s, ok := g.send(ev); ok {
-				g.opts.OnSend(s)
-			}
-		}
 	}
 }
 
