@@ -26,7 +26,8 @@ const probePage = `<!doctype html><title>probe</title><p>probe</p><script>
 	const big = {};
 	for (let i = 0; i < 200; i++) big['k' + i] = { n: i, s: 'x'.repeat(40), a: [1, 2, 3, { d: i }] };
 	let cost = Infinity;
-	for (let round = 0; round < 3; round++) {
+	for (let round = 0; round < 7; round++) {
+		await new Promise(r => setTimeout(r, 20)); // let a busy machine breathe between rounds
 		const t0 = performance.now();
 		for (let i = 0; i < 1000; i++) console.debug(big);
 		cost = Math.min(cost, performance.now() - t0);
@@ -187,9 +188,18 @@ func invisible(t *testing.T, headless bool) {
 		mode = "headless"
 		lyEnv = []string{"LYRA_BROWSER_HEADLESS=true"}
 	}
-	plain := plainProbe(t, p, "plain", headless, false)
-	control := plainProbe(t, p, "runtime", headless, true)
-	ly := lyradProbe(t, p, "lyrad", lyEnv...)
+	// On a loaded machine one round of the three can come out too noisy to
+	// tell anything apart; it is measured again, three times at most.
+	var plain, control, ly probeReport
+	for attempt := 1; ; attempt++ {
+		plain = plainProbe(t, p, "plain", headless, false)
+		control = plainProbe(t, p, "runtime", headless, true)
+		ly = lyradProbe(t, p, "lyrad", lyEnv...)
+		if control.ConsoleMS >= 1.8*plain.ConsoleMS || attempt == 3 {
+			break
+		}
+		t.Logf("attempt %d too noisy to judge (plain %.1f ms, Runtime.enable %.1f ms): measuring again", attempt, plain.ConsoleMS, control.ConsoleMS)
+	}
 
 	t.Logf("%s console.debug x1000 of a large object: plain %.1f ms, Runtime.enable %.1f ms, lyrad %.1f ms", mode, plain.ConsoleMS, control.ConsoleMS, ly.ConsoleMS)
 	for _, r := range []struct {
