@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -471,39 +468,4 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// procGone reports whether the browser process has exited, is a zombie, or
-// is on its way out (PF_EXITING): a connection that ended because the
-// browser quit is not a lost guard. The kernel closes a dying process's
-// sockets before it becomes a zombie, so the flag is what tells a crash
-// apart from a cut connection without waiting.
-func procGone(p *chrome.Process) bool {
-	if p.Exited() {
-		return true
-	}
-	if runtime.GOOS != "linux" {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.PID()))
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	// Fields follow the parenthesised command name: state is the first,
-	// flags the seventh.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 7 {
-		return false
-	}
-	if f[0] == "Z" || f[0] == "X" {
-		return true
-	}
-	const pfExiting = 0x4
-	flags, err := strconv.ParseUint(f[6], 10, 64)
-	return err == nil && flags&pfExiting != 0
 }

@@ -367,7 +367,7 @@ func (m *Manager) onConnLost(b *Browser, err error) {
 	if b.closing.Load() {
 		return
 	}
-	if procGone(b.proc) {
+	if b.proc.Gone() {
 		m.browserQuit(b)
 		return
 	}
