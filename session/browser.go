@@ -58,17 +58,6 @@ type Browser struct {
 	earlyLoss  error
 }
 
-// launchInfo is what a launch needs from the manager.
-type launchHooks struct {
-	decide     cdpguard.Decider
-	onDecision func(b *Browser, r cdpguard.Request, v cdpguard.Verdict, took time.Duration)
-	onRefuse   func(b *Browser, r cdpguard.Request, v cdpguard.Verdict)
-	onFailure  func(b *Browser, err error)
-	onConnLost func(b *Browser, err error)
-	onTarget   func(b *Browser, ev cdpguard.TargetEvent)
-	onSend     func(b *Browser, s cdpguard.Send)
-}
-
 // uaFile remembers the headful user agent of a browser binary, so that a
 // headless launch can send it from its first request, and the client hints
 // the binary reports itself, which that switch would otherwise empty.
@@ -79,7 +68,7 @@ type uaFile struct {
 	ClientHints *uaMetadata `json:"client_hints,omitempty"`
 }
 
-func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, error) {
+func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 	found, err := chrome.Find(m.cfg.Channel, m.cfg.Executable)
 	if err != nil {
 		return nil, &Error{Status: StatusBrowserUnavailable, Message: err.Error(),
@@ -117,7 +106,7 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 		if headless && !learn {
 			userAgent, hints = ua.UserAgent, ua.ClientHints
 		}
-		b, err := m.start(ctx, found, prof, headless, userAgent, hints, learn, hooks)
+		b, err := m.start(ctx, found, prof, headless, userAgent, hints, learn)
 		if err != nil {
 			release()
 			return nil, err
@@ -221,9 +210,10 @@ func (b *Browser) guardSet() *cdpguard.Guard {
 	return b.guard
 }
 
-// start launches the browser and guards it. With learn, it first asks the
-// browser, before anything is guarded, for its own client hints.
-func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool, hooks launchHooks) (*Browser, error) {
+// start launches the browser and guards it, with the manager judging and
+// hearing of what the guard sees. With learn, it first asks the browser,
+// before anything is guarded, for its own client hints.
+func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool) (*Browser, error) {
 	// Chrome's log is the only word of a DevTools message it dropped (an
 	// upload body too large to hand over); the guard refuses what waited
 	// on it. Before the guard exists nothing can wait on one.
@@ -257,7 +247,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		Logger: m.log,
 		OnClose: func(err error) {
 			if !b.lostEarly(err) {
-				hooks.onConnLost(b, err)
+				m.onConnLost(b, err)
 			}
 		},
 	})
@@ -281,16 +271,16 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		}
 	}
 	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
-		Decide:     hooks.decide,
-		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { hooks.onDecision(b, r, v, took) },
-		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { hooks.onRefuse(b, r, v) },
+		Decide:     m.decide,
+		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { m.onDecision(b, r, v, took) },
+		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { m.onRefuse(b, r, v) },
 		OnFailure: func(err error) {
 			if !b.lostEarly(err) {
-				hooks.onFailure(b, err)
+				m.onGuardFailure(b, err)
 			}
 		},
-		OnTarget:  func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
-		OnSend:    func(s cdpguard.Send) { hooks.onSend(b, s) },
+		OnTarget:  func(ev cdpguard.TargetEvent) { m.onTarget(b, ev) },
+		OnSend:    func(s cdpguard.Send) { m.onSend(b, s) },
 		HoldSends: m.cfg.GuardSends == SendsJudge,
 		Prepare:   prepare,
 		Logger:    m.log,
