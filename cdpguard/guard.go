@@ -955,19 +955,8 @@ func (e *setupError) Unwrap() error { return e.err }
 // targetGone reports whether err says the target went away: a page that
 // closed while it was being set up is not a failure to guard it.
 func targetGone(err error) bool {
-	if err == nil {
-		return false
-	}
-	if errors.Is(err, cdpconn.ErrClosed) {
-		return true
-	}
-	msg := err.Error()
-	for _, s := range []string{"detached", "No session with given id", "No target with given id", "Target closed", "Session with given id not found", "Invalid InterceptionId", "Inspected target navigated or closed"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
+	return errors.Is(err, cdpconn.ErrClosed) || cdpconn.IsTargetGone(err) ||
+		cdpconn.IsNavigatedOrClosed(err) || cdpconn.IsRequestGone(err)
 }
 
 // header returns the value of a request header, matched case-insensitively.

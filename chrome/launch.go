@@ -365,6 +365,15 @@ func (p *Process) Exited() bool {
 	}
 }
 
+// Gone reports whether the browser process has exited, is a zombie, or is
+// on its way out (PF_EXITING, Linux only): a connection that ended because
+// the browser quit is not a lost guard. The kernel closes a dying process's
+// sockets before it becomes a zombie, so the flag is what tells a crash
+// apart from a cut connection without waiting.
+func (p *Process) Gone() bool {
+	return p.Exited() || procDying(p.PID())
+}
+
 // Kill sends SIGKILL to the browser's whole process group at once. It is
 // idempotent and does not wait; watch Done for the exit.
 //

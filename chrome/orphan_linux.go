@@ -15,6 +15,7 @@ import (
 type procStat struct {
 	state string
 	pgrp  int
+	flags uint64
 	start string
 }
 
@@ -23,9 +24,14 @@ func readProcStat(pid int) (procStat, error) {
 	if err != nil {
 		return procStat{}, err
 	}
+	return parseProcStat(string(b))
+}
+
+// parseProcStat reads the fields of a /proc/<pid>/stat line that lyrad uses.
+func parseProcStat(s string) (procStat, error) {
 	// The fields follow the parenthesised command name, which may hold
-	// spaces and parentheses: state is field 3, pgrp 5, starttime 22.
-	s := string(b)
+	// spaces and parentheses: state is field 3, pgrp 5, flags 9,
+	// starttime 22.
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
 		return procStat{}, errors.New("unreadable /proc stat")
@@ -38,7 +44,11 @@ func readProcStat(pid int) (procStat, error) {
 	if err != nil {
 		return procStat{}, err
 	}
-	return procStat{state: f[0], pgrp: pgrp, start: f[19]}, nil
+	flags, err := strconv.ParseUint(f[6], 10, 64)
+	if err != nil {
+		return procStat{}, err
+	}
+	return procStat{state: f[0], pgrp: pgrp, flags: flags, start: f[19]}, nil
 }
 
 func procStart(pid int) (string, error) {

@@ -126,7 +126,7 @@ func (ac *actCall) annotate(ctx context.Context, err error, what string) error {
 		case errors.As(err, &gone):
 			se = newError(StatusNotActionable, "the element was removed from the page (detached) during the "+what,
 				"The page replaced it; read the page again (read_page) and retry with a fresh selector or ref.")
-		case errors.Is(err, cdpconn.ErrDetached) || strings.Contains(err.Error(), "No session with given id") || strings.Contains(err.Error(), "Target closed"):
+		case cdpconn.IsTargetGone(err):
 			se = ac.pageClosed(ctx)
 		default:
 			var ok bool
@@ -267,7 +267,7 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 		case errors.As(err, &se):
 			// A bad selector or a stale ref: no waiting makes it good.
 			return nil, st, ac.annotate(ctx, se, kind.verb())
-		case errors.As(err, &gone), err != nil && contextGone(err):
+		case errors.As(err, &gone), err != nil && cdpconn.IsContextGone(err):
 			// Gone as we looked (the frame navigated): look again.
 			last, looked = StatusNotFound, true
 		case err != nil && wctx.Err() == nil:

@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,17 +58,6 @@ type Browser struct {
 	earlyLoss  error
 }
 
-// launchInfo is what a launch needs from the manager.
-type launchHooks struct {
-	decide     cdpguard.Decider
-	onDecision func(b *Browser, r cdpguard.Request, v cdpguard.Verdict, took time.Duration)
-	onRefuse   func(b *Browser, r cdpguard.Request, v cdpguard.Verdict)
-	onFailure  func(b *Browser, err error)
-	onConnLost func(b *Browser, err error)
-	onTarget   func(b *Browser, ev cdpguard.TargetEvent)
-	onSend     func(b *Browser, s cdpguard.Send)
-}
-
 // uaFile remembers the headful user agent of a browser binary, so that a
 // headless launch can send it from its first request, and the client hints
 // the binary reports itself, which that switch would otherwise empty.
@@ -82,7 +68,7 @@ type uaFile struct {
 	ClientHints *uaMetadata `json:"client_hints,omitempty"`
 }
 
-func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, error) {
+func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 	found, err := chrome.Find(m.cfg.Channel, m.cfg.Executable)
 	if err != nil {
 		return nil, &Error{Status: StatusBrowserUnavailable, Message: err.Error(),
@@ -120,7 +106,7 @@ func (m *Manager) launch(ctx context.Context, hooks launchHooks) (*Browser, erro
 		if headless && !learn {
 			userAgent, hints = ua.UserAgent, ua.ClientHints
 		}
-		b, err := m.start(ctx, found, prof, headless, userAgent, hints, learn, hooks)
+		b, err := m.start(ctx, found, prof, headless, userAgent, hints, learn)
 		if err != nil {
 			release()
 			return nil, err
@@ -224,9 +210,10 @@ func (b *Browser) guardSet() *cdpguard.Guard {
 	return b.guard
 }
 
-// start launches the browser and guards it. With learn, it first asks the
-// browser, before anything is guarded, for its own client hints.
-func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool, hooks launchHooks) (*Browser, error) {
+// start launches the browser and guards it, with the manager judging and
+// hearing of what the guard sees. With learn, it first asks the browser,
+// before anything is guarded, for its own client hints.
+func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool) (*Browser, error) {
 	// Chrome's log is the only word of a DevTools message it dropped (an
 	// upload body too large to hand over); the guard refuses what waited
 	// on it. Before the guard exists nothing can wait on one.
@@ -260,7 +247,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		Logger: m.log,
 		OnClose: func(err error) {
 			if !b.lostEarly(err) {
-				hooks.onConnLost(b, err)
+				m.onConnLost(b, err)
 			}
 		},
 	})
@@ -284,16 +271,16 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Pro
 		}
 	}
 	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
-		Decide:     hooks.decide,
-		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { hooks.onDecision(b, r, v, took) },
-		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { hooks.onRefuse(b, r, v) },
+		Decide:     m.decide,
+		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { m.onDecision(b, r, v, took) },
+		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { m.onRefuse(b, r, v) },
 		OnFailure: func(err error) {
 			if !b.lostEarly(err) {
-				hooks.onFailure(b, err)
+				m.onGuardFailure(b, err)
 			}
 		},
-		OnTarget:  func(ev cdpguard.TargetEvent) { hooks.onTarget(b, ev) },
-		OnSend:    func(s cdpguard.Send) { hooks.onSend(b, s) },
+		OnTarget:  func(ev cdpguard.TargetEvent) { m.onTarget(b, ev) },
+		OnSend:    func(s cdpguard.Send) { m.onSend(b, s) },
 		HoldSends: m.cfg.GuardSends == SendsJudge,
 		Prepare:   prepare,
 		Logger:    m.log,
@@ -471,39 +458,4 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// procGone reports whether the browser process has exited, is a zombie, or
-// is on its way out (PF_EXITING): a connection that ended because the
-// browser quit is not a lost guard. The kernel closes a dying process's
-// sockets before it becomes a zombie, so the flag is what tells a crash
-// apart from a cut connection without waiting.
-func procGone(p *chrome.Process) bool {
-	if p.Exited() {
-		return true
-	}
-	if runtime.GOOS != "linux" {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.PID()))
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	// Fields follow the parenthesised command name: state is the first,
-	// flags the seventh.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 7 {
-		return false
-	}
-	if f[0] == "Z" || f[0] == "X" {
-		return true
-	}
-	const pfExiting = 0x4
-	flags, err := strconv.ParseUint(f[6], 10, 64)
-	return err == nil && flags&pfExiting != 0
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/policy"
 )
@@ -126,7 +127,7 @@ func (ac *actCall) focusedChild(ctx context.Context, f frameRef) (cdp.FrameID, e
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 			FunctionDeclaration: jsFocusedFrame, ExecutionContextID: id, ObjectGroup: ac.group, Silent: &t,
 		})
-		if contextGone(err) && attempt == 0 {
+		if cdpconn.IsContextGone(err) && attempt == 0 {
 			b.worlds.forget(f.frame)
 			continue
 		}

@@ -218,7 +218,7 @@ func (b *Browser) locateIn(ctx context.Context, f frameRef, sel parsedSelector, 
 			FunctionDeclaration: jsLocate, ExecutionContextID: id, Arguments: args,
 			ObjectGroup: group, Silent: &t,
 		})
-		if contextGone(err) && attempt == 0 {
+		if cdpconn.IsContextGone(err) && attempt == 0 {
 			b.worlds.forget(f.frame)
 			continue
 		}
@@ -291,7 +291,7 @@ func (b *Browser) call(ctx context.Context, n *node, fn string, out any, args ..
 			FunctionDeclaration: fn, ObjectID: n.object, Arguments: callArgs,
 			ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
 		})
-		if err != nil && attempt == 0 && (contextGone(err) || strings.Contains(err.Error(), "Could not find object")) {
+		if err != nil && attempt == 0 && (cdpconn.IsContextGone(err) || strings.Contains(err.Error(), "Could not find object")) {
 			continue
 		}
 		if err != nil {
@@ -311,7 +311,7 @@ func (b *Browser) resolveNode(ctx context.Context, s *cdpconn.Session, n *node, 
 			return err
 		}
 		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: n.Backend, ExecutionContextID: id, ObjectGroup: n.group})
-		if contextGone(err) && attempt == 0 {
+		if cdpconn.IsContextGone(err) && attempt == 0 {
 			b.worlds.forget(n.Frame)
 			continue
 		}

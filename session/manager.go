@@ -215,7 +215,7 @@ func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
 		return info, nil
 	}
 	m.dying.Wait()
-	b, err = m.launch(ctx, m.hooks())
+	b, err = m.launch(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -300,19 +300,11 @@ func (b *Browser) shutdownAndRelease() {
 	}
 }
 
-func (m *Manager) hooks() launchHooks {
-	return launchHooks{
-		decide:     m.decide,
-		onDecision: m.onDecision,
-		onRefuse: func(b *Browser, r cdpguard.Request, v cdpguard.Verdict) {
-			if !r.Subresource { // a refused send moves no tab: the trail has it
-				b.refused.add(newRefusal(r, v))
-			}
-		},
-		onSend:     m.onSend,
-		onFailure:  m.onGuardFailure,
-		onConnLost: m.onConnLost,
-		onTarget:   m.onTarget,
+// onRefuse keeps a refused navigation for the acting call that set it off.
+// A refused subresource moves no tab: the trail has it.
+func (m *Manager) onRefuse(b *Browser, r cdpguard.Request, v cdpguard.Verdict) {
+	if !r.Subresource {
+		b.refused.add(newRefusal(r, v))
 	}
 }
 
@@ -367,7 +359,7 @@ func (m *Manager) onConnLost(b *Browser, err error) {
 	if b.closing.Load() {
 		return
 	}
-	if procGone(b.proc) {
+	if b.proc.Gone() {
 		m.browserQuit(b)
 		return
 	}

@@ -363,7 +363,7 @@ func callError(ctx context.Context, err error, what string) error {
 	if ctx.Err() != nil {
 		return newError(StatusTimeout, what+" did not finish in time", "Retry, or call get_url to see where the tab stands.")
 	}
-	if strings.Contains(err.Error(), "detached") {
+	if errors.Is(err, cdpconn.ErrDetached) {
 		return pageGone()
 	}
 	return newError(StatusError, what+": "+err.Error(), "Retry; if it persists, call close_browser and open_browser.")

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/snapshot"
 )
@@ -194,7 +195,7 @@ func (b *Browser) findNode(ctx context.Context, s target.SessionID, frame cdp.Fr
 			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
 			AwaitPromise: &t, Silent: &t, ObjectGroup: worldName,
 		})
-		if contextGone(err) && attempt == 0 {
+		if cdpconn.IsContextGone(err) && attempt == 0 {
 			b.worlds.forget(frame)
 			continue
 		}
@@ -311,7 +312,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 				Nodes []snapshot.AXNode `json:"nodes"`
 			}
 			err := b.conn.Session(f.sid).Call(ctx, "Accessibility.getFullAXTree", map[string]any{"frameId": f.id}, &r)
-			if err != nil && !targetGoneErr(err) {
+			if err != nil && !cdpconn.IsTargetGone(err) && !cdpconn.IsContextGone(err) {
 				fail(err)
 				return
 			}
@@ -504,15 +505,6 @@ func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.F
 		add(t.SessionID, r.FrameTree, "")
 	}
 	return frames, nil
-}
-
-func targetGoneErr(err error) bool {
-	if err == nil {
-		return false
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "detached") || strings.Contains(msg, "No frame") || strings.Contains(msg, "not found") ||
-		strings.Contains(msg, "No target") || strings.Contains(msg, "Frame with the given")
 }
 
 // layoutSnapshot is the part of DOMSnapshot.captureSnapshot a tree read

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/snapshot"
 )
@@ -114,7 +115,7 @@ func (b *Browser) waitInPage(ctx context.Context, tab cdpguard.Target, kind, arg
 			if ctx.Err() != nil {
 				return excerpt, ctx.Err()
 			}
-			if contextGone(err) || targetGoneErr(err) || strings.Contains(err.Error(), "navigated or closed") {
+			if cdpconn.IsContextGone(err) || cdpconn.IsTargetGone(err) || cdpconn.IsNavigatedOrClosed(err) {
 				// The document changed under the wait; look again in the
 				// new one, without spinning.
 				select {

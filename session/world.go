@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -55,17 +54,6 @@ func (w *worlds) forget(frame cdp.FrameID) {
 	w.mu.Unlock()
 }
 
-// contextGone reports an error that means the cached context died with its
-// document.
-func contextGone(err error) bool {
-	if err == nil {
-		return false
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "Cannot find context") || strings.Contains(msg, "Execution context was destroyed") ||
-		strings.Contains(msg, "No frame for given id") || strings.Contains(msg, "Cannot find default execution context")
-}
-
 // ScriptError is an exception our own script threw in the page.
 type ScriptError struct{ Text string }
 
@@ -90,7 +78,7 @@ func (w *worlds) callFunction(ctx context.Context, s *cdpconn.Session, frame cdp
 			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
 			ReturnByValue: &t, AwaitPromise: &t, Silent: &t, UserGesture: &f,
 		})
-		if contextGone(err) && attempt == 0 {
+		if cdpconn.IsContextGone(err) && attempt == 0 {
 			w.forget(frame)
 			continue
 		}
@@ -115,7 +103,7 @@ func (w *worlds) callOnNode(ctx context.Context, s *cdpconn.Session, frame cdp.F
 			return err
 		}
 		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: node, ExecutionContextID: id, ObjectGroup: worldName})
-		if contextGone(err) && attempt == 0 {
+		if cdpconn.IsContextGone(err) && attempt == 0 {
 			w.forget(frame)
 			continue
 		}
