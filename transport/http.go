@@ -15,13 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TokenFile is where the HTTP bearer token lives in the data directory.
-const TokenFile = "http-token"
-
-// LoadToken reads the HTTP bearer token from the data directory, creating it
-// (0600, 32 random bytes in hex) when there is none.
-func LoadToken(dataDir string) (string, error) {
-	path := filepath.Join(dataDir, TokenFile)
+// LoadToken reads the HTTP bearer token from path (datadir.Dir.Token),
+// creating it (0600, 32 random bytes in hex) when there is none.
+func LoadToken(path string) (string, error) {
 	if b, err := os.ReadFile(path); err == nil {
 		if tok := strings.TrimSpace(string(b)); len(tok) >= 32 {
 			_ = os.Chmod(path, 0o600)
@@ -38,7 +34,7 @@ func LoadToken(dataDir string) (string, error) {
 	// A new file renamed over the old one: rewriting in place would keep
 	// the old file's mode (say 0644, readable by every local user) or
 	// write through a symlink.
-	f, err := os.CreateTemp(dataDir, "."+TokenFile+".*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return "", err
 	}

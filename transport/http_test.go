@@ -8,19 +8,22 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lyrad/lyrad/datadir"
 )
 
 func TestLoadTokenCreatesPrivateFileOnce(t *testing.T) {
 	dir := t.TempDir()
-	tok, err := LoadToken(dir)
+	path := datadir.New(dir).Token()
+	tok, err := LoadToken(path)
 	if err != nil || len(tok) != 64 {
 		t.Fatalf("token %q, %v", tok, err)
 	}
-	st, err := os.Stat(filepath.Join(dir, TokenFile))
+	st, err := os.Stat(path)
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("token file mode %v, %v", st.Mode().Perm(), err)
 	}
-	again, _ := LoadToken(dir)
+	again, _ := LoadToken(path)
 	if again != tok {
 		t.Errorf("token changed between loads")
 	}
@@ -30,12 +33,12 @@ func TestLoadTokenCreatesPrivateFileOnce(t *testing.T) {
 // and the new token is 0600 whatever mode the old file had.
 func TestRewrittenTokenIsPrivate(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, TokenFile)
+	path := datadir.New(dir).Token()
 	if err := os.WriteFile(path, []byte("short\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	os.Chmod(path, 0o644) // in spite of umask
-	tok, err := LoadToken(dir)
+	tok, err := LoadToken(path)
 	if err != nil || len(tok) != 64 {
 		t.Fatalf("token %q, %v", tok, err)
 	}
