@@ -183,6 +183,31 @@ func TestCheckHTTPStaleEndpoint(t *testing.T) {
 	}
 }
 
+// TestCheckHTTPLeavesTheTokenAlone: doctor only reads the token. A file
+// too short to be a token is not replaced (that would change the token
+// under a running daemon's clients), and a loose one is not chmodded.
+func TestCheckHTTPLeavesTheTokenAlone(t *testing.T) {
+	data := datadir.New(t.TempDir())
+	for _, content := range []string{"short\n", strings.Repeat("cd", 32) + "\n"} {
+		if err := os.WriteFile(data.Token(), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(data.Token(), 0o644) // in spite of umask
+		var info HTTPInfo
+		checkHTTP(context.Background(), data, false, &info)
+		b, err := os.ReadFile(data.Token())
+		if err != nil || string(b) != content {
+			t.Errorf("token file now %q, %v; was %q", b, err, content)
+		}
+		if st, err := os.Stat(data.Token()); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("token file mode now %v, %v; doctor must not change it", st.Mode().Perm(), err)
+		}
+		if want := strings.TrimSpace(content); len(want) >= 32 && info.Token != want || len(want) < 32 && info.Token != "" {
+			t.Errorf("%q: info.Token = %q", content, info.Token)
+		}
+	}
+}
+
 // fakeDevTools serves /json/version and a WebSocket endpoint the way Chrome
 // does; open turns off its Origin and Host checks.
 func fakeDevTools(t *testing.T, open bool) int {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,11 +17,9 @@ import (
 // checkHTTP reads the token and the endpoint from the data directory and,
 // when a daemon serves HTTP, knocks on its front door.
 func checkHTTP(ctx context.Context, data datadir.Dir, daemonRunning bool, info *HTTPInfo) []Check {
-	// The token is read only if it exists: doctor must not create one.
-	if _, err := os.Stat(data.Token()); err == nil {
-		if tok, err := transport.LoadToken(data.Token()); err == nil {
-			info.Token = tok
-		}
+	// The token is only read: doctor must not create, replace or chmod it.
+	if tok, err := transport.ReadToken(data.Token()); err == nil {
+		info.Token = tok
 	}
 	skipAll := func(why string) []Check {
 		return []Check{skip(NameHTTPToken, why), skip(NameHTTPOrigin, why), skip(NameHTTPHost, why)}

@@ -109,3 +109,32 @@ func TestSocketIsPrivate(t *testing.T) {
 		t.Fatalf("socket mode %v, %v", st.Mode(), err)
 	}
 }
+
+// TestReadTokenChangesNothing: ReadToken neither creates, replaces nor
+// tightens a token file.
+func TestReadTokenChangesNothing(t *testing.T) {
+	path := datadir.New(t.TempDir()).Token()
+	if _, err := ReadToken(path); !os.IsNotExist(err) {
+		t.Fatalf("missing: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("ReadToken created the file: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("short\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(path, 0o644) // in spite of umask
+	if tok, err := ReadToken(path); err == nil {
+		t.Fatalf("short token read as %q", tok)
+	}
+	long := strings.Repeat("ab", 32)
+	if err := os.WriteFile(path, []byte(long+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := ReadToken(path); err != nil || tok != long {
+		t.Fatalf("ReadToken = %q, %v", tok, err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+		t.Fatalf("mode after ReadToken: %v, %v", st.Mode().Perm(), err)
+	}
+}
