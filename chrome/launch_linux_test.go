@@ -35,7 +35,7 @@ func groupLeader(t *testing.T, argv ...string) *exec.Cmd {
 func TestKillOrphanKillsTheRecordedBrowserAndItsGroup(t *testing.T) {
 	dir := t.TempDir()
 	profile := filepath.Join(dir, "profile")
-	pidFile := filepath.Join(dir, PIDFileName)
+	pidFile := filepath.Join(dir, "browser.pid")
 	// A "browser" on the profile with a helper in its group.
 	browser := groupLeader(t, "sh", "-c", "sleep 300 & wait", "sh", "--user-data-dir="+profile)
 	pid := browser.Process.Pid
@@ -57,7 +57,7 @@ func TestKillOrphanKillsTheRecordedBrowserAndItsGroup(t *testing.T) {
 func TestKillOrphanSparesAStranger(t *testing.T) {
 	dir := t.TempDir()
 	profile := filepath.Join(dir, "profile")
-	pidFile := filepath.Join(dir, PIDFileName)
+	pidFile := filepath.Join(dir, "browser.pid")
 	stranger := groupLeader(t, "sleep", "300")
 	pid := stranger.Process.Pid
 	rec, err := recordBrowser(pidFile, pid, profile)
@@ -97,7 +97,7 @@ exec sleep 300`)
 	t.Setenv("LYRA_BROWSER_SECRET_TEST", "x")
 	t.Setenv("GITHUB_TOKEN", "ghp_x")
 	profile := filepath.Join(dir, "profile")
-	pidFile := filepath.Join(dir, PIDFileName)
+	pidFile := filepath.Join(dir, "browser.pid")
 	p, err := Launch(context.Background(), LaunchOptions{Path: exe, ProfileDir: profile, Headless: true, PIDFile: pidFile})
 	if err != nil {
 		t.Fatal(err)

@@ -12,10 +12,6 @@ import (
 	"go.uber.org/zap"
 )
 
-// PIDFileName is the browser's pid file, beside the profile directory it
-// runs on (see AcquireProfile).
-const PIDFileName = "browser.pid"
-
 // pidRecord names a browser precisely enough that a reused pid is never
 // taken for it: the kernel's start time of the process, and the profile.
 type pidRecord struct {
@@ -26,6 +22,14 @@ type pidRecord struct {
 
 // orphanWait bounds the wait for a killed orphan and its helpers.
 const orphanWait = 5 * time.Second
+
+// EndOrphan ends a browser an earlier lyrad left running on profileDir, as
+// Launch does with its PIDFile: for datadir.Dir.AcquireProfile, which
+// clears a stale instance profile.
+func EndOrphan(pidFile, profileDir string) error {
+	_, err := killOrphan(pidFile, profileDir, zap.NewNop())
+	return err
+}
 
 // killOrphan ends a browser that an earlier lyrad left running on this
 // profile (its pid file says which), with every helper, and waits until
@@ -88,7 +92,7 @@ func recordBrowser(pidFile string, pid int, profileDir string) (*pidRecord, erro
 	}
 	rec := &pidRecord{PID: pid, Start: start, Profile: profileDir}
 	b, _ := json.Marshal(rec)
-	tmp, err := os.CreateTemp(filepath.Dir(pidFile), "."+PIDFileName+".*")
+	tmp, err := os.CreateTemp(filepath.Dir(pidFile), "."+filepath.Base(pidFile)+".*")
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,3 @@ func ignoreDone(err error) error {
 	}
 	return err
 }
-
-func tryLock(*os.File) (bool, error) { return false, errors.ErrUnsupported }
-func unlock(*os.File)                {}

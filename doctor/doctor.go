@@ -20,11 +20,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/lyrad/lyrad/chrome"
-	"github.com/lyrad/lyrad/transport"
+	"github.com/lyrad/lyrad/datadir"
 )
 
 // Status of one check.
@@ -121,21 +120,18 @@ func Run(ctx context.Context, o Options) Report {
 	}
 	r.Browser.Headless = headless
 
-	persistent := filepath.Join(o.DataDir, "profile")
-	profiles := []string{persistent}
-	if inst, _ := filepath.Glob(filepath.Join(o.DataDir+"-instances", "*", "profile")); len(inst) > 0 {
-		profiles = append(profiles, inst...)
-	}
+	data := datadir.New(o.DataDir)
+	profiles := append([]string{data.Profile()}, data.InstanceProfiles()...)
 
 	// The browser: everything a scanner can do against a guarded launch.
 	r.add(checkBrowser(ctx, o, headless, &r.Browser, profiles)...)
 
 	// The daemon's files and front doors.
-	daemonPID := daemonRunning(o.DataDir)
-	r.add(CheckSocketMode(filepath.Join(o.DataDir, "lyrad.sock"), daemonPID != 0))
+	daemonPID := daemonRunning(data)
+	r.add(CheckSocketMode(data.Socket(), daemonPID != 0))
 	r.add(CheckDaemonListeners(daemonPID))
-	r.add(checkHTTP(ctx, o.DataDir, daemonPID != 0, &r.HTTP)...)
-	r.add(CheckFileMode(NameAuditMode, filepath.Join(o.DataDir, "audit.jsonl")))
+	r.add(checkHTTP(ctx, data, daemonPID != 0, &r.HTTP)...)
+	r.add(CheckFileMode(NameAuditMode, data.Audit()))
 
 	r.OK = true
 	for _, c := range r.Checks {
@@ -256,18 +252,10 @@ func CheckDaemonListeners(pid int) Check {
 
 // daemonRunning returns the pid of the live process that holds the data
 // directory's lock (lyrad serve, or lyrad stdio serving in-process), or 0.
-// The lock file is read, never locked: taking it, even briefly, could turn
-// away a daemon that is starting.
-func daemonRunning(dataDir string) int {
-	b, err := os.ReadFile(filepath.Join(dataDir, "lyrad.lock"))
-	if err != nil {
-		return 0
-	}
-	var pid int
-	if _, err := fmt.Sscanf(strings.TrimSpace(string(b)), "%d", &pid); err != nil || pid <= 0 {
-		return 0
-	}
-	if !alive(pid) {
+// The lock file is read, never locked (datadir.Dir.DaemonHolder).
+func daemonRunning(data datadir.Dir) int {
+	pid := data.DaemonHolder()
+	if pid == 0 || !alive(pid) {
 		return 0
 	}
 	return pid
@@ -289,7 +277,7 @@ func (r Report) WriteText(w io.Writer) {
 	}
 	switch {
 	case r.HTTP.Token == "":
-		fmt.Fprintln(w, "token: none yet (lyrad serve --http creates <data_dir>/"+transport.TokenFile+")")
+		fmt.Fprintln(w, "token: none yet (lyrad serve --http creates <data_dir>/"+tokenFile+")")
 	default:
 		fmt.Fprintln(w, "token: "+r.HTTP.Token)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/transport"
 )
 
@@ -157,36 +158,53 @@ func TestHTTPChecksAgainstAnOpenDoor(t *testing.T) {
 	}
 }
 
-func TestHTTPInfoFile(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := ReadHTTPInfo(dir); !os.IsNotExist(err) {
-		t.Fatalf("missing file: %v", err)
-	}
-	rm, err := WriteHTTPInfo(dir, "http://127.0.0.1:8765/mcp")
+// TestCheckHTTPStaleEndpoint: an http.json no daemon stands behind is
+// passed over, and doctor creates no token.
+func TestCheckHTTPStaleEndpoint(t *testing.T) {
+	data := datadir.New(t.TempDir())
+	rm, err := transport.WriteEndpoint(data.HTTPInfo(), "http://127.0.0.1:8765/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Stat(filepath.Join(dir, HTTPInfoFile))
-	if err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("http.json: %v %v", st, err)
-	}
-	if u, err := ReadHTTPInfo(dir); err != nil || u != "http://127.0.0.1:8765/mcp" {
-		t.Fatalf("read back %q %v", u, err)
-	}
 	// Written, but no daemon holds the directory: left over.
 	var info HTTPInfo
-	cs := checkHTTP(context.Background(), dir, false, &info)
-	if cs[0].Status != Skip || !strings.Contains(cs[0].Detail, "no daemon running") || info.Serving {
+	cs := checkHTTP(context.Background(), data, false, &info)
+	if cs[0].Status != Skip || !strings.Contains(cs[0].Detail, "no daemon running (http.json is left over") || info.Serving {
 		t.Errorf("stale http.json: %+v", cs)
 	}
 	rm()
-	if _, err := os.Stat(filepath.Join(dir, HTTPInfoFile)); !os.IsNotExist(err) {
-		t.Errorf("not removed: %v", err)
+	cs = checkHTTP(context.Background(), data, false, &info)
+	if cs[0].Status != Skip || cs[0].Detail != "no daemon serves HTTP" {
+		t.Errorf("no http.json: %+v", cs)
 	}
 	// No token file: doctor must not create one.
-	checkHTTP(context.Background(), dir, false, &info)
-	if _, err := os.Stat(filepath.Join(dir, transport.TokenFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(data.Token()); !os.IsNotExist(err) {
 		t.Errorf("doctor created a token: %v", err)
+	}
+}
+
+// TestCheckHTTPLeavesTheTokenAlone: doctor only reads the token. A file
+// too short to be a token is not replaced (that would change the token
+// under a running daemon's clients), and a loose one is not chmodded.
+func TestCheckHTTPLeavesTheTokenAlone(t *testing.T) {
+	data := datadir.New(t.TempDir())
+	for _, content := range []string{"short\n", strings.Repeat("cd", 32) + "\n"} {
+		if err := os.WriteFile(data.Token(), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(data.Token(), 0o644) // in spite of umask
+		var info HTTPInfo
+		checkHTTP(context.Background(), data, false, &info)
+		b, err := os.ReadFile(data.Token())
+		if err != nil || string(b) != content {
+			t.Errorf("token file now %q, %v; was %q", b, err, content)
+		}
+		if st, err := os.Stat(data.Token()); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("token file mode now %v, %v; doctor must not change it", st.Mode().Perm(), err)
+		}
+		if want := strings.TrimSpace(content); len(want) >= 32 && info.Token != want || len(want) < 32 && info.Token != "" {
+			t.Errorf("%q: info.Token = %q", content, info.Token)
+		}
 	}
 }
 

@@ -2,83 +2,29 @@ package doctor
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/transport"
 )
 
-// HTTPInfoFile is where `lyrad serve --http` says where it listens, so that
-// doctor (and a person) can find the endpoint without the daemon's logs.
-const HTTPInfoFile = "http.json"
-
-type httpInfoFile struct {
-	URL string `json:"url"`
-}
-
-// WriteHTTPInfo records the daemon's HTTP endpoint in
-// <dataDir>/http.json (0600). remove deletes it again; call it on shutdown.
-func WriteHTTPInfo(dataDir, endpoint string) (remove func(), err error) {
-	path := filepath.Join(dataDir, HTTPInfoFile)
-	b, err := json.Marshal(httpInfoFile{URL: endpoint})
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.CreateTemp(dataDir, ".http-*.json")
-	if err != nil {
-		return nil, err
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o600)); err != nil {
-		os.Remove(tmp.Name())
-		return nil, err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return nil, err
-	}
-	return func() { _ = os.Remove(path) }, nil
-}
-
-// ReadHTTPInfo returns the endpoint recorded in <dataDir>/http.json.
-func ReadHTTPInfo(dataDir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dataDir, HTTPInfoFile))
-	if err != nil {
-		return "", err
-	}
-	var f httpInfoFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return "", fmt.Errorf("%s: %w", HTTPInfoFile, err)
-	}
-	u, err := url.Parse(f.URL)
-	if err != nil || u.Scheme != "http" || u.Host == "" {
-		return "", fmt.Errorf("%s: not an http URL: %q", HTTPInfoFile, f.URL)
-	}
-	return f.URL, nil
-}
-
 // checkHTTP reads the token and the endpoint from the data directory and,
 // when a daemon serves HTTP, knocks on its front door.
-func checkHTTP(ctx context.Context, dataDir string, daemonRunning bool, info *HTTPInfo) []Check {
-	// The token is read only if it exists: doctor must not create one.
-	if _, err := os.Stat(filepath.Join(dataDir, transport.TokenFile)); err == nil {
-		if tok, err := transport.LoadToken(dataDir); err == nil {
-			info.Token = tok
-		}
+func checkHTTP(ctx context.Context, data datadir.Dir, daemonRunning bool, info *HTTPInfo) []Check {
+	// The token is only read: doctor must not create, replace or chmod it.
+	if tok, err := transport.ReadToken(data.Token()); err == nil {
+		info.Token = tok
 	}
 	skipAll := func(why string) []Check {
 		return []Check{skip(NameHTTPToken, why), skip(NameHTTPOrigin, why), skip(NameHTTPHost, why)}
 	}
-	endpoint, err := ReadHTTPInfo(dataDir)
+	endpoint, err := transport.ReadEndpoint(data.HTTPInfo())
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && daemonRunning:
 		return skipAll("the daemon does not serve HTTP (lyrad serve --http does)")
@@ -87,7 +33,7 @@ func checkHTTP(ctx context.Context, dataDir string, daemonRunning bool, info *HT
 	case err != nil:
 		return skipAll(err.Error())
 	case !daemonRunning:
-		return skipAll("no daemon running (" + HTTPInfoFile + " is left over from one that stopped)")
+		return skipAll("no daemon running (" + filepath.Base(data.HTTPInfo()) + " is left over from one that stopped)")
 	}
 	info.Serving, info.URL = true, endpoint
 	return []Check{CheckHTTPToken(endpoint, info.Token), CheckHTTPOrigin(endpoint, info.Token), CheckHTTPHost(endpoint, info.Token)}
@@ -122,6 +68,10 @@ func knock(endpoint, token, origin, host string) (int, string, error) {
 	return resp.StatusCode, strings.TrimSpace(firstLine(string(b))), nil
 }
 
+// tokenFile names the token's file in messages: the zero Dir's paths are
+// the bare names.
+var tokenFile = datadir.Dir{}.Token()
+
 const notLyrad = "whatever answers there is not lyrad's guarded front door: stop it, and restart lyrad serve --http"
 
 // CheckHTTPToken checks that the HTTP front door at endpoint refuses a
@@ -135,14 +85,14 @@ func CheckHTTPToken(endpoint, token string) Check {
 		return fail(NameHTTPToken, fmt.Sprintf("a request without a token got %d, not 401: any local process or web page can drive the browser", code), notLyrad)
 	}
 	if token == "" {
-		return fail(NameHTTPToken, "a request without a token got 401, but there is no "+transport.TokenFile+" to try the token", "restart lyrad serve --http: it creates the token")
+		return fail(NameHTTPToken, "a request without a token got 401, but there is no "+tokenFile+" to try the token", "restart lyrad serve --http: it creates the token")
 	}
 	code, msg, err := knock(endpoint, token, "", "")
 	if err != nil {
 		return fail(NameHTTPToken, "the HTTP front door does not answer: "+err.Error(), "restart lyrad serve --http")
 	}
 	if code == http.StatusUnauthorized || code == http.StatusForbidden {
-		return fail(NameHTTPToken, fmt.Sprintf("a request with the token from %s was refused too (%d: %s)", transport.TokenFile, code, msg),
+		return fail(NameHTTPToken, fmt.Sprintf("a request with the token from %s was refused too (%d: %s)", tokenFile, code, msg),
 			"restart lyrad serve --http so it reads the current token")
 	}
 	return pass(NameHTTPToken, fmt.Sprintf("without a token: 401; with the token: %d (past the door; no MCP session made)", code))

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/datadir"
 )
 
 // Chrome must never outlive lyrad: when lyrad dies (SIGKILL, a panic) or is
@@ -335,7 +336,7 @@ func TestOrphanKilledBeforeLaunch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prof, release, err := chrome.AcquireProfile(dir)
+	prof, release, err := datadir.New(dir).AcquireProfile(chrome.EndOrphan)
 	if err != nil {
 		t.Fatal(err)
 	}

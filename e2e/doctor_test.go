@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/doctor"
 )
 
@@ -215,8 +216,8 @@ func TestDoctorWithDaemon(t *testing.T) {
 
 	// On shutdown the daemon takes http.json away: doctor then skips HTTP.
 	l.stop(t)
-	if _, err := os.Stat(filepath.Join(l.dataDir, doctor.HTTPInfoFile)); !os.IsNotExist(err) {
-		t.Errorf("%s left behind: %v", doctor.HTTPInfoFile, err)
+	if _, err := os.Stat(datadir.New(l.dataDir).HTTPInfo()); !os.IsNotExist(err) {
+		t.Errorf("http.json left behind: %v", err)
 	}
 	out, _ = runDoctor(t, l.dataDir)
 	wantLine(t, out, doctor.NameHTTPToken, "SKIP")

@@ -21,6 +21,7 @@ import (
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/datadir"
 )
 
 // Browser is one running, guarded Chrome: the process, the CDP connection
@@ -29,7 +30,7 @@ type Browser struct {
 	proc    *chrome.Process
 	conn    *cdpconn.Conn
 	guard   *cdpguard.Guard
-	profile chrome.Profile
+	profile datadir.Profile
 	release func()
 	found   chrome.Found
 	version string
@@ -78,11 +79,12 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 	if m.cfg.Headless != nil {
 		headless = *m.cfg.Headless
 	}
-	prof, release, err := chrome.AcquireProfile(m.cfg.DataDir)
+	data := datadir.New(m.cfg.DataDir)
+	prof, release, err := data.AcquireProfile(chrome.EndOrphan)
 	if err != nil {
 		return nil, newError(StatusError, "cannot take the browser profile: "+err.Error(), "Check that the data directory is writable.")
 	}
-	uaPath := filepath.Join(m.cfg.DataDir, "browser-ua.json")
+	uaPath := data.BrowserUA()
 	var ua uaFile
 	if headless {
 		if b, err := os.ReadFile(uaPath); err == nil {
@@ -213,7 +215,7 @@ func (b *Browser) guardSet() *cdpguard.Guard {
 // start launches the browser and guards it, with the manager judging and
 // hearing of what the guard sees. With learn, it first asks the browser,
 // before anything is guarded, for its own client hints.
-func (m *Manager) start(ctx context.Context, found chrome.Found, prof chrome.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool) (*Browser, error) {
+func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool) (*Browser, error) {
 	// Chrome's log is the only word of a DevTools message it dropped (an
 	// upload body too large to hand over); the guard refuses what waited
 	// on it. Before the guard exists nothing can wait on one.

@@ -1,12 +1,12 @@
 package session
 
 import (
-	"path/filepath"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -76,7 +76,7 @@ func (c *Config) defaults() {
 		c.OwnerIdleTimeout = 900 * time.Second
 	}
 	if c.CaptureDir == "" && c.DataDir != "" {
-		c.CaptureDir = filepath.Join(c.DataDir, "captures")
+		c.CaptureDir = datadir.New(c.DataDir).Captures()
 	}
 	if c.CaptureKeep <= 0 {
 		c.CaptureKeep = 200

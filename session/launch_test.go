@@ -19,7 +19,7 @@ import (
 	"github.com/coder/websocket"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/datadir"
 )
 
 // droppingChrome is a DevTools endpoint that answers the first answer
@@ -91,7 +91,7 @@ func TestConnectionLostWhileLaunching(t *testing.T) {
 			exe, pidFile := stubBrowser(t, t.TempDir(), droppingChrome(t, tc.answer))
 			if tc.learned {
 				ua := `{"executable":"` + exe + `","product":"Stub/1","user_agent":"Mozilla/5.0 Stub","client_hints":{"platform":"Linux"}}`
-				if err := os.WriteFile(filepath.Join(dir, "browser-ua.json"), []byte(ua), 0o600); err != nil {
+				if err := os.WriteFile(datadir.New(dir).BrowserUA(), []byte(ua), 0o600); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -115,12 +115,12 @@ func TestConnectionLostWhileLaunching(t *testing.T) {
 					t.Fatalf("the browser (pid %d) still runs after the failed launch", pid)
 				}
 			}
-			prof, release, err := chrome.AcquireProfile(dir)
+			prof, release, err := datadir.New(dir).AcquireProfile(nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			release()
-			if prof.Kind != chrome.KindPersistent {
+			if prof.Kind != datadir.KindPersistent {
 				t.Errorf("the failed launch kept the profile: the next one got %s", prof.Kind)
 			}
 		})

@@ -15,15 +15,29 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TokenFile is where the HTTP bearer token lives in the data directory.
-const TokenFile = "http-token"
+// minToken is the shortest token file content taken as a token.
+const minToken = 32
 
-// LoadToken reads the HTTP bearer token from the data directory, creating it
-// (0600, 32 random bytes in hex) when there is none.
-func LoadToken(dataDir string) (string, error) {
-	path := filepath.Join(dataDir, TokenFile)
+// ReadToken reads the HTTP bearer token at path and changes nothing: for
+// those who only look (doctor). A missing file is fs.ErrNotExist.
+func ReadToken(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	tok := strings.TrimSpace(string(b))
+	if len(tok) < minToken {
+		return "", fmt.Errorf("%s is too short to be a token", path)
+	}
+	return tok, nil
+}
+
+// LoadToken reads the HTTP bearer token from path (datadir.Dir.Token),
+// creating it (0600, 32 random bytes in hex) when there is none, and
+// tightening an existing one to 0600.
+func LoadToken(path string) (string, error) {
 	if b, err := os.ReadFile(path); err == nil {
-		if tok := strings.TrimSpace(string(b)); len(tok) >= 32 {
+		if tok := strings.TrimSpace(string(b)); len(tok) >= minToken {
 			_ = os.Chmod(path, 0o600)
 			return tok, nil
 		}
@@ -38,7 +52,7 @@ func LoadToken(dataDir string) (string, error) {
 	// A new file renamed over the old one: rewriting in place would keep
 	// the old file's mode (say 0644, readable by every local user) or
 	// write through a symlink.
-	f, err := os.CreateTemp(dataDir, "."+TokenFile+".*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return "", err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/policy"
 	"github.com/lyrad/lyrad/session"
 )
@@ -122,16 +123,11 @@ func (o *options) resolve() error {
 		if v, ok := env("DATA_DIR"); ok && v != "" {
 			o.dataDir = v
 		} else {
-			home, err := os.UserHomeDir()
+			def, err := datadir.Default()
 			if err != nil {
 				return fmt.Errorf("no home directory for the default data dir: set LYRA_BROWSER_DATA_DIR or --data-dir (%v)", err)
 			}
-			o.dataDir = filepath.Join(home, ".lyra-browser")
-			if _, err := os.Stat(o.dataDir); errors.Is(err, os.ErrNotExist) {
-				if st, err := os.Stat(filepath.Join(home, ".vega-browser")); err == nil && st.IsDir() {
-					o.dataDir = filepath.Join(home, ".vega-browser")
-				}
-			}
+			o.dataDir = def
 		}
 	}
 	if abs, err := filepath.Abs(o.dataDir); err == nil {
@@ -162,6 +158,9 @@ func (o *options) resolve() error {
 	}
 	return nil
 }
+
+// data is the data directory the options name.
+func (o *options) data() datadir.Dir { return datadir.New(o.dataDir) }
 
 // resolveGuard reads the judgement's settings.
 func (o *options) resolveGuard() error {
@@ -226,7 +225,7 @@ func (o *options) resolveCaptures() error {
 	} else if v := os.Getenv("VEGA_DATA_DIR"); strings.TrimSpace(v) != "" {
 		o.captureDir = filepath.Join(strings.TrimSpace(v), "uploads", "browser")
 	} else {
-		o.captureDir = filepath.Join(o.dataDir, "captures")
+		o.captureDir = o.data().Captures()
 	}
 	if abs, err := filepath.Abs(o.captureDir); err == nil {
 		o.captureDir = abs

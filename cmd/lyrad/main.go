@@ -26,8 +26,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/lyrad/lyrad/audit"
-	"github.com/lyrad/lyrad/chrome"
-	"github.com/lyrad/lyrad/doctor"
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/session"
 	"github.com/lyrad/lyrad/tools"
 	"github.com/lyrad/lyrad/transport"
@@ -149,27 +148,25 @@ func newLogger(o *options, stderr io.Writer) (*zap.Logger, func(), error) {
 // daemon is everything one data directory's server holds.
 type daemon struct {
 	o       *options
+	data    datadir.Dir
 	log     *zap.Logger
 	audit   *audit.Log
 	mgr     *session.Manager
 	release func()
 }
 
-func lockPath(dataDir string) string   { return filepath.Join(dataDir, "lyrad.lock") }
-func socketPath(dataDir string) string { return filepath.Join(dataDir, "lyrad.sock") }
-
 // openDaemon takes the data directory: its lock, its audit trail, a session
 // manager. A second holder is refused with who holds it.
 func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
-	if err := os.MkdirAll(o.dataDir, 0o700); err != nil {
+	data := o.data()
+	if err := data.Create(); err != nil {
 		return nil, err
 	}
-	_ = os.Chmod(o.dataDir, 0o700)
-	release, err := chrome.Lock(lockPath(o.dataDir))
+	release, err := data.LockDaemon()
 	if err != nil {
 		return nil, err
 	}
-	al, err := audit.Open(filepath.Join(o.dataDir, "audit.jsonl"))
+	al, err := audit.Open(data.Audit())
 	if err != nil {
 		release()
 		return nil, err
@@ -185,14 +182,14 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 	for _, w := range o.warnings {
 		log.Warn("setting entry dropped", zap.String("warning", w))
 	}
-	return &daemon{o: o, log: log, audit: al, mgr: mgr, release: release}, nil
+	return &daemon{o: o, data: data, log: log, audit: al, mgr: mgr, release: release}, nil
 }
 
 // close: browser closed, audit flushed, lock released.
 func (d *daemon) close() {
 	d.mgr.Shutdown()
 	_ = d.audit.Close()
-	_ = os.Remove(socketPath(d.o.dataDir))
+	_ = os.Remove(d.data.Socket())
 	d.release()
 }
 
@@ -217,7 +214,7 @@ func cmdServe(args []string, stderr io.Writer) int {
 	defer closeLog()
 	d, err := openDaemon(o, log)
 	if err != nil {
-		var held *chrome.HeldError
+		var held *datadir.HeldError
 		if errors.As(err, &held) {
 			fmt.Fprintf(stderr, "lyrad serve: the data directory %s is held by pid %d (another lyrad serve or lyrad stdio). Stop it, or use another --data-dir.\n", o.dataDir, held.PID)
 			return 1
@@ -230,17 +227,17 @@ func cmdServe(args []string, stderr io.Writer) int {
 	defer stop()
 
 	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: log}, versionString())
-	ln, err := transport.ListenSocket(socketPath(o.dataDir))
+	ln, err := transport.ListenSocket(d.data.Socket())
 	if err != nil {
 		fmt.Fprintln(stderr, "lyrad serve: socket:", err)
 		return 1
 	}
 	errs := make(chan error, 2)
 	go func() { errs <- transport.ServeSocket(ctx, srv, ln, log) }()
-	fmt.Fprintf(stderr, "lyrad %s serving MCP on %s (connect with: lyrad stdio --data-dir %s)\n", versionString(), socketPath(o.dataDir), o.dataDir)
+	fmt.Fprintf(stderr, "lyrad %s serving MCP on %s (connect with: lyrad stdio --data-dir %s)\n", versionString(), d.data.Socket(), o.dataDir)
 
 	if o.http {
-		tok, err := transport.LoadToken(o.dataDir)
+		tok, err := transport.LoadToken(d.data.Token())
 		if err != nil {
 			fmt.Fprintln(stderr, "lyrad serve: token:", err)
 			return 1
@@ -262,8 +259,8 @@ func cmdServe(args []string, stderr io.Writer) int {
 			_ = hs.Shutdown(sctx)
 		}()
 		// Where we listen, for lyrad doctor (0600; removed on shutdown).
-		if rm, err := doctor.WriteHTTPInfo(o.dataDir, fmt.Sprintf("http://127.0.0.1:%d/mcp", port)); err != nil {
-			log.Warn("cannot write "+doctor.HTTPInfoFile, zap.Error(err))
+		if rm, err := transport.WriteEndpoint(d.data.HTTPInfo(), fmt.Sprintf("http://127.0.0.1:%d/mcp", port)); err != nil {
+			log.Warn("cannot write "+filepath.Base(d.data.HTTPInfo()), zap.Error(err))
 		} else {
 			defer rm()
 		}
@@ -295,7 +292,7 @@ func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer closeLog()
 	ctx, stop := signals()
 	defer stop()
-	sock := socketPath(o.dataDir)
+	sock := o.data().Socket()
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		// A daemon holds this data directory: share its browser.
@@ -310,7 +307,7 @@ func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err == nil {
 			return serveStdio(ctx, d, stdin, stdout)
 		}
-		var held *chrome.HeldError
+		var held *datadir.HeldError
 		if !errors.As(err, &held) || time.Now().After(deadline) {
 			if held != nil {
 				fmt.Fprintf(stderr, "lyrad stdio: the data directory %s is held by pid %d, whose socket does not answer. Stop it, or use another --data-dir.\n", o.dataDir, held.PID)
@@ -329,7 +326,7 @@ func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func serveStdio(ctx context.Context, d *daemon, stdin io.Reader, stdout io.Writer) int {
 	defer d.close()
 	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: d.log}, versionString())
-	if ln, err := transport.ListenSocket(socketPath(d.o.dataDir)); err == nil {
+	if ln, err := transport.ListenSocket(d.data.Socket()); err == nil {
 		go func() { _ = transport.ServeSocket(ctx, srv, ln, d.log) }()
 	} else {
 		d.log.Warn("no socket for other clients", zap.Error(err))

@@ -1,6 +1,6 @@
 //go:build unix
 
-package chrome
+package datadir
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -43,7 +42,7 @@ func TestLockHeld(t *testing.T) {
 // TestLockOtherProcess holds the lock in a child (this test binary re-run as
 // a helper) and checks that we see the child's pid.
 func TestLockOtherProcess(t *testing.T) {
-	if p := os.Getenv("CHROME_TEST_HOLD_LOCK"); p != "" {
+	if p := os.Getenv("DATADIR_TEST_HOLD_LOCK"); p != "" {
 		if _, err := Lock(p); err != nil {
 			os.Stdout.WriteString("error: " + err.Error() + "\n")
 			os.Exit(1)
@@ -54,7 +53,7 @@ func TestLockOtherProcess(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "serve.lock")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockOtherProcess$")
-	cmd.Env = append(os.Environ(), "CHROME_TEST_HOLD_LOCK="+path)
+	cmd.Env = append(os.Environ(), "DATADIR_TEST_HOLD_LOCK="+path)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -71,64 +70,53 @@ func TestLockOtherProcess(t *testing.T) {
 	if !errors.As(err, &held) || held.PID != cmd.Process.Pid {
 		t.Fatalf("Lock = %v, want held by %d", err, cmd.Process.Pid)
 	}
-	p, release, err := AcquireProfile(filepath.Join(t.TempDir(), "data")) // unrelated dir: free
+	p, release, err := New(filepath.Join(t.TempDir(), "data")).AcquireProfile(nil) // unrelated dir: free
 	if err != nil || p.Kind != KindPersistent {
 		t.Fatalf("AcquireProfile = %+v, %v", p, err)
 	}
 	release()
 }
 
-func TestAcquireProfile(t *testing.T) {
-	data := filepath.Join(t.TempDir(), "data")
-	p1, rel1, err := AcquireProfile(data)
+// TestLockDaemon: the daemon's lock held twice. The second holder is told
+// the first one's pid; DaemonHolder reads it without taking the lock, and
+// reads 0 once it is released.
+func TestLockDaemon(t *testing.T) {
+	d := New(filepath.Join(t.TempDir(), "data"))
+	if err := d.Create(); err != nil {
+		t.Fatal(err)
+	}
+	if pid := d.DaemonHolder(); pid != 0 {
+		t.Fatalf("no lock file: holder %d", pid)
+	}
+	release, err := d.LockDaemon()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p1.Kind != KindPersistent || p1.Dir != filepath.Join(data, "profile") {
-		t.Fatalf("first = %+v", p1)
+	if fi, err := os.Stat(d.DaemonLock()); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("lock file: %v %v", fi.Mode(), err)
 	}
-	for _, d := range []string{data, p1.Dir} {
-		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o700 {
-			t.Fatalf("%s: %v %v", d, fi.Mode(), err)
-		}
+	if pid := d.DaemonHolder(); pid != os.Getpid() {
+		t.Fatalf("DaemonHolder = %d, want %d", pid, os.Getpid())
 	}
-
-	// Same process, second holder: flock is per open file description, so it must lose.
-	p2, rel2, err := AcquireProfile(data)
+	_, err = d.LockDaemon()
+	var held *HeldError
+	if !errors.As(err, &held) || held.PID != os.Getpid() || held.Path != d.DaemonLock() {
+		t.Fatalf("second LockDaemon = %v", err)
+	}
+	// Reading the holder took nothing: the holder still has the lock.
+	if pid := d.DaemonHolder(); pid != os.Getpid() {
+		t.Fatalf("DaemonHolder after a refusal = %d", pid)
+	}
+	release()
+	if pid := d.DaemonHolder(); pid != 0 {
+		t.Fatalf("DaemonHolder after release = %d", pid)
+	}
+	if _, err := os.Stat(d.DaemonLock()); err != nil {
+		t.Fatalf("the lock file must stay (the lock is the flock): %v", err)
+	}
+	r2, err := d.LockDaemon()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("LockDaemon after release: %v", err)
 	}
-	pid := strconv.Itoa(os.Getpid())
-	// <pid>, or <pid>-N when earlier instances were made in this process (go test -count).
-	name := filepath.Base(filepath.Dir(p2.Dir))
-	if p2.Kind != KindInstance || p2.Holder != os.Getpid() || name != pid && !strings.HasPrefix(name, pid+"-") ||
-		filepath.Dir(filepath.Dir(p2.Dir)) != data+"-instances" {
-		t.Fatalf("second = %+v", p2)
-	}
-	if fi, err := os.Stat(p2.Dir); err != nil || fi.Mode().Perm() != 0o700 {
-		t.Fatalf("instance dir: %v %v", fi.Mode(), err)
-	}
-	p3, rel3, err := AcquireProfile(data)
-	if err != nil || p3.Kind != KindInstance || p3.Dir == p2.Dir {
-		t.Fatalf("third = %+v, %v", p3, err)
-	}
-
-	rel2()
-	if _, err := os.Stat(filepath.Dir(p2.Dir)); !os.IsNotExist(err) {
-		t.Fatalf("instance dir not removed: %v", err)
-	}
-	if _, err := os.Stat(p3.Dir); err != nil {
-		t.Fatalf("other instance removed: %v", err)
-	}
-	rel3()
-	if _, err := os.Stat(data + "-instances"); !os.IsNotExist(err) {
-		t.Fatalf("empty instances dir left: %v", err)
-	}
-
-	rel1()
-	p4, rel4, err := AcquireProfile(data)
-	if err != nil || p4.Kind != KindPersistent {
-		t.Fatalf("after release = %+v, %v", p4, err)
-	}
-	rel4()
+	r2()
 }
