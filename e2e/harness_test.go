@@ -310,6 +310,13 @@ func wantStatus(t *testing.T, env map[string]any, status string) {
 	}
 }
 
+// hasHint: the envelope carries a hint, a non-empty string. A missing key
+// is no hint (env["hint"] == "" would not notice it).
+func hasHint(env map[string]any) bool {
+	h, ok := env["hint"].(string)
+	return ok && strings.TrimSpace(h) != ""
+}
+
 // auditRows reads the data dir's audit trail.
 func auditRows(t *testing.T, dataDir string) []map[string]any {
 	t.Helper()

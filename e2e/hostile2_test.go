@@ -59,16 +59,22 @@ func TestLargeUploads(t *testing.T) {
 		t.Run(map[bool]string{false: "ungranted", true: "granted"}[granted], func(t *testing.T) {
 			a := newSite(t, "127.0.0.1")
 			var got atomic.Int64
-			a.handle("/sink", func(w http.ResponseWriter, r *http.Request) {
-				n, _ := io.Copy(io.Discard, r.Body)
-				got.Store(n)
-				w.Header().Set("Content-Type", "text/html")
-				fmt.Fprint(w, "<title>received</title>")
-			})
+			// Each round sends to its own path (/sink3, /sink12, /sink40), so
+			// each round's refusal is its own audit row.
+			sizes := []int{3, 12, 40}
+			for _, mb := range sizes {
+				a.handle(fmt.Sprintf("/sink%d", mb), func(w http.ResponseWriter, r *http.Request) {
+					n, _ := io.Copy(io.Discard, r.Body)
+					got.Store(n)
+					w.Header().Set("Content-Type", "text/html")
+					fmt.Fprint(w, "<title>received</title>")
+				})
+			}
 			a.page("/upload", `<!doctype html><title>upload</title>
-<form id=f method=post enctype="multipart/form-data" action="/sink"><input type=file name=file id=file></form>
+<form id=f method=post enctype="multipart/form-data"><input type=file name=file id=file></form>
 <script>
 const mb = Number(new URLSearchParams(location.search).get("mb"));
+document.getElementById("f").action = "/sink" + mb;
 const dt = new DataTransfer();
 dt.items.add(new File([new Uint8Array(mb * 1024 * 1024).fill(65)], "big.bin"));
 document.getElementById("file").files = dt.files;
@@ -81,8 +87,9 @@ addEventListener("load", () => document.getElementById("f").submit());
 			}
 			dir := t.TempDir()
 			cs := connectAsking(t, dir, proto2026, nil, env...)
-			for _, mb := range []int{3, 12, 40} {
+			for _, mb := range sizes {
 				got.Store(-1)
+				sink := fmt.Sprintf("/sink%d", mb)
 				// The page sends itself as its load ends: allowed, it lands
 				// on the sink; refused, navigate says blocked_by_policy when
 				// the refusal came before the load it waited for, else ok.
@@ -95,18 +102,18 @@ addEventListener("load", () => document.getElementById("f").submit());
 				} else {
 					waitFor(t, "the refusal", 30*time.Second, func() bool {
 						for _, r := range auditRows(t, dir) {
-							if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), "/sink") && r["has_body"] == true {
+							if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), sink) && r["has_body"] == true {
 								return true
 							}
 						}
 						return false
 					})
 					time.Sleep(100 * time.Millisecond)
-					if a.count("/sink") != 0 {
+					if a.count(sink) != 0 {
 						t.Fatalf("%d MB: an undeclared upload reached the server", mb)
 					}
 				}
-				t.Logf("%d MB multipart POST: granted=%v, server received %d bytes in %d requests", mb, granted, max(got.Load(), 0), a.count("/sink"))
+				t.Logf("%d MB multipart POST: granted=%v, server received %d bytes in %d requests", mb, granted, max(got.Load(), 0), a.count(sink))
 				// The guard is still up: the connection survived the message.
 				wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/after"}), "ok")
 			}

@@ -351,7 +351,7 @@ func TestReadPageFailures(t *testing.T) {
 	for _, mode := range []string{"text", "tree"} {
 		env := call(t, cs, "read_page", map[string]any{"mode": mode, "selector": "#does-not-exist"})
 		wantStatus(t, env, "not_found")
-		if env["selector"] != "#does-not-exist" || env["hint"] == "" {
+		if env["selector"] != "#does-not-exist" || !hasHint(env) {
 			t.Errorf("not_found envelope %v", env)
 		}
 		env = call(t, cs, "read_page", map[string]any{"mode": mode, "selector": "div[["})
@@ -374,7 +374,7 @@ func TestReadPageFailures(t *testing.T) {
 	}
 	for _, b := range bad {
 		env := call(t, cs, "read_page", b.args)
-		if env["status"] != "error" || env["argument"] != b.arg || env["hint"] == "" {
+		if env["status"] != "error" || env["argument"] != b.arg || !hasHint(env) {
 			t.Errorf("read_page(%v) = %v, want an error naming %s", b.args, env, b.arg)
 		}
 	}
