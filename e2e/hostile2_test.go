@@ -16,19 +16,19 @@ import (
 // the navigation goes to the network and is judged.
 func TestServiceWorkerCannotAnswerUnjudged(t *testing.T) {
 	needBrowser(t)
-	a := newSite(t, "127.0.0.1")
-	a.handle("/sw.js", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/javascript")
-		fmt.Fprint(w, `self.addEventListener("install", e => self.skipWaiting());
-self.addEventListener("activate", e => e.waitUntil(clients.claim()));
-self.addEventListener("fetch", e => {
-  if (new URL(e.request.url).pathname === "/sw-only")
-    e.respondWith(new Response("<title>from-sw</title>served by the worker", {headers: {"Content-Type": "text/html"}}));
-});`)
-	})
-	a.page("/register", `<!doctype html><title>registering</title><script>
-navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then(() => { document.title = "registered" });
-</script>`)
+	// Control: in Chromium with none of lyrad's settings the worker answers
+	// the navigation itself. Its page loads an image the site counts, and
+	// the site never sees the navigation. So the judged navigation below is
+	// lyrad's doing, not a worker that never ran.
+	c := swSite(t)
+	stop := rawChromium(t, c.URL+"/register?then=/sw-only")
+	waitFor(t, "plain Chromium to show the page the worker made", 60*time.Second, func() bool { return c.count("/sw-beacon") > 0 })
+	stop()
+	if c.count("/sw-only") != 0 {
+		t.Fatalf("control: the navigation reached the site %d times: the worker did not answer it", c.count("/sw-only"))
+	}
+
+	a := swSite(t)
 	a.page("/sw-only", `<!doctype html><title>from-network</title>judged`)
 
 	dir := t.TempDir()
@@ -119,4 +119,29 @@ addEventListener("load", () => document.getElementById("f").submit());
 			}
 		})
 	}
+}
+
+// swSite serves a page that installs a service worker answering /sw-only
+// itself (its page loads /sw-beacon from the network), and then, with
+// ?then=PATH, goes to PATH.
+func swSite(t *testing.T) *site {
+	a := newSite(t, "127.0.0.1")
+	a.handle("/sw.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		fmt.Fprint(w, `self.addEventListener("install", e => self.skipWaiting());
+self.addEventListener("activate", e => e.waitUntil(clients.claim()));
+self.addEventListener("fetch", e => {
+  if (new URL(e.request.url).pathname === "/sw-only")
+    e.respondWith(new Response("<title>from-sw</title>served by the worker<img src=/sw-beacon>", {headers: {"Content-Type": "text/html"}}));
+});`)
+	})
+	a.page("/register", `<!doctype html><title>registering</title><script>
+navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then(() => {
+  document.title = "registered";
+  const then = new URLSearchParams(location.search).get("then");
+  if (then) location.href = then;
+});
+</script>`)
+	a.page("/sw-beacon", "")
+	return a
 }
