@@ -150,7 +150,7 @@ func TestBadArguments(t *testing.T) {
 	}
 	for _, c := range cases {
 		env := call(t, cs, c.tool, c.args)
-		if env["status"] != "error" || env["argument"] != c.arg || env["hint"] == "" {
+		if env["status"] != "error" || env["argument"] != c.arg || !hasHint(env) {
 			t.Errorf("%s %v: envelope %v, want status error naming %q with a hint", c.tool, c.args, env, c.arg)
 		}
 	}

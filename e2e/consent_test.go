@@ -51,19 +51,20 @@ func TestConsentThroughTheClient(t *testing.T) {
 				handler func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 				want    string // status
 				consent string // for a denial
+				timeout string // LYRA_BROWSER_CONSENT_TIMEOUT: long unless the case is the timeout
 			}{
-				{"accept", answer("accept", map[string]any{"approve": true}), "ok", ""},
-				{"value-less accept", answer("accept", nil), "ok", ""},
-				{"accept but no", answer("accept", map[string]any{"approve": false}), "denied", "declined"},
-				{"decline", answer("decline", nil), "denied", "declined"},
-				{"cancel", answer("cancel", nil), "denied", "cancelled"},
+				{"accept", answer("accept", map[string]any{"approve": true}), "ok", "", "120"},
+				{"value-less accept", answer("accept", nil), "ok", "", "120"},
+				{"accept but no", answer("accept", map[string]any{"approve": false}), "denied", "declined", "120"},
+				{"decline", answer("decline", nil), "denied", "declined", "120"},
+				{"cancel", answer("cancel", nil), "denied", "cancelled", "120"},
 				{"never answers in time", func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 					select {
 					case <-time.After(1500 * time.Millisecond):
 					case <-ctx.Done():
 					}
 					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
-				}, "denied", "timeout"},
+				}, "denied", "timeout", "1"},
 			}
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
@@ -76,7 +77,7 @@ func TestConsentThroughTheClient(t *testing.T) {
 						return c.handler(ctx, req)
 					}
 					dir := t.TempDir()
-					cs := connectAsking(t, dir, proto, h, "LYRA_BROWSER_CONSENT_TIMEOUT=1")
+					cs := connectAsking(t, dir, proto, h, "LYRA_BROWSER_CONSENT_TIMEOUT="+c.timeout)
 					env := call(t, cs, "navigate", map[string]any{"url": s.URL + "/", "reason": "checking the home page", "confirm": true})
 					if env["status"] != c.want {
 						t.Fatalf("navigate: %v, want %s", env, c.want)
@@ -157,7 +158,21 @@ func TestTrustedOrigins(t *testing.T) {
 	other := newSite(t, "127.0.0.2")
 	other.page("/", "<title>other</title>")
 	dir := t.TempDir()
-	cs := connectAsking(t, dir, proto2026, nil, "LYRA_BROWSER_TRUSTED_ORIGINS="+s.URL+" *.0.0.2 127.0.0.2 file:///etc")
+	// Each malformed entry is a spelling of the other site itself, so that
+	// were it read leniently instead of dropped, the other site would be
+	// trusted and the test would see it.
+	hp := strings.TrimPrefix(other.URL, "http://") // 127.0.0.2:port
+	_, port, _ := strings.Cut(hp, ":")
+	malformed := []string{
+		hp,                               // a port on a bare host
+		other.URL + "/x",                 // a path
+		"http://u@" + hp,                 // userinfo
+		"http://127.0.0.2:0" + port,      // a port with a leading zero
+		"http://127.000.000.002:" + port, // another spelling of the address
+		"ftp://" + hp,                    // not http or https
+		"file:///etc",
+	}
+	cs := connectAsking(t, dir, proto2026, nil, "LYRA_BROWSER_TRUSTED_ORIGINS="+s.URL+" "+strings.Join(malformed, " "))
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
 	if env := call(t, cs, "navigate", map[string]any{"url": other.URL + "/"}); env["status"] != "approval_required" {
 		t.Errorf("a site outside the list: %v", env)
@@ -215,15 +230,50 @@ func TestConsentAnswerOffTheSchema(t *testing.T) {
 		// Ask again for the next bad answer.
 		res, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: args})
 	}
-	// An answer to a question that was never asked is no yes either.
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": s.URL + "/next"},
-		InputResponses: mcp.InputResponseMap{"lyrad-consent-navigate-000000000000": &mcp.ElicitResult{Action: "accept"}}})
+	// An answer to a question that was never asked is no yes either. The id
+	// is the real one for this very call: another lyrad, asked the same
+	// question, names it (an id is the question, not who asked it). This
+	// session was never asked it, so the yes counts for nothing.
+	never := map[string]any{"url": s.URL + "/next", "reason": "a question only another session was asked"}
+	other := connectRaw(t, ctx, t.TempDir())
+	res, err = other.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: never})
+	if err != nil || !res.NeedsInput() || len(res.InputRequests) != 1 {
+		t.Fatalf("the other session: %+v %v, want one input request", res, err)
+	}
+	var neverID string
+	for k := range res.InputRequests {
+		neverID = k
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: never,
+		InputResponses: mcp.InputResponseMap{neverID: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if env, _ := res.StructuredContent.(map[string]any); env["status"] != "denied" || env["consent"] != "declined (nothing was asked)" {
+		t.Errorf("a yes to a question never asked: %+v, want denied, nothing was asked", res)
 	}
 	if s.count("/") != 0 || s.count("/next") != 0 {
 		t.Errorf("a bad answer let a navigation through")
 	}
+}
+
+// connectRaw connects over stdio with consent on (auto) as a 2026-07-28
+// client that answers input requests itself, by repeating the call: the
+// test plays the client.
+func connectRaw(t *testing.T, ctx context.Context, dataDir string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(lyradBin, "stdio")
+	cmd.Env = append(baseEnv(dataDir), "LYRA_BROWSER_CONSENT_CHANNEL=auto")
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-raw", Version: "1"}, &mcp.ClientOptions{
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: answer("accept", nil), // declares the capability; never called
+	})
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // TestConsentAnswerIsForItsReason: an answer is keyed by the whole question,

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -310,6 +311,13 @@ func wantStatus(t *testing.T, env map[string]any, status string) {
 	}
 }
 
+// hasHint: the envelope carries a hint, a non-empty string. A missing key
+// is no hint (env["hint"] == "" would not notice it).
+func hasHint(env map[string]any) bool {
+	h, ok := env["hint"].(string)
+	return ok && strings.TrimSpace(h) != ""
+}
+
 // auditRows reads the data dir's audit trail.
 func auditRows(t *testing.T, dataDir string) []map[string]any {
 	t.Helper()
@@ -396,4 +404,36 @@ func plainChromium(t *testing.T, headless bool) (conn *cdpconn.Conn, close func(
 		conn.Close()
 		proc.Close(2 * time.Second)
 	}
+}
+
+// rawChromium starts Chromium on url with none of lyrad's settings: a fresh
+// profile, headless, no DevTools client, none of the preferences or
+// switches lyrad launches with. It is the control run for a test that shows
+// lyrad stops an attack: in it the attack must land, or the test's pass
+// means nothing. stop kills the browser (its process group); cleanup does
+// too.
+func rawChromium(t *testing.T, url string) (stop func()) {
+	t.Helper()
+	found, err := chrome.Find("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--headless", "--user-data-dir=" + t.TempDir(), "--no-first-run", "--no-default-browser-check"}
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox") // as lyrad does: Chrome refuses root otherwise
+	}
+	cmd := exec.Command(found.Path, append(args, url)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+		})
+	}
+	t.Cleanup(stop)
+	return stop
 }

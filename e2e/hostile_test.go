@@ -70,7 +70,8 @@ func TestPageRedirectingItselfIsBlocked(t *testing.T) {
 	b := newSite(t, "127.0.0.2")
 	a.page("/jump", fmt.Sprintf(`<!doctype html><title>jumper</title><script>location.href = %q</script><p>loading`, b.URL+"/x"))
 	a.page("/late", fmt.Sprintf(`<!doctype html><title>late</title><script>addEventListener("load", () => setTimeout(() => location.href = %q, 10))</script>`, b.URL+"/y"))
-	cs := connectStdio(t, t.TempDir(), proto2026)
+	dir := t.TempDir()
+	cs := connectStdio(t, dir, proto2026)
 	start := time.Now()
 	env := call(t, cs, "navigate", map[string]any{"url": a.URL + "/jump", "wait_until": "load"})
 	took := time.Since(start)
@@ -81,10 +82,13 @@ func TestPageRedirectingItselfIsBlocked(t *testing.T) {
 	if b.count("/x") != 0 {
 		t.Errorf("destination reached")
 	}
+	if len(guardRowsFor(t, dir, "/x", "deny")) == 0 {
+		t.Errorf("self-redirect: no deny row for it")
+	}
 	// A page that leaves after its load: navigate has answered ok; the
 	// refusal is on the trail and the tab has not moved.
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/late", "wait_until": "load"}), "ok")
-	time.Sleep(300 * time.Millisecond)
+	waitFor(t, "the late self-redirect's refusal", 15*time.Second, func() bool { return len(guardRowsFor(t, dir, "/y", "deny")) >= 1 })
 	if env := call(t, cs, "get_url", nil); env["url"] != a.URL+"/late" || b.count("/y") != 0 {
 		t.Errorf("late self-redirect: tab at %v, destination reached %d times", env["url"], b.count("/y"))
 	}
@@ -149,7 +153,7 @@ func TestHostilePosterWhenSocketCut(t *testing.T) {
 		dir := t.TempDir()
 		cs := connectStdio(t, dir, proto2026)
 		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/poster"}), "ok")
-		time.Sleep(300 * time.Millisecond)
+		waitFor(t, "the poster's posts to be refused", 15*time.Second, func() bool { return len(guardRowsFor(t, dir, "/post", "deny")) >= 1 })
 		before := a.count("/post")
 		pid := browserPIDs(t, dir)[0]
 		port := debugPort(t, pid)

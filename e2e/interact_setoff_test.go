@@ -187,8 +187,15 @@ func TestActionOpensNoopenerTab(t *testing.T) {
 	if rows := guardRows(auditRows(t, a.dir), "/child"); len(rows) != 1 || rows[0]["verdict"] != "allow" {
 		t.Errorf("the noopener tab's first request: %v", rows)
 	}
-	time.Sleep(11 * time.Second) // past the guard's setup bound: still guarded, still up
-	if u := a.call("get_url", nil); u["url"] != s.URL+"/child" {
+	// The guard lists a tab only once every setup reply was read (it is
+	// ready), and a ready tab has nothing left to wait for that could time
+	// out: so the tab is guarded for good, whatever the guard's setup bound.
+	// A guard that read the replies before letting it run would answer
+	// nothing here until the bound, then fail closed (guard_lost).
+	if u := a.call("tabs", nil); u["tab_count"] != float64(2) {
+		t.Errorf("the noopener tab is not listed as guarded: %v", u)
+	}
+	if u := a.call("get_url", nil); u["status"] != "ok" || u["url"] != s.URL+"/child" {
 		t.Errorf("after a noopener tab opened: %v", u)
 	}
 }

@@ -262,8 +262,10 @@ func TestReadPageRefs(t *testing.T) {
 func TestReadPageRemovedElement(t *testing.T) {
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
+	// The element goes when the test says so (a click), not on a timer that
+	// could fire before the first read on a slow machine.
 	s.page("/", `<!doctype html><title>rm</title><button id="x">Going</button><button>Staying</button>
-<script>setTimeout(function(){ document.getElementById('x').remove(); }, 400);</script>`)
+<button id="rm" onclick="document.getElementById('x').remove()">Remove</button>`)
 	cs := connectStdio(t, t.TempDir(), proto2026)
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
 	_, byName := treeLines(t, call(t, cs, "read_page", map[string]any{"mode": "tree"})["tree"].(string))
@@ -271,6 +273,7 @@ func TestReadPageRemovedElement(t *testing.T) {
 	if going == "" {
 		t.Fatalf("no ref for the button: %v", byName)
 	}
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "#rm"}), "ok")
 	wantStatus(t, call(t, cs, "wait_for", map[string]any{"selector": "#x", "state": "detached"}), "ok")
 	env := call(t, cs, "read_page", map[string]any{"selector": "aria-ref=" + going})
 	wantStatus(t, env, "not_found")
@@ -351,7 +354,7 @@ func TestReadPageFailures(t *testing.T) {
 	for _, mode := range []string{"text", "tree"} {
 		env := call(t, cs, "read_page", map[string]any{"mode": mode, "selector": "#does-not-exist"})
 		wantStatus(t, env, "not_found")
-		if env["selector"] != "#does-not-exist" || env["hint"] == "" {
+		if env["selector"] != "#does-not-exist" || !hasHint(env) {
 			t.Errorf("not_found envelope %v", env)
 		}
 		env = call(t, cs, "read_page", map[string]any{"mode": mode, "selector": "div[["})
@@ -374,7 +377,7 @@ func TestReadPageFailures(t *testing.T) {
 	}
 	for _, b := range bad {
 		env := call(t, cs, "read_page", b.args)
-		if env["status"] != "error" || env["argument"] != b.arg || env["hint"] == "" {
+		if env["status"] != "error" || env["argument"] != b.arg || !hasHint(env) {
 			t.Errorf("read_page(%v) = %v, want an error naming %s", b.args, env, b.arg)
 		}
 	}

@@ -25,7 +25,8 @@ func TestSelectOption(t *testing.T) {
 </select>
 <form method=post action="/post"><select id=auto name=a onchange="this.form.submit()"><option>one</option><option>two</option></select></form>
 <button id=btn>Not a list</button>`)
-	cs := connectStdio(t, t.TempDir(), proto2026)
+	dir := t.TempDir()
+	cs := connectStdio(t, dir, proto2026)
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
 
 	for _, c := range []struct {
@@ -69,7 +70,7 @@ func TestSelectOption(t *testing.T) {
 
 	// Choosing posts the form: stopped when undeclared, sent when declared.
 	env := call(t, cs, "select_option", map[string]any{"selector": "#auto", "label": "two"})
-	time.Sleep(200 * time.Millisecond)
+	waitFor(t, "the undeclared post's refusal", 15*time.Second, func() bool { return len(guardRowsFor(t, dir, "/post", "deny")) >= 1 })
 	if s.count("/post") != 0 || (env["status"] != "blocked_by_policy" && env["status"] != "ok") {
 		t.Errorf("undeclared: %v, server saw %d", env, s.count("/post"))
 	}

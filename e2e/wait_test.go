@@ -119,7 +119,7 @@ func TestWaitFor(t *testing.T) {
 	}
 	for _, b := range bad {
 		env := call(t, cs, "wait_for", b.args)
-		if env["status"] != "error" || env["argument"] != b.arg || env["hint"] == "" {
+		if env["status"] != "error" || env["argument"] != b.arg || !hasHint(env) {
 			t.Errorf("wait_for(%v) = %v, want an error naming %s", b.args, env, b.arg)
 		}
 	}
