@@ -171,7 +171,7 @@ func TestChromium(t *testing.T) {
 	}
 
 	// Closing the target detaches the session: its subscriptions close.
-	if _, err := cdp.Call(ctx, b, target.CloseTarget, target.CloseTargetParams{TargetID: tgt.TargetID}); err != nil {
+	if _, err := cdp.Call(ctx, b, target.CloseTarget, target.CloseTargetParams(tgt)); err != nil {
 		t.Fatal(err)
 	}
 	func() {

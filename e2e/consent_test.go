@@ -216,7 +216,7 @@ func TestConsentAnswerOffTheSchema(t *testing.T) {
 		res, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: args})
 	}
 	// An answer to a question that was never asked is no yes either.
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": s.URL + "/next"},
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": s.URL + "/next"},
 		InputResponses: mcp.InputResponseMap{"lyrad-consent-navigate-000000000000": &mcp.ElicitResult{Action: "accept"}}})
 	if err != nil {
 		t.Fatal(err)

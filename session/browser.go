@@ -35,7 +35,6 @@ type Browser struct {
 	profile chrome.Profile
 	release func()
 	found   chrome.Found
-	version string
 	headful bool
 	// learnedHints: the client hints this browser reported before it was
 	// guarded, on a launch that asked (nil otherwise, or when it failed).
