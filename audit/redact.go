@@ -69,9 +69,6 @@ func Redact(tool string, args map[string]any) map[string]any {
 	return redactMap(toolSecretKeys[tool], args, 0)
 }
 
-// IsSecretKey reports whether values under key are redacted for tool.
-func IsSecretKey(tool, key string) bool { return isSecretKey(toolSecretKeys[tool], key) }
-
 func isSecretKey(toolKeys map[string]bool, key string) bool {
 	lower := strings.ToLower(key)
 	if toolKeys[lower] {

@@ -92,8 +92,8 @@ func TestRedactTools(t *testing.T) {
 		{"any", "APIKey", true},
 		{"any", "tokenizer_note", true}, // substring rule: accepted over-redaction
 	} {
-		if got := IsSecretKey(tc.tool, tc.key); got != tc.secret {
-			t.Errorf("IsSecretKey(%q, %q) = %v", tc.tool, tc.key, got)
+		if got := isSecretKey(toolSecretKeys[tc.tool], tc.key); got != tc.secret {
+			t.Errorf("isSecretKey(%q, %q) = %v", tc.tool, tc.key, got)
 		}
 	}
 }
@@ -128,7 +128,7 @@ func FuzzRedact(f *testing.F) {
 			t.Fatal("input mutated")
 		}
 		for k, v := range out {
-			if v != nil && IsSecretKey(tool, k) && v != Redacted {
+			if v != nil && isSecretKey(toolSecretKeys[tool], k) && v != Redacted {
 				t.Fatalf("%q not redacted: %v", k, v)
 			}
 		}

@@ -96,11 +96,6 @@ func (d *msgDecoder) decode(r io.Reader) (message, error) {
 	return m, nil
 }
 
-// decodeMessage decodes one message with a fresh msgDecoder.
-func decodeMessage(r io.Reader) (message, error) {
-	return new(msgDecoder).decode(r)
-}
-
 // readValue copies the next value out of the decoder, whose buffer it would
 // otherwise alias.
 func readValue(dec *jsonv2.Decoder) (jsonv2.Value, error) {
@@ -153,12 +148,6 @@ const (
 	stName          // inside a member name, holding it back
 	stSkip          // inside a dropped member, discarding it
 )
-
-func newPostDataFilter(r io.Reader) *postDataFilter {
-	f := new(postDataFilter)
-	f.reset(r)
-	return f
-}
 
 // reset starts a new message, keeping the buffers unless they grew large.
 func (f *postDataFilter) reset(r io.Reader) {

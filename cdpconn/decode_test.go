@@ -128,3 +128,14 @@ func TestScanStringLinear(t *testing.T) {
 		t.Fatalf("n=%d closed=%v", n, closed)
 	}
 }
+
+// decodeMessage decodes one message with a fresh msgDecoder.
+func decodeMessage(r io.Reader) (message, error) {
+	return new(msgDecoder).decode(r)
+}
+
+func newPostDataFilter(r io.Reader) *postDataFilter {
+	f := new(postDataFilter)
+	f.reset(r)
+	return f
+}

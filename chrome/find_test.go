@@ -11,9 +11,13 @@ import (
 )
 
 // browserOrSkip returns the installed browser, skipping the test when there
-// is none (failing on CI, where one must be installed).
+// is none (failing on CI, where one must be installed) and under -short
+// (task unit: no browser is started).
 func browserOrSkip(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a browser: not with -short")
+	}
 	f, err := Find("", "")
 	if err != nil {
 		if os.Getenv("CI") == "true" {

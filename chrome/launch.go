@@ -349,9 +349,6 @@ func (p *Process) PID() int { return p.cmd.Process.Pid }
 // profile, killed before this one started; 0 when there was none.
 func (p *Process) KilledOrphan() int { return p.orphan }
 
-// ProfileDir is the --user-data-dir the browser runs on.
-func (p *Process) ProfileDir() string { return p.profileDir }
-
 // Done is closed once the browser process has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
 

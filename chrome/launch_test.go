@@ -45,8 +45,8 @@ func TestLaunchHeadless(t *testing.T) {
 	if fi, err := os.Stat(profile); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("profile mode %v, %v", fi.Mode(), err)
 	}
-	if p.Port() <= 1 || p.PID() <= 0 || p.ProfileDir() != profile || p.Exited() {
-		t.Fatalf("port %d pid %d dir %s exited %v", p.Port(), p.PID(), p.ProfileDir(), p.Exited())
+	if p.Port() <= 1 || p.PID() <= 0 || p.profileDir != profile || p.Exited() {
+		t.Fatalf("port %d pid %d dir %s exited %v", p.Port(), p.PID(), p.profileDir, p.Exited())
 	}
 	wantPrefix := "ws://127.0.0.1:" + strconv.Itoa(p.Port()) + "/devtools/browser/"
 	if !strings.HasPrefix(p.WebSocketURL(), wantPrefix) {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/chrome"
 )
@@ -321,16 +322,9 @@ func hasHint(env map[string]any) bool {
 // auditRows reads the data dir's audit trail.
 func auditRows(t *testing.T, dataDir string) []map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dataDir, "audit.jsonl"))
+	rows, err := audit.ReadAll(filepath.Join(dataDir, "audit.jsonl"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	var rows []map[string]any
-	for _, line := range strings.Split(string(b), "\n") {
-		var r map[string]any
-		if json.Unmarshal([]byte(line), &r) == nil {
-			rows = append(rows, r)
-		}
 	}
 	return rows
 }

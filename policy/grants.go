@@ -109,7 +109,7 @@ type grantRec struct {
 
 // NewGrants returns a store whose NAVIGATE/INTERACT grants live ttl (zero:
 // DefaultGrantTTL) and which reads the time from clock (nil: time.Now). The
-// clock is used by Grant and ReleaseAfter; Has and Spend are told the time.
+// clock is used by Grant and ReleaseAfter; Has and Use are told the time.
 func NewGrants(ttl time.Duration, clock func() time.Time) *Grants {
 	return &Grants{clock: clock, ttl: ttl}
 }
@@ -185,16 +185,11 @@ func (g *Grants) Has(session string, scope Scope, cap Capability, now time.Time)
 	return ok
 }
 
-// Lookup is Has, also telling how the grant was obtained.
-func (g *Grants) Lookup(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
-	return g.take(session, scope, cap, "", now, false)
-}
-
-// Use is Lookup for the agent's own acting use of a site (a click, a key,
-// a navigate call): a NAVIGATE or INTERACT grant that answers is renewed,
-// its lifetime starting again at now, so an agent working steadily on a
-// site is not asked again while one that left it idle longer than the
-// lifetime is. Only a live grant is renewed: an expired one stays gone.
+// Use is Has, also telling how the grant was obtained, for the agent's
+// own acting use of a site (a click, a key, a navigate call): a NAVIGATE
+// or INTERACT grant that answers is renewed, its lifetime starting again
+// at now, so an agent working steadily on a site is not asked again while
+// one that left it idle longer than the lifetime is. Only a live grant is renewed: an expired one stays gone.
 // Single-use grants are neither renewed nor spent.
 func (g *Grants) Use(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
 	info, ok := g.take(session, scope, cap, "", now, false)
@@ -217,19 +212,6 @@ func (g *Grants) Use(session string, scope Scope, cap Capability, now time.Time)
 		}
 	}
 	return info, ok
-}
-
-// Spend uses cap on scope once. A single-use grant (SUBMIT, UPLOAD, PUBLISH,
-// DOWNLOAD, or any grant on an opaque scope) is gone afterwards; NAVIGATE and
-// INTERACT on an origin stay until they expire.
-func (g *Grants) Spend(session string, scope Scope, cap Capability, now time.Time) bool {
-	_, ok := g.take(session, scope, cap, "", now, true)
-	return ok
-}
-
-// SpendInfo is Spend, also telling how the spent grant was obtained.
-func (g *Grants) SpendInfo(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
-	return g.take(session, scope, cap, "", now, true)
 }
 
 // take finds (and with spend, uses) a grant of cap on scope that a request

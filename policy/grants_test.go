@@ -6,6 +6,20 @@ import (
 	"time"
 )
 
+// Lookup is Has, also telling how the grant was obtained (tests only).
+func (g *Grants) Lookup(session string, scope Scope, cap Capability, now time.Time) (GrantInfo, bool) {
+	return g.take(session, scope, cap, "", now, false)
+}
+
+// Spend uses cap on scope once, as a request with no tab would (tests
+// only). A single-use grant (SUBMIT, UPLOAD, PUBLISH, DOWNLOAD, or any grant
+// on an opaque scope) is gone afterwards; NAVIGATE and INTERACT on an origin
+// stay until they expire.
+func (g *Grants) Spend(session string, scope Scope, cap Capability, now time.Time) bool {
+	_, ok := g.take(session, scope, cap, "", now, true)
+	return ok
+}
+
 // fakeClock is a clock tests move by hand.
 type fakeClock struct {
 	mu sync.Mutex

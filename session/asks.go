@@ -72,12 +72,6 @@ func (p *pendingAsks) dropSession(session string) {
 	}
 }
 
-func (p *pendingAsks) len() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.byKey)
-}
-
 // pruneLocked drops questions past the consent timeout: no answer to them
 // can count any more.
 func (p *pendingAsks) pruneLocked(now time.Time) {

@@ -33,7 +33,6 @@ type Browser struct {
 	profile datadir.Profile
 	release func()
 	found   chrome.Found
-	version string
 	headful bool
 	// learnedHints: the client hints this browser reported before it was
 	// guarded, on a launch that asked (nil otherwise, or when it failed).

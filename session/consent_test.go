@@ -149,3 +149,10 @@ func TestConsentAnswerIsForItsQuestion(t *testing.T) {
 		t.Fatalf("an ended session's question answered: %v", err)
 	}
 }
+
+// len counts the questions pending.
+func (p *pendingAsks) len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.byKey)
+}

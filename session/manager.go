@@ -58,9 +58,6 @@ func New(cfg Config) *Manager {
 // Audit is the trail this manager writes to.
 func (m *Manager) Audit() *audit.Log { return m.cfg.Audit }
 
-// Config returns the configuration in force.
-func (m *Manager) Config() Config { return m.cfg }
-
 // access says what a call needs before it may run.
 type access int
 

@@ -50,29 +50,6 @@ func (r *refStore) lookup(ref string) (elementRef, bool) {
 	return e, ok
 }
 
-// replace makes refs the latest read, ending every earlier ref.
-func (r *refStore) replace(tab target.ID, refs map[string]elementRef) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.tab, r.refs = tab, refs
-	r.main = ""
-	for _, e := range refs {
-		if e.FrameID == cdp.FrameID(tab) {
-			r.main = e.Loader
-			break
-		}
-	}
-}
-
-// invalidate ends the refs of a tab (it navigated or closed).
-func (r *refStore) invalidate(tab target.ID) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.tab == tab {
-		r.refs = nil
-	}
-}
-
 func (r *refStore) mainLoader() cdp.LoaderID {
 	r.mu.Lock()
 	defer r.mu.Unlock()

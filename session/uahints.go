@@ -120,7 +120,7 @@ func learnUAMetadata(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, erro
 	defer func() {
 		dctx, dcancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer dcancel()
-		_, _ = cdp.Call(dctx, b, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: bc.BrowserContextID})
+		_, _ = cdp.Call(dctx, b, target.DisposeBrowserContext, target.DisposeBrowserContextParams(bc))
 	}()
 	if _, err := cdp.Call(ctx, b, target.CreateTarget, target.CreateTargetParams{URL: "http://" + ln.Addr().String() + base, BrowserContextID: bc.BrowserContextID}); err != nil {
 		return nil, fmt.Errorf("open the page: %w", err)

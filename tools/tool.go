@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -119,16 +118,6 @@ func all(d Deps) []*tool {
 	out = append(out, tabTools(d)...)
 	out = append(out, historyTools(d)...)
 	return out
-}
-
-// Names lists the tool names, for tests and docs.
-func Names() []string {
-	var names []string
-	for _, t := range all(Deps{}) {
-		names = append(names, t.name)
-	}
-	sort.Strings(names)
-	return names
 }
 
 func (t *tool) mcpTool() *mcp.Tool {

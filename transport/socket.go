@@ -73,17 +73,9 @@ func ServeSocket(ctx context.Context, srv *mcp.Server, ln net.Listener, log *zap
 	}
 }
 
-// Relay joins stdin/stdout to the daemon's socket, byte for byte: the
-// client speaks MCP with the daemon as if it were this process.
-func Relay(ctx context.Context, socketPath string, in io.Reader, out io.Writer) error {
-	conn, err := net.Dial("unix", socketPath)
-	if err != nil {
-		return err
-	}
-	return RelayConn(ctx, conn, in, out)
-}
-
-// RelayConn relays over an established connection.
+// RelayConn joins stdin/stdout to a connection to the daemon's socket,
+// byte for byte: the client speaks MCP with the daemon as if it were this
+// process.
 func RelayConn(ctx context.Context, conn net.Conn, in io.Reader, out io.Writer) error {
 	defer conn.Close()
 	back := make(chan error, 1)
