@@ -68,6 +68,15 @@ type ConsentNeeded struct {
 	ID      string
 	Message string
 	Schema  map[string]any
+	// More are the other questions of the same round: a call that needs
+	// several answers asks for them all at once, since the answers of a
+	// round come back only with the next.
+	More []*ConsentNeeded
+}
+
+// Questions lists every question of the round, this one first.
+func (e *ConsentNeeded) Questions() []*ConsentNeeded {
+	return append([]*ConsentNeeded{e}, e.More...)
 }
 
 func (e *ConsentNeeded) Error() string { return "consent needed: " + e.Message }

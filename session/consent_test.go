@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -155,4 +156,30 @@ func (p *pendingAsks) len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.byKey)
+}
+
+// A call that declares two single-use capabilities asks for both in one
+// round, and the next round's answers buy both: asking one per round would
+// hand back the first credit while the second is asked, and ask for ever.
+func TestCreditsAskedTogether(t *testing.T) {
+	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: time.Minute})
+	a := &Action{m: m, c: Caller{ID: "s1"}, Tab: cdpguard.Target{ID: "T1"}, intent: Intent{Submit: true, Upload: true, Reason: "send the form"}}
+	round := func(answers map[string]Answer) error {
+		ctx := WithConsent(context.Background(), ConsentIO{Deferred: true, Answers: answers})
+		return m.credit(ctx, a, "https://forms.example/apply")
+	}
+	var need *ConsentNeeded
+	if err := round(nil); !errors.As(err, &need) || len(need.Questions()) != 2 {
+		t.Fatalf("first round: %v, want two questions", err)
+	}
+	yes := map[string]Answer{}
+	for _, q := range need.Questions() {
+		yes[q.ID] = Answer{Action: "accept", Content: map[string]any{"approve": true}}
+	}
+	if err := round(yes); err != nil {
+		t.Fatalf("second round with both answers: %v", err)
+	}
+	if len(a.credits) != 2 {
+		t.Fatalf("credits: %+v", a.credits)
+	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -98,8 +99,21 @@ func (m *Manager) credit(ctx context.Context, a *Action, actsIn string) error {
 	if scope.IsZero() {
 		return newError(StatusError, "the page has no address to act from", "Navigate to a page first.")
 	}
+	var need *ConsentNeeded
 	for _, cap := range caps {
 		channel, entry, err := m.obtain(ctx, a.c, cap, scope, a.intent.Reason)
+		var q *ConsentNeeded
+		if errors.As(err, &q) {
+			// Every unanswered question goes out in this round: asking one
+			// per round would hand back the credits already answered, and
+			// their answers would not come again.
+			if need == nil {
+				need = q
+			} else {
+				need.More = append(need.More, q)
+			}
+			continue
+		}
 		if err != nil {
 			m.releaseCredits(a)
 			return err
@@ -110,6 +124,10 @@ func (m *Manager) credit(ctx context.Context, a *Action, actsIn string) error {
 			return newError(StatusError, err.Error(), "")
 		}
 		a.credits = append(a.credits, credit{scope, cap, tab})
+	}
+	if need != nil {
+		m.releaseCredits(a)
+		return need
 	}
 	return nil
 }

@@ -221,9 +221,11 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 			// Nothing was done: ask the user through the client, which
 			// repeats the call with the answer (protocol 2026-07-28).
 			r.auditCall(t, c, args, raw, start, urlBefore, map[string]any{"status": "input_required"}, nil)
-			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
-				need.ID: &mcp.ElicitParams{Mode: "form", Message: need.Message, RequestedSchema: need.Schema},
-			}}, nil
+			asks := mcp.InputRequestMap{}
+			for _, q := range need.Questions() {
+				asks[q.ID] = &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}
+			}
+			return &mcp.CallToolResult{InputRequests: asks}, nil
 		}
 		env := envelope(out, err)
 		if err != nil {
