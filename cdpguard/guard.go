@@ -658,11 +658,11 @@ func (g *Guard) send(ev cdpconn.Event) (Send, bool) {
 	}
 	g.mu.Unlock()
 	s.URL = clip(s.URL)
+	// The browser's word first ("null" for an opaque sender stays so);
+	// without one, the document's.
 	s.Sender = origin
-	if s.Sender == "" || s.Sender == "null" && issuer != "" {
-		if o := originOf(issuer); o != "" {
-			s.Sender = o
-		}
+	if s.Sender == "" {
+		s.Sender = originOf(issuer)
 	}
 	return s, true
 }
