@@ -10,11 +10,12 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 )
 
 // The acting tools (click, hover, type_text, press_key, scroll) share one
@@ -77,7 +78,7 @@ func (k actKind) verb() string {
 	return [...]string{"click", "hover", "type_text", "scroll", "select_option"}[k]
 }
 
-// elemState is what jsState reports.
+// elemState is what page.JSState reports.
 type elemState struct {
 	Connected bool   `json:"connected"`
 	Visible   bool   `json:"visible"`
@@ -121,7 +122,7 @@ func (ac *actCall) failure(status, msg, hint string) *Error {
 func (ac *actCall) annotate(ctx context.Context, err error, what string) error {
 	var se *Error
 	if !errors.As(err, &se) {
-		var gone *NodeGoneError
+		var gone *page.NodeGoneError
 		switch {
 		case errors.As(err, &gone):
 			se = newError(StatusNotActionable, "the element was removed from the page (detached) during the "+what,
@@ -241,7 +242,7 @@ func (m *Manager) beginCall(ctx context.Context, c Caller, opts ActOptions) (*ac
 // waitUsable resolves the selector and waits, at most appearWindow (and
 // the call's own time), until its target is present, visible and enabled,
 // and for type_text a writable text field. A page that changes wakes the
-// wait at once (jsWaitChange).
+// wait at once (page.JSWaitChange).
 func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elemState, error) {
 	b := ac.b
 	window := appearWindow
@@ -259,10 +260,10 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 		loc, err = b.locate(wctx, ac.tab, ac.sel, ac.group)
 		if err == nil && loc.Node != nil {
 			st = elemState{}
-			err = b.call(wctx, loc.Node, jsState, &st)
+			err = b.call(wctx, loc.Node, page.JSState, &st)
 		}
 		var se *Error
-		var gone *NodeGoneError
+		var gone *page.NodeGoneError
 		switch {
 		case errors.As(err, &se):
 			// A bad selector or a stale ref: no waiting makes it good.
@@ -324,7 +325,7 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 		if left < time.Millisecond {
 			left = time.Millisecond
 		}
-		if err := b.worlds.callFunction(wctx, b.conn.Session(f.session), f.frame, jsWaitChange, nil, left.Milliseconds()); err != nil && wctx.Err() == nil {
+		if err := b.worlds.CallFunction(wctx, b.conn.Session(f.session), f.frame, page.JSWaitChange, nil, left.Milliseconds()); err != nil && wctx.Err() == nil {
 			// The frame navigated away under the wait: look again.
 			select {
 			case <-wctx.Done():
@@ -379,12 +380,12 @@ func (ac *actCall) point(ctx context.Context, n *node) (x, y, fx, fy float64, er
 			Scrolled bool    `json:"scrolled"`
 			Covered  string  `json:"covered"`
 		}
-		if err := b.call(ctx, n, jsPrepare, &p); err != nil {
+		if err := b.call(ctx, n, page.JSPrepare, &p); err != nil {
 			return 0, 0, 0, 0, err
 		}
 		switch {
 		case p.Gone:
-			return 0, 0, 0, 0, &NodeGoneError{errors.New("detached")}
+			return 0, 0, 0, 0, &page.NodeGoneError{Err: errors.New("detached")}
 		case p.Hidden:
 			return 0, 0, 0, 0, ac.failure(StatusHidden, "the element stopped being visible as it was scrolled to",
 				"Read the page again (read_page) and retry.")
@@ -407,14 +408,14 @@ func (ac *actCall) point(ctx context.Context, n *node) (x, y, fx, fy float64, er
 		// The frame's own view can be in order while the frame itself lies
 		// outside the tab's viewport: check in the tab's terms.
 		ms := b.conn.Session(ac.tab.SessionID)
-		lm, err := cdp.Call(ctx, ms, page.GetLayoutMetrics, cdp.Empty{})
+		lm, err := cdp.Call(ctx, ms, cdppage.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return 0, 0, 0, 0, err
 		}
 		vw, vh := float64(lm.CSSLayoutViewport.ClientWidth), float64(lm.CSSLayoutViewport.ClientHeight)
 		if x >= 0 && y >= 0 && x < vw && y < vh {
 			if (p.Scrolled || attempt > 0) && n.Session != ac.tab.SessionID {
-				if err := b.worlds.callFunction(ctx, ms, cdp.FrameID(ac.tab.ID), jsFrames, nil); err != nil {
+				if err := b.worlds.CallFunction(ctx, ms, cdp.FrameID(ac.tab.ID), page.JSFrames, nil); err != nil {
 					return 0, 0, 0, 0, err
 				}
 			}
@@ -430,14 +431,14 @@ func (ac *actCall) point(ctx context.Context, n *node) (x, y, fx, fy float64, er
 				return 0, 0, 0, 0, err
 			}
 			if owner != nil {
-				if err := b.call(ctx, owner, jsScrollIntoView, nil); err != nil {
+				if err := b.call(ctx, owner, page.JSScrollIntoView, nil); err != nil {
 					return 0, 0, 0, 0, err
 				}
 			}
 		case 1:
 			// An iframe taller than the viewport: scroll the page by what
 			// is left.
-			if err := b.worlds.callFunction(ctx, ms, cdp.FrameID(ac.tab.ID), `function(dx, dy) { scrollBy({left: dx, top: dy, behavior: 'instant'}); }`, nil,
+			if err := b.worlds.CallFunction(ctx, ms, cdp.FrameID(ac.tab.ID), `function(dx, dy) { scrollBy({left: dx, top: dy, behavior: 'instant'}); }`, nil,
 				centreDelta(x, vw), centreDelta(y, vh)); err != nil {
 				return 0, 0, 0, 0, err
 			}
@@ -484,7 +485,7 @@ func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid targ
 			return &node{Session: p.SessionID, Frame: frame, Backend: owner.BackendNodeID, group: group}, nil
 		}
 	}
-	return nil, &NodeGoneError{errors.New("its frame's iframe element is gone")}
+	return nil, &page.NodeGoneError{Err: errors.New("its frame's iframe element is gone")}
 }
 
 // frameOffset is where the viewport of the element's frame sits in the
@@ -504,7 +505,7 @@ func (b *Browser) frameOffset(ctx context.Context, tab cdpguard.Target, n *node,
 			}
 		}
 		if oopif == nil {
-			return 0, 0, &NodeGoneError{errors.New("its frame is gone")}
+			return 0, 0, &page.NodeGoneError{Err: errors.New("its frame is gone")}
 		}
 	}
 	if n.Frame != root {
@@ -567,7 +568,7 @@ func (b *Browser) ownerOffset(ctx context.Context, tab cdpguard.Target, f cdpgua
 		px, py, err := b.ownerOffset(ctx, tab, p, depth+1)
 		return x + px, y + py, err
 	}
-	return 0, 0, &NodeGoneError{errors.New("its frame's iframe element is gone")}
+	return 0, 0, &page.NodeGoneError{Err: errors.New("its frame's iframe element is gone")}
 }
 
 func quadMin(q dom.Quad) (float64, float64) {
@@ -578,7 +579,7 @@ func quadMin(q dom.Quad) (float64, float64) {
 	return x, y
 }
 
-// drain lets the page run what the input queued (see jsDrain), in the
+// drain lets the page run what the input queued (see page.JSDrain), in the
 // frame that received it and in the tab's main frame, and closes the
 // returned channel when it has. It runs while settle listens: after input
 // the page often renders a frame before it runs a timer, and the two waits
@@ -591,9 +592,9 @@ func (ac *actCall) drain(ctx context.Context, n *node) <-chan struct{} {
 		defer cancel()
 		b := ac.b
 		if n != nil && (n.Session != ac.tab.SessionID || n.Frame != cdp.FrameID(ac.tab.ID)) {
-			_ = b.worlds.callFunction(dctx, b.conn.Session(n.Session), n.Frame, jsDrain, nil)
+			_ = b.worlds.CallFunction(dctx, b.conn.Session(n.Session), n.Frame, page.JSDrain, nil)
 		}
-		_ = b.worlds.callFunction(dctx, b.conn.Session(ac.tab.SessionID), cdp.FrameID(ac.tab.ID), jsDrain, nil)
+		_ = b.worlds.CallFunction(dctx, b.conn.Session(ac.tab.SessionID), cdp.FrameID(ac.tab.ID), page.JSDrain, nil)
 	}()
 	return done
 }

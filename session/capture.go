@@ -15,7 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/snapshot"
@@ -43,10 +43,10 @@ func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Cap
 		return nil, false, err
 	}
 	s := b.conn.Session(tab.SessionID)
-	p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
+	p := cdppage.CaptureScreenshotParams{Format: cdppage.CaptureScreenshotFormatPng}
 	clipped := false
 	if fullPage {
-		lm, err := cdp.Call(ctx, s, page.GetLayoutMetrics, cdp.Empty{})
+		lm, err := cdp.Call(ctx, s, cdppage.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return nil, false, callError(ctx, err, "screenshot")
 		}
@@ -56,10 +56,10 @@ func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Cap
 			w, h = min(w, maxCaptureSide), min(h, maxCaptureSide)
 		}
 		t := true
-		p.Clip = &page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Ceil(h), Scale: 1}
+		p.Clip = &cdppage.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Ceil(h), Scale: 1}
 		p.CaptureBeyondViewport = &t
 	}
-	shot, err := cdp.Call(ctx, s, page.CaptureScreenshot, p)
+	shot, err := cdp.Call(ctx, s, cdppage.CaptureScreenshot, p)
 	if err != nil {
 		return nil, false, callError(ctx, err, "screenshot")
 	}
@@ -98,7 +98,7 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 		H         float64 `json:"h"`
 		Connected bool    `json:"connected"`
 	}
-	if err := b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSElementInfo, &info); err != nil {
+	if err := b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSElementInfo, &info); err != nil {
 		return nil, readErr(ctx, err, selector)
 	}
 	if info.W < 1 || info.H < 1 {
@@ -113,9 +113,9 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 	}
 	w, h := min(info.W, maxCaptureSide), min(info.H, maxCaptureSide)
 	t := true
-	shot, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.CaptureScreenshot, page.CaptureScreenshotParams{
-		Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: &t,
-		Clip: &page.Viewport{X: x, Y: y, Width: w, Height: h, Scale: 1},
+	shot, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), cdppage.CaptureScreenshot, cdppage.CaptureScreenshotParams{
+		Format: cdppage.CaptureScreenshotFormatPng, CaptureBeyondViewport: &t,
+		Clip: &cdppage.Viewport{X: x, Y: y, Width: w, Height: h, Scale: 1},
 	})
 	if err != nil {
 		return nil, callError(ctx, err, "read_image")
@@ -151,7 +151,7 @@ func (b *Browser) toTabCoords(ctx context.Context, tab cdpguard.Target, frame cd
 			return 0, 0, newError(StatusError, "cannot place the element's frame on the page: "+err.Error(), "Capture the frame's element with screenshot instead.")
 		}
 		var off struct{ X, Y float64 }
-		err = b.worlds.callOnNode(ctx, b.conn.Session(parent.sid), parent.id, owner.BackendNodeID,
+		err = b.worlds.CallOnNode(ctx, b.conn.Session(parent.sid), parent.id, owner.BackendNodeID,
 			`function(){ const r = this.getBoundingClientRect(); return { X: r.x + this.clientLeft, Y: r.y + this.clientTop }; }`, &off)
 		if err != nil {
 			return 0, 0, callError(ctx, err, "read_image")
@@ -160,7 +160,7 @@ func (b *Browser) toTabCoords(ctx context.Context, tab cdpguard.Target, frame cd
 		cur = parent.id
 	}
 	var scroll struct{ X, Y float64 }
-	if err := b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), main, `function(){ return { X: scrollX, Y: scrollY }; }`, &scroll); err != nil {
+	if err := b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), main, `function(){ return { X: scrollX, Y: scrollY }; }`, &scroll); err != nil {
 		return 0, 0, callError(ctx, err, "read_image")
 	}
 	return x + scroll.X, y + scroll.Y, nil

@@ -7,12 +7,13 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -44,18 +45,18 @@ func siteOf(url, securityOrigin string) string {
 // frameSite is the site of the document in frame f, as the frame's renderer
 // has it committed.
 func (b *Browser) frameSite(ctx context.Context, f frameRef) (string, error) {
-	res, err := cdp.Call(ctx, b.conn.Session(f.session), page.GetFrameTree, cdp.Empty{})
+	res, err := cdp.Call(ctx, b.conn.Session(f.session), cdppage.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return "", err
 	}
 	fr := findFrame(res.FrameTree, f.frame, 0)
 	if fr == nil {
-		return "", &NodeGoneError{errors.New("its frame went away")}
+		return "", &page.NodeGoneError{Err: errors.New("its frame went away")}
 	}
 	return siteOf(fr.URL, fr.SecurityOrigin), nil
 }
 
-func findFrame(t *page.FrameTree, id cdp.FrameID, depth int) *cdp.Frame {
+func findFrame(t *cdppage.FrameTree, id cdp.FrameID, depth int) *cdp.Frame {
 	if t == nil || depth > 32 {
 		return nil
 	}
@@ -119,7 +120,7 @@ func (ac *actCall) focusedChild(ctx context.Context, f frameRef) (cdp.FrameID, e
 	b := ac.b
 	s := b.conn.Session(f.session)
 	for attempt := 0; ; attempt++ {
-		id, err := b.worlds.get(ctx, s, f.frame, attempt > 0)
+		id, err := b.worlds.Get(ctx, s, f.frame, attempt > 0)
 		if err != nil {
 			return "", err
 		}
@@ -128,7 +129,7 @@ func (ac *actCall) focusedChild(ctx context.Context, f frameRef) (cdp.FrameID, e
 			FunctionDeclaration: jsFocusedFrame, ExecutionContextID: id, ObjectGroup: ac.group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
-			b.worlds.forget(f.frame)
+			b.worlds.Forget(f.frame)
 			continue
 		}
 		if err != nil {

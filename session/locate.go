@@ -11,18 +11,19 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 )
 
 // Target resolution: what a selector names on the active tab.
 //
 //	aria-ref=e12      an element of the latest read_page(mode="tree")
-//	text=Save         visible text (see jsLocate for the three forms)
+//	text=Save         visible text (see page.JSLocate for the three forms)
 //	xpath=//a, //a    XPath
 //	css=a.b, a.b      CSS, document-wide, open shadow roots included
 //
@@ -166,12 +167,12 @@ func (b *Browser) childFrames(ctx context.Context, tab cdpguard.Target) ([]frame
 	seen := map[cdp.FrameID]bool{}
 	var walk func(sid target.SessionID, depth int) error
 	walk = func(sid target.SessionID, depth int) error {
-		res, err := cdp.Call(ctx, b.conn.Session(sid), page.GetFrameTree, cdp.Empty{})
+		res, err := cdp.Call(ctx, b.conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
 		if err != nil {
 			return err
 		}
-		var kids func(t *page.FrameTree)
-		kids = func(t *page.FrameTree) {
+		var kids func(t *cdppage.FrameTree)
+		kids = func(t *cdppage.FrameTree) {
 			for _, c := range t.ChildFrames {
 				if c.Frame == nil || seen[c.Frame.ID] {
 					continue
@@ -204,29 +205,29 @@ func (b *Browser) childFrames(ctx context.Context, tab cdpguard.Target) ([]frame
 	return out, nil
 }
 
-// locateIn runs jsLocate in one frame.
+// locateIn runs page.JSLocate in one frame.
 func (b *Browser) locateIn(ctx context.Context, f frameRef, sel parsedSelector, group string) (int, *node, error) {
 	s := b.conn.Session(f.session)
 	for attempt := 0; ; attempt++ {
-		id, err := b.worlds.get(ctx, s, f.frame, attempt > 0)
+		id, err := b.worlds.Get(ctx, s, f.frame, attempt > 0)
 		if err != nil {
 			return 0, nil, err
 		}
-		args, _ := jsArgs([]any{string(sel.kind), sel.body})
+		args, _ := page.JSArgs([]any{string(sel.kind), sel.body})
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: jsLocate, ExecutionContextID: id, Arguments: args,
+			FunctionDeclaration: page.JSLocate, ExecutionContextID: id, Arguments: args,
 			ObjectGroup: group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
-			b.worlds.forget(f.frame)
+			b.worlds.Forget(f.frame)
 			continue
 		}
 		if err != nil {
 			return 0, nil, err
 		}
 		if res.ExceptionDetails != nil {
-			se := &ScriptError{Text: res.ExceptionDetails.Text}
+			se := &page.ScriptError{Text: res.ExceptionDetails.Text}
 			if res.ExceptionDetails.Exception != nil && res.ExceptionDetails.Exception.Description != "" {
 				se.Text = res.ExceptionDetails.Exception.Description
 			}
@@ -261,7 +262,7 @@ func (b *Browser) locateIn(ctx context.Context, f frameRef, sel parsedSelector, 
 		}
 		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el})
 		if err != nil || d.Node == nil {
-			return 0, nil, &NodeGoneError{errors.New("the element went away as it was found")}
+			return 0, nil, &page.NodeGoneError{Err: errors.New("the element went away as it was found")}
 		}
 		frame := f.frame
 		if d.Node.FrameID != "" {
@@ -276,7 +277,7 @@ func (b *Browser) locateIn(ctx context.Context, f frameRef, sel parsedSelector, 
 // backendNodeId on first use, and again once if its context went away.
 func (b *Browser) call(ctx context.Context, n *node, fn string, out any, args ...any) error {
 	s := b.conn.Session(n.Session)
-	callArgs, err := jsArgs(args)
+	callArgs, err := page.JSArgs(args)
 	if err != nil {
 		return err
 	}
@@ -297,29 +298,29 @@ func (b *Browser) call(ctx context.Context, n *node, fn string, out any, args ..
 		if err != nil {
 			return err
 		}
-		return decodeResult(res.Result, res.ExceptionDetails, out)
+		return page.DecodeResult(res.Result, res.ExceptionDetails, out)
 	}
 }
 
 func (b *Browser) resolveNode(ctx context.Context, s *cdpconn.Session, n *node, fresh bool) error {
 	if n.Backend == 0 {
-		return &NodeGoneError{errors.New("the element is gone")}
+		return &page.NodeGoneError{Err: errors.New("the element is gone")}
 	}
 	for attempt := 0; ; attempt++ {
-		id, err := b.worlds.get(ctx, s, n.Frame, fresh || attempt > 0)
+		id, err := b.worlds.Get(ctx, s, n.Frame, fresh || attempt > 0)
 		if err != nil {
 			return err
 		}
 		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: n.Backend, ExecutionContextID: id, ObjectGroup: n.group})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
-			b.worlds.forget(n.Frame)
+			b.worlds.Forget(n.Frame)
 			continue
 		}
 		if err != nil {
-			return &NodeGoneError{err}
+			return &page.NodeGoneError{Err: err}
 		}
 		if obj.Object == nil || obj.Object.ObjectID == "" {
-			return &NodeGoneError{errors.New("node has no object")}
+			return &page.NodeGoneError{Err: errors.New("node has no object")}
 		}
 		n.object = obj.Object.ObjectID
 		return nil

@@ -14,12 +14,13 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/snapshot"
 )
 
@@ -103,7 +104,7 @@ func (b *Browser) readText(ctx context.Context, tab cdpguard.Target, sel string)
 			return "", err
 		}
 		var text string
-		err = b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend,
+		err = b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend,
 			`function(){ return String(this.innerText ?? this.textContent ?? ''); }`, &text)
 		return text, readErr(ctx, err, sel)
 	}
@@ -111,7 +112,7 @@ func (b *Browser) readText(ctx context.Context, tab cdpguard.Target, sel string)
 		Found bool   `json:"found"`
 		Text  string `json:"text"`
 	}
-	err := b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, sel)
+	err := b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, sel)
 	if err != nil {
 		return "", readErr(ctx, err, sel)
 	}
@@ -134,9 +135,9 @@ func (b *Browser) readLinks(ctx context.Context, tab cdpguard.Target, sel string
 		if rerr != nil {
 			return nil, false, rerr
 		}
-		err = b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSLinksOn, &r, MaxLinks)
+		err = b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSLinksOn, &r, MaxLinks)
 	} else {
-		err = b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSLinks, &r, sel, MaxLinks)
+		err = b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSLinks, &r, sel, MaxLinks)
 	}
 	if err != nil {
 		return nil, false, readErr(ctx, err, sel)
@@ -160,13 +161,13 @@ func readErr(ctx context.Context, err error, sel string) error {
 	if err == nil {
 		return nil
 	}
-	var se *ScriptError
+	var se *page.ScriptError
 	if errors.As(err, &se) && strings.Contains(se.Text, "lyrad:badselector") {
 		return &Error{Status: StatusError, Message: "selector is not a valid CSS selector: " + sel,
 			Hint:   "Pass a CSS selector (#id, .class, tag[attr=value]), text=..., or an aria-ref=eN token from read_page(mode=\"tree\").",
 			Fields: map[string]any{"argument": "selector"}}
 	}
-	var ne *NodeGoneError
+	var ne *page.NodeGoneError
 	if errors.As(err, &ne) {
 		return newError("not_found", "the element is gone from the page", RefHint).with("selector", sel)
 	}
@@ -180,29 +181,29 @@ func readErr(ctx context.Context, err error, sel string) error {
 // returns the backendNodeId of the element it returns; 0 when it returned
 // null.
 func (b *Browser) findNode(ctx context.Context, s target.SessionID, frame cdp.FrameID, fn string, args ...any) (cdp.BackendNodeID, error) {
-	callArgs, err := jsArgs(args)
+	callArgs, err := page.JSArgs(args)
 	if err != nil {
 		return 0, err
 	}
 	sess := b.conn.Session(s)
 	for attempt := 0; ; attempt++ {
-		id, err := b.worlds.get(ctx, sess, frame, attempt > 0)
+		id, err := b.worlds.Get(ctx, sess, frame, attempt > 0)
 		if err != nil {
 			return 0, err
 		}
 		t := true
 		res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
-			AwaitPromise: &t, Silent: &t, ObjectGroup: worldName,
+			AwaitPromise: &t, Silent: &t, ObjectGroup: page.WorldName,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
-			b.worlds.forget(frame)
+			b.worlds.Forget(frame)
 			continue
 		}
 		if err != nil {
 			return 0, err
 		}
-		if err := decodeResult(nil, res.ExceptionDetails, nil); err != nil {
+		if err := page.DecodeResult(nil, res.ExceptionDetails, nil); err != nil {
 			return 0, err
 		}
 		if res.Result == nil || res.Result.ObjectID == "" {
@@ -281,7 +282,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 		mu      sync.Mutex
 		firstEr error
 		layouts = map[target.SessionID]*layoutSnapshot{}
-		vp      *page.LayoutViewport
+		vp      *cdppage.LayoutViewport
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -322,7 +323,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		lm, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.GetLayoutMetrics, cdp.Empty{})
+		lm, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), cdppage.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			fail(err)
 			return
@@ -470,9 +471,9 @@ func (b *Browser) adoptFrame(ctx context.Context, frames map[cdp.FrameID]*treeFr
 // out-of-process iframes, each with the session that renders it.
 func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.FrameID]*treeFrame, error) {
 	frames := map[cdp.FrameID]*treeFrame{}
-	add := func(sid target.SessionID, t *page.FrameTree, parent cdp.FrameID) {
-		var walk func(t *page.FrameTree, parent cdp.FrameID)
-		walk = func(t *page.FrameTree, parent cdp.FrameID) {
+	add := func(sid target.SessionID, t *cdppage.FrameTree, parent cdp.FrameID) {
+		var walk func(t *cdppage.FrameTree, parent cdp.FrameID)
+		walk = func(t *cdppage.FrameTree, parent cdp.FrameID) {
 			if t == nil || t.Frame == nil {
 				return
 			}
@@ -490,7 +491,7 @@ func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.F
 		}
 		walk(t, parent)
 	}
-	res, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.GetFrameTree, cdp.Empty{})
+	res, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), cdppage.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return nil, err
 	}
@@ -498,7 +499,7 @@ func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.F
 	// Out-of-process iframes: their own targets hold their documents.
 	// Parents first, so a nested one finds its parent's entry.
 	for _, t := range b.guard.Frames(tab.ID) {
-		r, err := cdp.Call(ctx, b.conn.Session(t.SessionID), page.GetFrameTree, cdp.Empty{})
+		r, err := cdp.Call(ctx, b.conn.Session(t.SessionID), cdppage.GetFrameTree, cdp.Empty{})
 		if err != nil {
 			continue // gone meanwhile
 		}

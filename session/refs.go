@@ -8,9 +8,10 @@ import (
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/snapshot"
 )
 
@@ -115,8 +116,8 @@ func (b *Browser) resolveRef(ctx context.Context, ref string) (elementRef, error
 	}
 	// The node itself: removed from the document, it is gone for good.
 	var connected bool
-	err = b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, `function(){ return this.isConnected; }`, &connected)
-	var gone *NodeGoneError
+	err = b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, `function(){ return this.isConnected; }`, &connected)
+	var gone *page.NodeGoneError
 	if errors.As(err, &gone) || (err == nil && !connected) {
 		return elementRef{}, staleRef(ref, "names an element that was removed from the page")
 	}
@@ -129,13 +130,13 @@ func (b *Browser) resolveRef(ctx context.Context, ref string) (elementRef, error
 // frameLoaders maps every frame of a target's frame tree to its current
 // document's loader id.
 func frameLoaders(ctx context.Context, b *Browser, sid target.SessionID) (map[cdp.FrameID]cdp.LoaderID, error) {
-	res, err := cdp.Call(ctx, b.conn.Session(sid), page.GetFrameTree, cdp.Empty{})
+	res, err := cdp.Call(ctx, b.conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return nil, err
 	}
 	out := map[cdp.FrameID]cdp.LoaderID{}
-	var walk func(t *page.FrameTree)
-	walk = func(t *page.FrameTree) {
+	var walk func(t *cdppage.FrameTree)
+	walk = func(t *cdppage.FrameTree) {
 		if t == nil || t.Frame == nil {
 			return
 		}

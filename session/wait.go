@@ -8,7 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
@@ -106,7 +106,7 @@ func (b *Browser) waitInPage(ctx context.Context, tab cdpguard.Target, kind, arg
 			Met     bool   `json:"met"`
 			Excerpt string `json:"excerpt"`
 		}
-		err := b.worlds.callFunction(cctx, s, cdp.FrameID(tab.ID), snapshot.JSWait, &r, kind, arg, state, slice.Milliseconds())
+		err := b.worlds.CallFunction(cctx, s, cdp.FrameID(tab.ID), snapshot.JSWait, &r, kind, arg, state, slice.Milliseconds())
 		cancel()
 		if err != nil {
 			if e := readErr(ctx, err, arg); isArgError(e) {
@@ -186,14 +186,14 @@ func (b *Browser) currentURL(ctx context.Context, tab cdpguard.Target) string {
 func (b *Browser) waitLoadState(ctx context.Context, tab cdpguard.Target, state string) error {
 	want := map[string]string{"domcontentloaded": "DOMContentLoaded", "load": "load", "networkidle": "networkIdle"}[state]
 	s := b.conn.Session(tab.SessionID)
-	events, stop := s.Subscribe(page.LifecycleEvent.Method)
+	events, stop := s.Subscribe(cdppage.LifecycleEvent.Method)
 	defer stop()
 	loaders, err := frameLoaders(ctx, b, tab.SessionID)
 	if err != nil {
 		return err
 	}
 	loader := loaders[cdp.FrameID(tab.ID)]
-	if _, err := cdp.Call(ctx, s, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true}); err != nil {
+	if _, err := cdp.Call(ctx, s, cdppage.SetLifecycleEventsEnabled, cdppage.SetLifecycleEventsEnabledParams{Enabled: true}); err != nil {
 		return err
 	}
 	for {
@@ -204,7 +204,7 @@ func (b *Browser) waitLoadState(ctx context.Context, tab cdpguard.Target, state 
 			if !ok {
 				return pageGone()
 			}
-			var lc page.EventLifecycleEvent
+			var lc cdppage.EventLifecycleEvent
 			if jsonv2.Unmarshal(ev, &lc) != nil || lc.FrameID != cdp.FrameID(tab.ID) {
 				continue
 			}
@@ -225,7 +225,7 @@ func (b *Browser) excerpt(ctx context.Context, tab cdpguard.Target) string {
 	var r struct {
 		Text string `json:"text"`
 	}
-	if b.worlds.callFunction(cctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, "") != nil {
+	if b.worlds.CallFunction(cctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, "") != nil {
 		return ""
 	}
 	t := strings.Join(strings.Fields(r.Text), " ")
