@@ -197,7 +197,7 @@ func ClampTimeout(ms int64, given bool) time.Duration { return clampTimeout(ms, 
 // begin admits the call and resolves the tab it acts on. The returned end
 // must be called with the call's final error.
 func (m *Manager) beginCall(ctx context.Context, c Caller, opts ActOptions) (*actCall, func(err error), error) {
-	ac := &actCall{m: m, c: c, opts: opts, start: time.Now(), group: newActGroup()}
+	ac := &actCall{m: m, c: c, opts: opts, start: time.Now(), group: page.NewActGroup()}
 	if opts.Selector != "" {
 		sel, err := parseSelector(opts.Selector)
 		if err != nil {
@@ -233,7 +233,7 @@ func (m *Manager) beginCall(ctx context.Context, c Caller, opts ActOptions) (*ac
 		for _, f := range b.guard.Frames(tab.ID) {
 			sessions = append(sessions, f.SessionID)
 		}
-		b.releaseHandles(ac.group, sessions...)
+		page.ReleaseHandles(b.conn, ac.group, sessions...)
 		done()
 	}
 	return ac, end, nil
@@ -314,9 +314,9 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 			return nil, st, ac.failure(StatusNotFound, "the element of "+ac.sel.raw+" is gone", RefHint)
 		}
 		// Wait for the page to change, in the frame the target is in.
-		f := frameRef{session: ac.tab.SessionID, frame: cdp.FrameID(ac.tab.ID)}
+		f := page.FrameRef{Session: ac.tab.SessionID, Frame: cdp.FrameID(ac.tab.ID)}
 		if loc != nil && loc.Node != nil {
-			f = frameRef{session: loc.Node.Session, frame: loc.Node.Frame}
+			f = page.FrameRef{Session: loc.Node.Session, Frame: loc.Node.Frame}
 		}
 		left := time.Until(deadlineOf(wctx))
 		if left > 100*time.Millisecond {
@@ -325,7 +325,7 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 		if left < time.Millisecond {
 			left = time.Millisecond
 		}
-		if err := b.worlds.CallFunction(wctx, b.conn.Session(f.session), f.frame, page.JSWaitChange, nil, left.Milliseconds()); err != nil && wctx.Err() == nil {
+		if err := b.worlds.CallFunction(wctx, b.conn.Session(f.Session), f.Frame, page.JSWaitChange, nil, left.Milliseconds()); err != nil && wctx.Err() == nil {
 			// The frame navigated away under the wait: look again.
 			select {
 			case <-wctx.Done():
@@ -366,7 +366,7 @@ func (ac *actCall) notReady(status string, loc *located, st elemState, window ti
 
 // point prepares the element for the pointer (into view, the point to aim
 // at, nothing covering it) and returns that point in the tab's viewport.
-func (ac *actCall) point(ctx context.Context, n *node) (x, y, fx, fy float64, err error) {
+func (ac *actCall) point(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
 	b := ac.b
 	for attempt := 0; ; attempt++ {
 		var p struct {
@@ -460,7 +460,7 @@ func centreDelta(v, size float64) float64 {
 
 // iframeOwner is the iframe element of the out-of-process frame whose
 // session is sid, in its parent's session; nil for the tab's own session.
-func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid target.SessionID, group string) (*node, error) {
+func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid target.SessionID, group string) (*page.Node, error) {
 	if sid == tab.SessionID {
 		return nil, nil
 	}
@@ -482,7 +482,7 @@ func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid targ
 			if frame == "" {
 				frame = cdp.FrameID(p.ID)
 			}
-			return &node{Session: p.SessionID, Frame: frame, Backend: owner.BackendNodeID, group: group}, nil
+			return page.NewNode(p.SessionID, frame, owner.BackendNodeID, group), nil
 		}
 	}
 	return nil, &page.NodeGoneError{Err: errors.New("its frame's iframe element is gone")}
@@ -493,7 +493,7 @@ func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid targ
 // is in that session's root viewport, so a same-process frame's offset is
 // the quad's corner less the frame-local one; an out-of-process frame adds
 // where its iframe element's content box sits, recursively.
-func (b *Browser) frameOffset(ctx context.Context, tab cdpguard.Target, n *node, left, top float64) (dx, dy float64, err error) {
+func (b *Browser) frameOffset(ctx context.Context, tab cdpguard.Target, n *page.Node, left, top float64) (dx, dy float64, err error) {
 	root := cdp.FrameID(tab.ID)
 	var oopif *cdpguard.Target
 	if n.Session != tab.SessionID {
@@ -584,7 +584,7 @@ func quadMin(q dom.Quad) (float64, float64) {
 // returned channel when it has. It runs while settle listens: after input
 // the page often renders a frame before it runs a timer, and the two waits
 // need not add up.
-func (ac *actCall) drain(ctx context.Context, n *node) <-chan struct{} {
+func (ac *actCall) drain(ctx context.Context, n *page.Node) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
