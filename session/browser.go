@@ -41,10 +41,10 @@ type Browser struct {
 
 	closing atomic.Bool // set before we end it ourselves
 
-	worlds  page.Worlds // lyrad's isolated world per frame
-	refs    refStore    // aria-ref=eN handles of the latest tree read
-	refused refusals    // recent guard refusals, for the call that set them off
-	dialogs dialogs     // native dialogs answered, and the answer handle_dialog armed
+	worlds  page.Worlds   // lyrad's isolated world per frame
+	refs    page.RefStore // aria-ref=eN handles of the latest tree read
+	refused refusals      // recent guard refusals, for the call that set them off
+	dialogs dialogs       // native dialogs answered, and the answer handle_dialog armed
 
 	mu     sync.Mutex
 	active target.ID

@@ -18,6 +18,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/snapshot"
 )
 
@@ -75,7 +76,7 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 	if err != nil {
 		return nil, err
 	}
-	e := elementRef{TabID: tab.ID, SessionID: tab.SessionID, FrameID: cdp.FrameID(tab.ID)}
+	e := page.ElementRef{TabID: tab.ID, SessionID: tab.SessionID, FrameID: cdp.FrameID(tab.ID)}
 	if IsRef(selector) {
 		if e, err = b.resolveRef(ctx, selector); err != nil {
 			return nil, err

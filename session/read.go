@@ -408,9 +408,9 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	items, inView := snapshot.Order(items)
 	took.fetch, took.build = fetched.Sub(startFetch), time.Since(fetched)
 
-	refs := b.refs.assign(tab.ID, main.loader, items, func(it snapshot.Item) elementRef {
+	refs := b.refs.Assign(tab.ID, main.loader, items, func(it snapshot.Item) page.ElementRef {
 		f := frames[cdp.FrameID(it.Frame.ID)]
-		return elementRef{TabID: tab.ID, SessionID: f.sid, FrameID: f.id, Backend: cdp.BackendNodeID(it.Backend), Role: it.Role, Name: it.Name, Loader: f.loader}
+		return page.ElementRef{TabID: tab.ID, SessionID: f.sid, FrameID: f.id, Backend: cdp.BackendNodeID(it.Backend), Role: it.Role, Name: it.Name, Loader: f.loader}
 	})
 	return items, inView, refs, nil
 }

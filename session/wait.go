@@ -13,6 +13,7 @@ import (
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/snapshot"
 )
 
@@ -188,7 +189,7 @@ func (b *Browser) waitLoadState(ctx context.Context, tab cdpguard.Target, state 
 	s := b.conn.Session(tab.SessionID)
 	events, stop := s.Subscribe(cdppage.LifecycleEvent.Method)
 	defer stop()
-	loaders, err := frameLoaders(ctx, b, tab.SessionID)
+	loaders, err := page.FrameLoaders(ctx, b.conn, tab.SessionID)
 	if err != nil {
 		return err
 	}
