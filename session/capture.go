@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"math"
@@ -175,7 +174,7 @@ var captureName = regexp.MustCompile(`^(page|image)-\d{8}T\d{6}Z-[0-9a-f]{8}\.pn
 // place, so a reader never sees half a picture), then prunes the oldest
 // captures beyond CaptureKeep.
 func (m *Manager) saveCapture(kind string, data []byte) (*Capture, error) {
-	w, h, ok := pngSize(data)
+	w, h, ok := page.PNGSize(data)
 	if !ok {
 		return nil, newError(StatusError, "the browser returned no PNG", "Try again.")
 	}
@@ -228,12 +227,4 @@ func pruneCaptures(dir string, keep int) {
 	for _, f := range files[:len(files)-keep] {
 		_ = os.Remove(filepath.Join(dir, f.name))
 	}
-}
-
-// pngSize reads a PNG's width and height from its IHDR chunk.
-func pngSize(b []byte) (int, int, bool) {
-	if len(b) < 24 || string(b[:8]) != "\x89PNG\r\n\x1a\n" || string(b[12:16]) != "IHDR" {
-		return 0, 0, false
-	}
-	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24])), true
 }

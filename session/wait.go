@@ -2,8 +2,6 @@ package session
 
 import (
 	"context"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -80,7 +78,7 @@ func (m *Manager) WaitFor(ctx context.Context, c Caller, o WaitOptions) (time.Du
 	if o.URL != "" {
 		lastSeen = b.currentURL(ctx, tab)
 	} else if lastSeen == "" {
-		lastSeen = b.excerpt(ctx, tab)
+		lastSeen = page.Excerpt(b.conn.Session(tab.SessionID), &b.worlds, cdp.FrameID(tab.ID))
 	}
 	return waited, newError(StatusTimeout, "the condition was not met in time",
 		"Look at last_seen: call read_page to see the page, or wait again with a longer timeout_ms (at most 30000).").
@@ -148,7 +146,7 @@ func isArgError(err error) bool {
 // at, and the browser is asked directly now and then in case an update
 // came before we subscribed.
 func (b *Browser) waitURL(ctx context.Context, tab cdpguard.Target, glob string) (string, error) {
-	re := URLGlob(glob)
+	re := page.URLGlob(glob)
 	events, stop := b.conn.Subscribe(target.TargetInfoChanged.Method)
 	defer stop()
 	cur := b.currentURL(ctx, tab)
@@ -217,62 +215,4 @@ func (b *Browser) waitLoadState(ctx context.Context, tab cdpguard.Target, state 
 			}
 		}
 	}
-}
-
-// excerpt is the start of the page's visible text, for last_seen.
-func (b *Browser) excerpt(ctx context.Context, tab cdpguard.Target) string {
-	cctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	var r struct {
-		Text string `json:"text"`
-	}
-	if b.worlds.CallFunction(cctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, "") != nil {
-		return ""
-	}
-	t := strings.Join(strings.Fields(r.Text), " ")
-	if rs := []rune(t); len(rs) > 200 {
-		t = string(rs[:200]) + "…"
-	}
-	return t
-}
-
-// URLGlob compiles a wait_for url glob: it matches the whole URL; ** is
-// any run of characters, * any run without a slash, ? one character that
-// is not a slash, {a,b} either; anything else is itself.
-func URLGlob(glob string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	inGroup := false
-	g := []rune(glob)
-	for i := 0; i < len(g); i++ {
-		c := g[i]
-		switch {
-		case c == '*' && i+1 < len(g) && g[i+1] == '*':
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case c == '?':
-			b.WriteString("[^/]")
-		case c == '{':
-			inGroup = true
-			b.WriteString("(?:")
-		case c == '}' && inGroup:
-			inGroup = false
-			b.WriteString(")")
-		case c == ',' && inGroup:
-			b.WriteString("|")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	if inGroup {
-		b.WriteString(")")
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return regexp.MustCompile("^" + regexp.QuoteMeta(glob) + "$")
-	}
-	return re
 }
