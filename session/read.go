@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -12,7 +11,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -228,7 +226,7 @@ type treeFrame struct {
 	loader cdp.LoaderID
 	parent cdp.FrameID
 	ax     []snapshot.AXNode
-	layout *docLayout
+	layout *page.DocLayout
 	out    *snapshot.Frame
 }
 
@@ -281,7 +279,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 		wg      sync.WaitGroup
 		mu      sync.Mutex
 		firstEr error
-		layouts = map[target.SessionID]*layoutSnapshot{}
+		layouts = map[target.SessionID]*page.LayoutSnapshot{}
 		vp      *cdppage.LayoutViewport
 	)
 	fail := func(err error) {
@@ -295,7 +293,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, err := captureLayout(ctx, b.conn.Session(sid))
+			l, err := page.CaptureLayout(ctx, b.conn.Session(sid))
 			if err != nil {
 				fail(err)
 				return
@@ -337,7 +335,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	}
 	for _, f := range frames {
 		if l := layouts[f.sid]; l != nil {
-			f.layout = l.docs[f.id]
+			f.layout = l.Docs[f.id]
 		}
 	}
 
@@ -352,8 +350,8 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	// Where each frame stands in the tab: its iframe element's box.
 	for _, f := range frames {
 		f.out = &snapshot.Frame{ID: string(f.id), Session: string(f.sid), Loader: string(f.loader), AX: f.ax, Children: map[int64]*snapshot.Frame{}}
-		if f.layout != nil && f.layout.wbr != nil {
-			f.out.WordBreakText = f.layout.wordBreakText
+		if f.layout != nil && f.layout.HasWordBreaks() {
+			f.out.WordBreakText = f.layout.WordBreakText
 		}
 	}
 	var place func(f *treeFrame, dx, dy float64, clip *snapshot.Rect)
@@ -364,7 +362,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 			if l == nil {
 				return snapshot.Rect{}, false
 			}
-			r, ok := l.boxes[cdp.BackendNodeID(backend)]
+			r, ok := l.Boxes[cdp.BackendNodeID(backend)]
 			r.X += dx
 			r.Y += dy
 			return r, ok
@@ -385,7 +383,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 			}
 			sx, sy := 0.0, 0.0
 			if c.layout != nil {
-				sx, sy = c.layout.scrollX, c.layout.scrollY
+				sx, sy = c.layout.ScrollX, c.layout.ScrollY
 			}
 			place(c, box.X-sx, box.Y-sy, &cclip)
 		}
@@ -397,7 +395,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 		if rf == nil || rf.layout == nil {
 			return nil, 0, nil, noMatch(sel)
 		}
-		in := rf.layout.subtree(regionNode)
+		in := rf.layout.Subtree(regionNode)
 		rf.out.InRegion = func(backend int64) bool { return in[cdp.BackendNodeID(backend)] }
 	}
 	view := snapshot.Rect{}
@@ -429,7 +427,7 @@ func intersect(a, b snapshot.Rect) snapshot.Rect {
 // out-of-process one is asked of the parent's target.
 func (b *Browser) frameOwner(ctx context.Context, parent, child *treeFrame) cdp.BackendNodeID {
 	if parent.layout != nil {
-		if n, ok := parent.layout.owners[child.id]; ok {
+		if n, ok := parent.layout.Owners[child.id]; ok {
 			return n
 		}
 	}
@@ -456,9 +454,9 @@ func (b *Browser) adoptFrame(ctx context.Context, frames map[cdp.FrameID]*treeFr
 			if h.sid != g.sid || h.layout == nil {
 				continue
 			}
-			for _, be := range h.layout.backend {
+			for _, be := range h.layout.Backend {
 				if be == r.BackendNodeID {
-					h.layout.owners[f.id] = be
+					h.layout.Owners[f.id] = be
 					return h.id
 				}
 			}
@@ -506,218 +504,4 @@ func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.F
 		add(t.SessionID, r.FrameTree, "")
 	}
 	return frames, nil
-}
-
-// layoutSnapshot is the part of DOMSnapshot.captureSnapshot a tree read
-// uses, per document of one target.
-type layoutSnapshot struct {
-	docs map[cdp.FrameID]*docLayout
-}
-
-type docLayout struct {
-	boxes            map[cdp.BackendNodeID]snapshot.Rect // own box and descendants', in document coordinates
-	owners           map[cdp.FrameID]cdp.BackendNodeID   // child frame -> its iframe element
-	parent           []int64
-	backend          []cdp.BackendNodeID
-	scrollX, scrollY float64
-
-	// Only for a document that holds a <wbr>: which nodes hold one, the
-	// text of the laid-out text nodes ("" for any other node), and where
-	// each node is by backend id.
-	wbr   []bool
-	text  []string
-	index map[cdp.BackendNodeID]int
-}
-
-// wordBreakText is the rendered text of an element that holds a <wbr>: its
-// laid-out text nodes in document order, joined as they stand; false for
-// an element that holds none.
-func (d *docLayout) wordBreakText(backend int64) (string, bool) {
-	i, ok := d.index[cdp.BackendNodeID(backend)]
-	if !ok || !d.wbr[i] {
-		return "", false
-	}
-	var b strings.Builder
-	in := map[int]bool{i: true}
-	// Nodes come in document order, so the subtree is the run of nodes
-	// after i whose parent is in it.
-	for j := i + 1; j < len(d.parent); j++ {
-		if p := int(d.parent[j]); !in[p] {
-			break
-		}
-		in[j] = true
-		b.WriteString(d.text[j])
-	}
-	return b.String(), true
-}
-
-// subtree is the set of nodes at or under root (shadow trees included).
-// Parents come before their children in a snapshot.
-func (d *docLayout) subtree(root cdp.BackendNodeID) map[cdp.BackendNodeID]bool {
-	in := make([]bool, len(d.backend))
-	out := map[cdp.BackendNodeID]bool{}
-	for i, be := range d.backend {
-		if be == root || (d.parent[i] >= 0 && int(d.parent[i]) < i && in[d.parent[i]]) {
-			in[i] = true
-			out[be] = true
-		}
-	}
-	return out
-}
-
-// rawSnapshot decodes only what a tree read needs of captureSnapshot.
-type rawSnapshot struct {
-	Documents []struct {
-		FrameID int64 `json:"frameId"`
-		Nodes   struct {
-			ParentIndex          []int64             `json:"parentIndex"`
-			BackendNodeID        []cdp.BackendNodeID `json:"backendNodeId"`
-			ContentDocumentIndex *struct {
-				Index []int64 `json:"index"`
-				Value []int64 `json:"value"`
-			} `json:"contentDocumentIndex"`
-		} `json:"nodes"`
-		Layout struct {
-			NodeIndex []int64     `json:"nodeIndex"`
-			Bounds    [][]float64 `json:"bounds"`
-		} `json:"layout"`
-		ScrollOffsetX float64 `json:"scrollOffsetX"`
-		ScrollOffsetY float64 `json:"scrollOffsetY"`
-	} `json:"documents"`
-	Strings []string `json:"strings"`
-}
-
-// rawNodeNames is what a page with a <wbr> needs besides: the nodes'
-// names, types and values, decoded only then.
-type rawNodeNames struct {
-	Documents []struct {
-		Nodes struct {
-			NodeType  []int64 `json:"nodeType"`
-			NodeName  []int64 `json:"nodeName"`
-			NodeValue []int64 `json:"nodeValue"`
-		} `json:"nodes"`
-	} `json:"documents"`
-}
-
-func captureLayout(ctx context.Context, s interface {
-	Call(context.Context, string, any, any) error
-}) (*layoutSnapshot, error) {
-	var body jsonv2.Value
-	if err := s.Call(ctx, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, &body); err != nil {
-		return nil, err
-	}
-	var raw rawSnapshot
-	if err := jsonv2.Unmarshal(body, &raw, jsonv2.AllowInvalidUTF8(true)); err != nil {
-		return nil, fmt.Errorf("DOMSnapshot: %w", err)
-	}
-	str := func(i int64) string {
-		if i >= 0 && int(i) < len(raw.Strings) {
-			return raw.Strings[i]
-		}
-		return ""
-	}
-	// The string index of "WBR", if any document has one.
-	wbr := int64(-1)
-	for i, name := range raw.Strings {
-		if name == "WBR" {
-			wbr = int64(i)
-			break
-		}
-	}
-	var names rawNodeNames
-	if wbr >= 0 {
-		if err := jsonv2.Unmarshal(body, &names, jsonv2.AllowInvalidUTF8(true)); err != nil {
-			return nil, fmt.Errorf("DOMSnapshot: %w", err)
-		}
-	}
-	out := &layoutSnapshot{docs: map[cdp.FrameID]*docLayout{}}
-	frameOf := make([]cdp.FrameID, len(raw.Documents))
-	for i, d := range raw.Documents {
-		frameOf[i] = cdp.FrameID(str(d.FrameID))
-	}
-	for i, d := range raw.Documents {
-		n := len(d.Nodes.BackendNodeID)
-		if len(d.Nodes.ParentIndex) != n {
-			return nil, fmt.Errorf("DOMSnapshot: %d parents for %d nodes", len(d.Nodes.ParentIndex), n)
-		}
-		rects := make([]snapshot.Rect, n)
-		for j, ni := range d.Layout.NodeIndex {
-			if int(ni) < n && j < len(d.Layout.Bounds) && len(d.Layout.Bounds[j]) == 4 {
-				bb := d.Layout.Bounds[j]
-				rects[ni] = rects[ni].Union(snapshot.Rect{X: bb[0], Y: bb[1], W: bb[2], H: bb[3]})
-			}
-		}
-		// Children come after their parents: fold each box into its
-		// parent's, from the last node back, so an inline link that wraps
-		// a block (or display:contents) gets its content's box.
-		for j := n - 1; j > 0; j-- {
-			if p := d.Nodes.ParentIndex[j]; p >= 0 && int(p) < j {
-				rects[p] = rects[p].Union(rects[j])
-			}
-		}
-		dl := &docLayout{
-			boxes:   make(map[cdp.BackendNodeID]snapshot.Rect, n),
-			owners:  map[cdp.FrameID]cdp.BackendNodeID{},
-			parent:  d.Nodes.ParentIndex,
-			backend: d.Nodes.BackendNodeID,
-			scrollX: d.ScrollOffsetX, scrollY: d.ScrollOffsetY,
-		}
-		for j, be := range d.Nodes.BackendNodeID {
-			if !rects[j].Empty() {
-				dl.boxes[be] = rects[j]
-			}
-		}
-		if wbr >= 0 && i < len(names.Documents) && len(names.Documents[i].Nodes.NodeName) == n {
-			nn := names.Documents[i].Nodes
-			wordBreaks(dl, nn.NodeName, nn.NodeType, nn.NodeValue, d.Layout.NodeIndex, wbr, str)
-		}
-		if cdi := d.Nodes.ContentDocumentIndex; cdi != nil {
-			for k, ni := range cdi.Index {
-				if k < len(cdi.Value) && int(ni) < n && int(cdi.Value[k]) < len(frameOf) {
-					dl.owners[frameOf[cdi.Value[k]]] = d.Nodes.BackendNodeID[ni]
-				}
-			}
-		}
-		out.docs[frameOf[i]] = dl
-	}
-	return out, nil
-}
-
-// wordBreaks fills in what wordBreakText needs for a document, when it
-// holds a <wbr> (wbr is the string index of "WBR").
-func wordBreaks(dl *docLayout, names, types, values, laidOut []int64, wbr int64, str func(int64) string) {
-	n := len(names)
-	has := make([]bool, n)
-	found := false
-	for j, nm := range names {
-		if nm == wbr {
-			has[j], found = true, true
-		}
-	}
-	if !found {
-		return
-	}
-	for j := n - 1; j > 0; j-- {
-		if p := dl.parent[j]; has[j] && p >= 0 && int(p) < j {
-			has[p] = true
-		}
-	}
-	laid := make([]bool, n)
-	for _, ni := range laidOut {
-		if ni >= 0 && int(ni) < n {
-			laid[ni] = true
-		}
-	}
-	text := make([]string, n)
-	for j := range n {
-		// A text node that was laid out: rendered text.
-		if j < len(types) && types[j] == 3 && laid[j] && j < len(values) {
-			text[j] = str(values[j])
-		}
-	}
-	dl.index = make(map[cdp.BackendNodeID]int, n)
-	for j, be := range dl.backend {
-		dl.index[be] = j
-	}
-	dl.wbr, dl.text = has, text
 }
