@@ -81,7 +81,7 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 			return nil, err
 		}
 	} else {
-		n, err := b.findNode(ctx, tab.SessionID, cdp.FrameID(tab.ID), snapshot.JSFind, selector)
+		n, err := page.FindNode(ctx, b.conn, &b.worlds, tab.SessionID, cdp.FrameID(tab.ID), snapshot.JSFind, selector)
 		if err != nil {
 			return nil, readErr(ctx, err, selector)
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
@@ -175,50 +174,6 @@ func readErr(ctx context.Context, err error, sel string) error {
 	return callError(ctx, err, "reading the page")
 }
 
-// findNode runs a JSFind-like function in a frame's isolated world and
-// returns the backendNodeId of the element it returns; 0 when it returned
-// null.
-func (b *Browser) findNode(ctx context.Context, s target.SessionID, frame cdp.FrameID, fn string, args ...any) (cdp.BackendNodeID, error) {
-	callArgs, err := page.JSArgs(args)
-	if err != nil {
-		return 0, err
-	}
-	sess := b.conn.Session(s)
-	for attempt := 0; ; attempt++ {
-		id, err := b.worlds.Get(ctx, sess, frame, attempt > 0)
-		if err != nil {
-			return 0, err
-		}
-		t := true
-		res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
-			AwaitPromise: &t, Silent: &t, ObjectGroup: page.WorldName,
-		})
-		if cdpconn.IsContextGone(err) && attempt == 0 {
-			b.worlds.Forget(frame)
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		if err := page.DecodeResult(nil, res.ExceptionDetails, nil); err != nil {
-			return 0, err
-		}
-		if res.Result == nil || res.Result.ObjectID == "" {
-			return 0, nil
-		}
-		defer cdp.Call(ctx, sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
-		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
-		if err != nil {
-			return 0, err
-		}
-		if d.Node == nil {
-			return 0, nil
-		}
-		return d.Node.BackendNodeID, nil
-	}
-}
-
 // treeFrame is one document of the tab as a tree read fetches it.
 type treeFrame struct {
 	id     cdp.FrameID
@@ -257,7 +212,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 			}
 			regionFrame, regionNode = e.FrameID, e.Backend
 		} else {
-			n, err := b.findNode(ctx, tab.SessionID, main.id, snapshot.JSFind, sel)
+			n, err := page.FindNode(ctx, b.conn, &b.worlds, tab.SessionID, main.id, snapshot.JSFind, sel)
 			if err != nil {
 				return nil, 0, nil, readErr(ctx, err, sel)
 			}
