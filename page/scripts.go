@@ -266,3 +266,34 @@ const JSScrollIntoView = `function() {
 const JSFrames = `function() {
   return new Promise(r => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 100); });
 }`
+
+// JSFocusedFrame answers the element holding the focus when it is a frame
+// (the focus is inside that frame's document), through open shadow roots;
+// null otherwise.
+const JSFocusedFrame = `function() {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a && /^(IFRAME|FRAME|OBJECT|EMBED)$/.test(a.tagName) ? a : null;
+}`
+
+// JSSelect chooses an option of the <select> `this` and fires input and
+// change the way a person's choice does (a page listens for those). It
+// answers what was chosen, or why nothing was.
+const JSSelect = `function(by, want, index) {
+  const opts = Array.from(this.options);
+  let i = -1;
+  if (by === 'index') i = index;
+  else if (by === 'value') i = opts.findIndex(o => o.value === want);
+  else i = opts.findIndex(o => o.label.trim() === want.trim() || o.text.trim() === want.trim());
+  const choices = opts.slice(0, 30).map(o => o.label.trim() || o.value);
+  if (i < 0 || i >= opts.length) return {missing: true, choices, count: opts.length};
+  const o = opts[i];
+  if (o.disabled || (o.parentElement && o.parentElement.tagName === 'OPTGROUP' && o.parentElement.disabled))
+    return {disabledOption: true, label: o.label.trim()};
+  if (this.selectedIndex !== i) {
+    this.selectedIndex = i;
+    this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+    this.dispatchEvent(new Event('change', {bubbles: true}));
+  }
+  return {value: o.value, label: o.label.trim(), index: i};
+}`

@@ -82,15 +82,6 @@ func (b *Browser) pageSite(ctx context.Context, tab cdpguard.Target) (string, er
 	return b.frameSite(ctx, page.FrameRef{Session: tab.SessionID, Frame: cdp.FrameID(tab.ID)})
 }
 
-// jsFocusedFrame answers the element holding the focus when it is a frame
-// (the focus is inside that frame's document), through open shadow roots;
-// null otherwise.
-const jsFocusedFrame = `function() {
-  let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  return a && /^(IFRAME|FRAME|OBJECT|EMBED)$/.test(a.tagName) ? a : null;
-}`
-
 // focusedFrame is the frame a key press reaches: from the tab's main
 // frame, down through each document whose focused element is a frame,
 // same-process or not.
@@ -126,7 +117,7 @@ func (ac *actCall) focusedChild(ctx context.Context, f page.FrameRef) (cdp.Frame
 		}
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: jsFocusedFrame, ExecutionContextID: id, ObjectGroup: ac.group, Silent: &t,
+			FunctionDeclaration: page.JSFocusedFrame, ExecutionContextID: id, ObjectGroup: ac.group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
 			b.worlds.Forget(f.Frame)
