@@ -10,11 +10,12 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 )
 
 // The acting tools (click, hover, type_text, press_key, scroll) share one
@@ -77,7 +78,7 @@ func (k actKind) verb() string {
 	return [...]string{"click", "hover", "type_text", "scroll", "select_option"}[k]
 }
 
-// elemState is what jsState reports.
+// elemState is what page.JSState reports.
 type elemState struct {
 	Connected bool   `json:"connected"`
 	Visible   bool   `json:"visible"`
@@ -121,7 +122,7 @@ func (ac *actCall) failure(status, msg, hint string) *Error {
 func (ac *actCall) annotate(ctx context.Context, err error, what string) error {
 	var se *Error
 	if !errors.As(err, &se) {
-		var gone *NodeGoneError
+		var gone *page.NodeGoneError
 		switch {
 		case errors.As(err, &gone):
 			se = newError(StatusNotActionable, "the element was removed from the page (detached) during the "+what,
@@ -196,7 +197,7 @@ func ClampTimeout(ms int64, given bool) time.Duration { return clampTimeout(ms, 
 // begin admits the call and resolves the tab it acts on. The returned end
 // must be called with the call's final error.
 func (m *Manager) beginCall(ctx context.Context, c Caller, opts ActOptions) (*actCall, func(err error), error) {
-	ac := &actCall{m: m, c: c, opts: opts, start: time.Now(), group: newActGroup()}
+	ac := &actCall{m: m, c: c, opts: opts, start: time.Now(), group: page.NewActGroup()}
 	if opts.Selector != "" {
 		sel, err := parseSelector(opts.Selector)
 		if err != nil {
@@ -232,7 +233,7 @@ func (m *Manager) beginCall(ctx context.Context, c Caller, opts ActOptions) (*ac
 		for _, f := range b.guard.Frames(tab.ID) {
 			sessions = append(sessions, f.SessionID)
 		}
-		b.releaseHandles(ac.group, sessions...)
+		page.ReleaseHandles(b.conn, ac.group, sessions...)
 		done()
 	}
 	return ac, end, nil
@@ -241,7 +242,7 @@ func (m *Manager) beginCall(ctx context.Context, c Caller, opts ActOptions) (*ac
 // waitUsable resolves the selector and waits, at most appearWindow (and
 // the call's own time), until its target is present, visible and enabled,
 // and for type_text a writable text field. A page that changes wakes the
-// wait at once (jsWaitChange).
+// wait at once (page.JSWaitChange).
 func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elemState, error) {
 	b := ac.b
 	window := appearWindow
@@ -259,10 +260,10 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 		loc, err = b.locate(wctx, ac.tab, ac.sel, ac.group)
 		if err == nil && loc.Node != nil {
 			st = elemState{}
-			err = b.call(wctx, loc.Node, jsState, &st)
+			err = b.call(wctx, loc.Node, page.JSState, &st)
 		}
 		var se *Error
-		var gone *NodeGoneError
+		var gone *page.NodeGoneError
 		switch {
 		case errors.As(err, &se):
 			// A bad selector or a stale ref: no waiting makes it good.
@@ -313,9 +314,9 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 			return nil, st, ac.failure(StatusNotFound, "the element of "+ac.sel.raw+" is gone", RefHint)
 		}
 		// Wait for the page to change, in the frame the target is in.
-		f := frameRef{session: ac.tab.SessionID, frame: cdp.FrameID(ac.tab.ID)}
+		f := page.FrameRef{Session: ac.tab.SessionID, Frame: cdp.FrameID(ac.tab.ID)}
 		if loc != nil && loc.Node != nil {
-			f = frameRef{session: loc.Node.Session, frame: loc.Node.Frame}
+			f = page.FrameRef{Session: loc.Node.Session, Frame: loc.Node.Frame}
 		}
 		left := time.Until(deadlineOf(wctx))
 		if left > 100*time.Millisecond {
@@ -324,7 +325,7 @@ func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elem
 		if left < time.Millisecond {
 			left = time.Millisecond
 		}
-		if err := b.worlds.callFunction(wctx, b.conn.Session(f.session), f.frame, jsWaitChange, nil, left.Milliseconds()); err != nil && wctx.Err() == nil {
+		if err := b.worlds.CallFunction(wctx, b.conn.Session(f.Session), f.Frame, page.JSWaitChange, nil, left.Milliseconds()); err != nil && wctx.Err() == nil {
 			// The frame navigated away under the wait: look again.
 			select {
 			case <-wctx.Done():
@@ -365,7 +366,7 @@ func (ac *actCall) notReady(status string, loc *located, st elemState, window ti
 
 // point prepares the element for the pointer (into view, the point to aim
 // at, nothing covering it) and returns that point in the tab's viewport.
-func (ac *actCall) point(ctx context.Context, n *node) (x, y, fx, fy float64, err error) {
+func (ac *actCall) point(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
 	b := ac.b
 	for attempt := 0; ; attempt++ {
 		var p struct {
@@ -379,12 +380,12 @@ func (ac *actCall) point(ctx context.Context, n *node) (x, y, fx, fy float64, er
 			Scrolled bool    `json:"scrolled"`
 			Covered  string  `json:"covered"`
 		}
-		if err := b.call(ctx, n, jsPrepare, &p); err != nil {
+		if err := b.call(ctx, n, page.JSPrepare, &p); err != nil {
 			return 0, 0, 0, 0, err
 		}
 		switch {
 		case p.Gone:
-			return 0, 0, 0, 0, &NodeGoneError{errors.New("detached")}
+			return 0, 0, 0, 0, &page.NodeGoneError{Err: errors.New("detached")}
 		case p.Hidden:
 			return 0, 0, 0, 0, ac.failure(StatusHidden, "the element stopped being visible as it was scrolled to",
 				"Read the page again (read_page) and retry.")
@@ -407,14 +408,14 @@ func (ac *actCall) point(ctx context.Context, n *node) (x, y, fx, fy float64, er
 		// The frame's own view can be in order while the frame itself lies
 		// outside the tab's viewport: check in the tab's terms.
 		ms := b.conn.Session(ac.tab.SessionID)
-		lm, err := cdp.Call(ctx, ms, page.GetLayoutMetrics, cdp.Empty{})
+		lm, err := cdp.Call(ctx, ms, cdppage.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return 0, 0, 0, 0, err
 		}
 		vw, vh := float64(lm.CSSLayoutViewport.ClientWidth), float64(lm.CSSLayoutViewport.ClientHeight)
 		if x >= 0 && y >= 0 && x < vw && y < vh {
 			if (p.Scrolled || attempt > 0) && n.Session != ac.tab.SessionID {
-				if err := b.worlds.callFunction(ctx, ms, cdp.FrameID(ac.tab.ID), jsFrames, nil); err != nil {
+				if err := b.worlds.CallFunction(ctx, ms, cdp.FrameID(ac.tab.ID), page.JSFrames, nil); err != nil {
 					return 0, 0, 0, 0, err
 				}
 			}
@@ -430,14 +431,14 @@ func (ac *actCall) point(ctx context.Context, n *node) (x, y, fx, fy float64, er
 				return 0, 0, 0, 0, err
 			}
 			if owner != nil {
-				if err := b.call(ctx, owner, jsScrollIntoView, nil); err != nil {
+				if err := b.call(ctx, owner, page.JSScrollIntoView, nil); err != nil {
 					return 0, 0, 0, 0, err
 				}
 			}
 		case 1:
 			// An iframe taller than the viewport: scroll the page by what
 			// is left.
-			if err := b.worlds.callFunction(ctx, ms, cdp.FrameID(ac.tab.ID), `function(dx, dy) { scrollBy({left: dx, top: dy, behavior: 'instant'}); }`, nil,
+			if err := b.worlds.CallFunction(ctx, ms, cdp.FrameID(ac.tab.ID), `function(dx, dy) { scrollBy({left: dx, top: dy, behavior: 'instant'}); }`, nil,
 				centreDelta(x, vw), centreDelta(y, vh)); err != nil {
 				return 0, 0, 0, 0, err
 			}
@@ -459,7 +460,7 @@ func centreDelta(v, size float64) float64 {
 
 // iframeOwner is the iframe element of the out-of-process frame whose
 // session is sid, in its parent's session; nil for the tab's own session.
-func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid target.SessionID, group string) (*node, error) {
+func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid target.SessionID, group string) (*page.Node, error) {
 	if sid == tab.SessionID {
 		return nil, nil
 	}
@@ -481,10 +482,10 @@ func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid targ
 			if frame == "" {
 				frame = cdp.FrameID(p.ID)
 			}
-			return &node{Session: p.SessionID, Frame: frame, Backend: owner.BackendNodeID, group: group}, nil
+			return page.NewNode(p.SessionID, frame, owner.BackendNodeID, group), nil
 		}
 	}
-	return nil, &NodeGoneError{errors.New("its frame's iframe element is gone")}
+	return nil, &page.NodeGoneError{Err: errors.New("its frame's iframe element is gone")}
 }
 
 // frameOffset is where the viewport of the element's frame sits in the
@@ -492,7 +493,7 @@ func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid targ
 // is in that session's root viewport, so a same-process frame's offset is
 // the quad's corner less the frame-local one; an out-of-process frame adds
 // where its iframe element's content box sits, recursively.
-func (b *Browser) frameOffset(ctx context.Context, tab cdpguard.Target, n *node, left, top float64) (dx, dy float64, err error) {
+func (b *Browser) frameOffset(ctx context.Context, tab cdpguard.Target, n *page.Node, left, top float64) (dx, dy float64, err error) {
 	root := cdp.FrameID(tab.ID)
 	var oopif *cdpguard.Target
 	if n.Session != tab.SessionID {
@@ -504,7 +505,7 @@ func (b *Browser) frameOffset(ctx context.Context, tab cdpguard.Target, n *node,
 			}
 		}
 		if oopif == nil {
-			return 0, 0, &NodeGoneError{errors.New("its frame is gone")}
+			return 0, 0, &page.NodeGoneError{Err: errors.New("its frame is gone")}
 		}
 	}
 	if n.Frame != root {
@@ -567,7 +568,7 @@ func (b *Browser) ownerOffset(ctx context.Context, tab cdpguard.Target, f cdpgua
 		px, py, err := b.ownerOffset(ctx, tab, p, depth+1)
 		return x + px, y + py, err
 	}
-	return 0, 0, &NodeGoneError{errors.New("its frame's iframe element is gone")}
+	return 0, 0, &page.NodeGoneError{Err: errors.New("its frame's iframe element is gone")}
 }
 
 func quadMin(q dom.Quad) (float64, float64) {
@@ -578,12 +579,12 @@ func quadMin(q dom.Quad) (float64, float64) {
 	return x, y
 }
 
-// drain lets the page run what the input queued (see jsDrain), in the
+// drain lets the page run what the input queued (see page.JSDrain), in the
 // frame that received it and in the tab's main frame, and closes the
 // returned channel when it has. It runs while settle listens: after input
 // the page often renders a frame before it runs a timer, and the two waits
 // need not add up.
-func (ac *actCall) drain(ctx context.Context, n *node) <-chan struct{} {
+func (ac *actCall) drain(ctx context.Context, n *page.Node) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -591,9 +592,9 @@ func (ac *actCall) drain(ctx context.Context, n *node) <-chan struct{} {
 		defer cancel()
 		b := ac.b
 		if n != nil && (n.Session != ac.tab.SessionID || n.Frame != cdp.FrameID(ac.tab.ID)) {
-			_ = b.worlds.callFunction(dctx, b.conn.Session(n.Session), n.Frame, jsDrain, nil)
+			_ = b.worlds.CallFunction(dctx, b.conn.Session(n.Session), n.Frame, page.JSDrain, nil)
 		}
-		_ = b.worlds.callFunction(dctx, b.conn.Session(ac.tab.SessionID), cdp.FrameID(ac.tab.ID), jsDrain, nil)
+		_ = b.worlds.CallFunction(dctx, b.conn.Session(ac.tab.SessionID), cdp.FrameID(ac.tab.ID), page.JSDrain, nil)
 	}()
 	return done
 }

@@ -7,7 +7,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp/kb"
+
+	"github.com/lyrad/lyrad/page"
 )
 
 // Click clicks the element a selector names (see act.go for the pipeline).
@@ -33,7 +34,7 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 			return nil, ac.annotate(actx, err, kind.verb())
 		}
 		s := ac.b.conn.Session(ac.tab.SessionID)
-		if err := mouseMove(actx, s, x, y); err != nil {
+		if err := page.MouseMove(actx, s, x, y); err != nil {
 			return nil, ac.annotate(actx, err, kind.verb())
 		}
 		linger := lingerLight
@@ -44,18 +45,18 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 				Gone    bool   `json:"gone"`
 				Covered string `json:"covered"`
 			}
-			if err := ac.b.call(actx, n, jsHit, &hit, fx, fy); err != nil {
+			if err := ac.b.call(actx, n, page.JSHit, &hit, fx, fy); err != nil {
 				return nil, ac.annotate(actx, err, kind.verb())
 			}
 			if hit.Gone {
-				return nil, ac.annotate(actx, &NodeGoneError{errors.New("detached")}, kind.verb())
+				return nil, ac.annotate(actx, &page.NodeGoneError{Err: errors.New("detached")}, kind.verb())
 			}
 			if hit.Covered != "" {
 				return nil, ac.failure(StatusNotActionable, "when the pointer reached it, the element was covered by "+hit.Covered,
 					"Moving the pointer over it opened something on top (a menu, a tooltip, an overlay): act on that first, or dismiss it, then retry.").
 					with("covered_by", hit.Covered).with("matches", loc.Matches)
 			}
-			if err := mouseClick(actx, s, x, y); err != nil {
+			if err := page.MouseClick(actx, s, x, y); err != nil {
 				return nil, ac.annotate(actx, err, kind.verb())
 			}
 			linger = lingerPress
@@ -80,7 +81,7 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 		n := loc.Node
 
 		var focused bool
-		if err := ac.b.call(actx, n, jsFocusText, &focused); err != nil {
+		if err := ac.b.call(actx, n, page.JSFocusText, &focused); err != nil {
 			return nil, ac.annotate(actx, err, "type_text")
 		}
 		if !focused {
@@ -92,16 +93,16 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 		var err error
 		if text == "" {
 			// Nothing to insert: delete the selection, which is all it held.
-			err = press(actx, s, keyChord{key: kb.Keys['\u007f'], name: "Delete"})
+			err = page.Press(actx, s, page.DeleteKey)
 		} else {
-			err = insertText(actx, s, text)
+			err = page.InsertText(actx, s, text)
 		}
 		if err != nil {
 			return nil, ac.annotate(actx, err, "type_text")
 		}
 		linger := lingerLight
 		if submit {
-			if err := press(actx, s, enterKey); err != nil {
+			if err := page.Press(actx, s, page.EnterKey); err != nil {
 				return nil, ac.annotate(actx, err, "type_text")
 			}
 			linger = lingerPress
@@ -160,7 +161,7 @@ func (m *Manager) onElement(ctx context.Context, c Caller, opts ActOptions, kind
 // PressKey presses a key or chord ("Enter", "Control+a") in the focused
 // element of the active tab.
 func (m *Manager) PressKey(ctx context.Context, c Caller, key string, opts ActOptions) (out map[string]any, err error) {
-	ch, perr := parseChord(key)
+	ch, perr := page.ParseChord(key)
 	if perr != nil {
 		return nil, newError(StatusError, perr.Error(),
 			`Name one key, with modifiers joined by "+": Enter, Escape, Tab, ArrowDown, PageDown, F5, a, Control+a, Shift+Tab, Control+Shift+ArrowLeft.`).with("argument", "key")
@@ -184,7 +185,7 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, key string, opts ActOp
 	defer cancel()
 	w := ac.b.watch(ac.tab, ac.focusedSessions()...)
 	defer w.close()
-	if err := press(actx, ac.b.conn.Session(ac.tab.SessionID), ch); err != nil {
+	if err := page.Press(actx, ac.b.conn.Session(ac.tab.SessionID), ch); err != nil {
 		return nil, ac.annotate(actx, err, "key press")
 	}
 	o := w.settle(actx, a, lingerPress, ac.drain(actx, nil))
@@ -209,7 +210,7 @@ type ScrollOptions struct {
 	ByY int64 // pixels with the wheel, positive down; 0 when not given
 }
 
-// scrollState is what jsScrollState reports.
+// scrollState is what page.JSScrollState reports.
 type scrollState struct {
 	Y        float64 `json:"y"`
 	Height   float64 `json:"height"`
@@ -250,20 +251,20 @@ func (m *Manager) Scroll(ctx context.Context, c Caller, so ScrollOptions) (out m
 	s := b.conn.Session(ac.tab.SessionID)
 	main := cdp.FrameID(ac.tab.ID)
 	var before scrollState
-	if err := b.worlds.callFunction(actx, s, main, jsScrollState, &before, 0); err != nil {
+	if err := b.worlds.CallFunction(actx, s, main, page.JSScrollState, &before, 0); err != nil {
 		return nil, ac.annotate(actx, err, "scroll")
 	}
 	out = map[string]any{}
 	expectMove := false
 	switch {
 	case loc != nil:
-		if err := b.call(actx, loc.Node, jsScrollIntoView, nil); err != nil {
+		if err := b.call(actx, loc.Node, page.JSScrollIntoView, nil); err != nil {
 			return nil, ac.annotate(actx, err, "scroll")
 		}
 		out["matches"] = loc.Matches
 		out["scrolled_to"] = st.info()
 	case so.To != "":
-		if err := b.worlds.callFunction(actx, s, main, jsScrollTo, nil, so.To); err != nil {
+		if err := b.worlds.CallFunction(actx, s, main, page.JSScrollTo, nil, so.To); err != nil {
 			return nil, ac.annotate(actx, err, "scroll")
 		}
 	default:
@@ -273,17 +274,17 @@ func (m *Manager) Scroll(ctx context.Context, c Caller, so ScrollOptions) (out m
 			W float64 `json:"w"`
 			H float64 `json:"h"`
 		}
-		if err := b.worlds.callFunction(actx, s, main, `function() { return {w: innerWidth, h: innerHeight}; }`, &vp); err != nil {
+		if err := b.worlds.CallFunction(actx, s, main, `function() { return {w: innerWidth, h: innerHeight}; }`, &vp); err != nil {
 			return nil, ac.annotate(actx, err, "scroll")
 		}
-		if err := mouseWheel(actx, s, math.Floor(vp.W/2), math.Floor(vp.H/2), float64(so.ByY)); err != nil {
+		if err := page.MouseWheel(actx, s, math.Floor(vp.W/2), math.Floor(vp.H/2), float64(so.ByY)); err != nil {
 			return nil, ac.annotate(actx, err, "scroll")
 		}
 		canMove := (so.ByY > 0 && !before.AtBottom) || (so.ByY < 0 && before.Y > 0)
 		expectMove = canMove
 	}
 	var after scrollState
-	if err := b.worlds.callFunction(actx, s, main, jsScrollState, &after, 1500, expectMove, before.Y); err != nil {
+	if err := b.worlds.CallFunction(actx, s, main, page.JSScrollState, &after, 1500, expectMove, before.Y); err != nil {
 		return nil, ac.annotate(actx, err, "scroll")
 	}
 	out["scroll_y"] = int64(after.Y)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
@@ -117,12 +117,12 @@ func (b *Browser) watch(tab cdpguard.Target, extra ...target.SessionID) *watcher
 		w.sessions[s] = true
 	}
 	w.events, w.stop = b.conn.Subscribe(
-		page.FrameRequestedNavigation.Method,
-		page.FrameNavigated.Method,
-		page.NavigatedWithinDocument.Method,
-		page.FrameStoppedLoading.Method,
-		page.LifecycleEvent.Method,
-		page.WindowOpen.Method,
+		cdppage.FrameRequestedNavigation.Method,
+		cdppage.FrameNavigated.Method,
+		cdppage.NavigatedWithinDocument.Method,
+		cdppage.FrameStoppedLoading.Method,
+		cdppage.LifecycleEvent.Method,
+		cdppage.WindowOpen.Method,
 		target.TargetCreated.Method,
 		target.AttachedToTarget.Method,
 		target.TargetDestroyed.Method,
@@ -246,8 +246,8 @@ func (w *watcher) settle(ctx context.Context, a *Action, linger time.Duration, d
 			return
 		}
 		switch ev.Method {
-		case page.FrameRequestedNavigation.Method:
-			var e page.EventFrameRequestedNavigation
+		case cdppage.FrameRequestedNavigation.Method:
+			var e cdppage.EventFrameRequestedNavigation
 			if jsonv2.Unmarshal(ev.Params, &e) != nil {
 				return
 			}
@@ -258,13 +258,13 @@ func (w *watcher) settle(ctx context.Context, a *Action, linger time.Duration, d
 			if !ours(ev.SessionID) && e.FrameID != main {
 				return
 			}
-			if e.Disposition != page.ClientNavigationDispositionCurrentTab {
+			if e.Disposition != cdppage.ClientNavigationDispositionCurrentTab {
 				// A new tab or window: Target.targetCreated follows.
 				return
 			}
 			navs[e.FrameID] = &navState{}
-		case page.WindowOpen.Method:
-			var e page.EventWindowOpen
+		case cdppage.WindowOpen.Method:
+			var e cdppage.EventWindowOpen
 			if ours(ev.SessionID) && jsonv2.Unmarshal(ev.Params, &e) == nil {
 				opens = append(opens, e.URL)
 				openSeen = time.Now()
@@ -298,8 +298,8 @@ func (w *watcher) settle(ctx context.Context, a *Action, linger time.Duration, d
 				// (the action loaded it): its events are ours too.
 				w.sessions[e.SessionID] = true
 			}
-		case page.FrameNavigated.Method:
-			var e page.EventFrameNavigated
+		case cdppage.FrameNavigated.Method:
+			var e cdppage.EventFrameNavigated
 			if jsonv2.Unmarshal(ev.Params, &e) != nil || e.Frame == nil {
 				return
 			}
@@ -320,15 +320,15 @@ func (w *watcher) settle(ctx context.Context, a *Action, linger time.Duration, d
 					n.done = true
 				}
 			}
-		case page.NavigatedWithinDocument.Method:
-			var e page.EventNavigatedWithinDocument
+		case cdppage.NavigatedWithinDocument.Method:
+			var e cdppage.EventNavigatedWithinDocument
 			if jsonv2.Unmarshal(ev.Params, &e) == nil {
 				if n := navs[e.FrameID]; n != nil {
 					n.done = true
 				}
 			}
-		case page.LifecycleEvent.Method:
-			var e page.EventLifecycleEvent
+		case cdppage.LifecycleEvent.Method:
+			var e cdppage.EventLifecycleEvent
 			if jsonv2.Unmarshal(ev.Params, &e) != nil {
 				return
 			}
@@ -341,8 +341,8 @@ func (w *watcher) settle(ctx context.Context, a *Action, linger time.Duration, d
 			if n := navs[e.FrameID]; n != nil && n.committed && e.LoaderID == n.loader && e.Name == "DOMContentLoaded" {
 				n.done = true
 			}
-		case page.FrameStoppedLoading.Method:
-			var e page.EventFrameStoppedLoading
+		case cdppage.FrameStoppedLoading.Method:
+			var e cdppage.EventFrameStoppedLoading
 			if jsonv2.Unmarshal(ev.Params, &e) != nil {
 				return
 			}

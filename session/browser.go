@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
@@ -22,6 +22,7 @@ import (
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/datadir"
+	"github.com/lyrad/lyrad/page"
 )
 
 // Browser is one running, guarded Chrome: the process, the CDP connection
@@ -40,10 +41,10 @@ type Browser struct {
 
 	closing atomic.Bool // set before we end it ourselves
 
-	worlds  worlds   // lyrad's isolated world per frame
-	refs    refStore // aria-ref=eN handles of the latest tree read
-	refused refusals // recent guard refusals, for the call that set them off
-	dialogs dialogs  // native dialogs answered, and the answer handle_dialog armed
+	worlds  page.Worlds   // lyrad's isolated world per frame
+	refs    page.RefStore // aria-ref=eN handles of the latest tree read
+	refused refusals      // recent guard refusals, for the call that set them off
+	dialogs dialogs       // native dialogs answered, and the answer handle_dialog armed
 
 	mu     sync.Mutex
 	active target.ID
@@ -319,7 +320,7 @@ func preparePage(q *cdpguard.Sender, t *target.Info) {
 	if t.Type != "page" {
 		return
 	}
-	q.Send(page.SetLifecycleEventsEnabled.Method, page.SetLifecycleEventsEnabledParams{Enabled: true})
+	q.Send(cdppage.SetLifecycleEventsEnabled.Method, cdppage.SetLifecycleEventsEnabledParams{Enabled: true})
 }
 
 // shutdown ends the browser: a polite close, then the process group, and

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"math"
@@ -15,9 +14,10 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/snapshot"
 )
 
@@ -43,10 +43,10 @@ func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Cap
 		return nil, false, err
 	}
 	s := b.conn.Session(tab.SessionID)
-	p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
+	p := cdppage.CaptureScreenshotParams{Format: cdppage.CaptureScreenshotFormatPng}
 	clipped := false
 	if fullPage {
-		lm, err := cdp.Call(ctx, s, page.GetLayoutMetrics, cdp.Empty{})
+		lm, err := cdp.Call(ctx, s, cdppage.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return nil, false, callError(ctx, err, "screenshot")
 		}
@@ -56,10 +56,10 @@ func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Cap
 			w, h = min(w, maxCaptureSide), min(h, maxCaptureSide)
 		}
 		t := true
-		p.Clip = &page.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Ceil(h), Scale: 1}
+		p.Clip = &cdppage.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Ceil(h), Scale: 1}
 		p.CaptureBeyondViewport = &t
 	}
-	shot, err := cdp.Call(ctx, s, page.CaptureScreenshot, p)
+	shot, err := cdp.Call(ctx, s, cdppage.CaptureScreenshot, p)
 	if err != nil {
 		return nil, false, callError(ctx, err, "screenshot")
 	}
@@ -75,13 +75,13 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 	if err != nil {
 		return nil, err
 	}
-	e := elementRef{TabID: tab.ID, SessionID: tab.SessionID, FrameID: cdp.FrameID(tab.ID)}
+	e := page.ElementRef{TabID: tab.ID, SessionID: tab.SessionID, FrameID: cdp.FrameID(tab.ID)}
 	if IsRef(selector) {
 		if e, err = b.resolveRef(ctx, selector); err != nil {
 			return nil, err
 		}
 	} else {
-		n, err := b.findNode(ctx, tab.SessionID, cdp.FrameID(tab.ID), snapshot.JSFind, selector)
+		n, err := page.FindNode(ctx, b.conn, &b.worlds, tab.SessionID, cdp.FrameID(tab.ID), snapshot.JSFind, selector)
 		if err != nil {
 			return nil, readErr(ctx, err, selector)
 		}
@@ -98,7 +98,7 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 		H         float64 `json:"h"`
 		Connected bool    `json:"connected"`
 	}
-	if err := b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSElementInfo, &info); err != nil {
+	if err := b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSElementInfo, &info); err != nil {
 		return nil, readErr(ctx, err, selector)
 	}
 	if info.W < 1 || info.H < 1 {
@@ -113,9 +113,9 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 	}
 	w, h := min(info.W, maxCaptureSide), min(info.H, maxCaptureSide)
 	t := true
-	shot, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.CaptureScreenshot, page.CaptureScreenshotParams{
-		Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: &t,
-		Clip: &page.Viewport{X: x, Y: y, Width: w, Height: h, Scale: 1},
+	shot, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), cdppage.CaptureScreenshot, cdppage.CaptureScreenshotParams{
+		Format: cdppage.CaptureScreenshotFormatPng, CaptureBeyondViewport: &t,
+		Clip: &cdppage.Viewport{X: x, Y: y, Width: w, Height: h, Scale: 1},
 	})
 	if err != nil {
 		return nil, callError(ctx, err, "read_image")
@@ -151,7 +151,7 @@ func (b *Browser) toTabCoords(ctx context.Context, tab cdpguard.Target, frame cd
 			return 0, 0, newError(StatusError, "cannot place the element's frame on the page: "+err.Error(), "Capture the frame's element with screenshot instead.")
 		}
 		var off struct{ X, Y float64 }
-		err = b.worlds.callOnNode(ctx, b.conn.Session(parent.sid), parent.id, owner.BackendNodeID,
+		err = b.worlds.CallOnNode(ctx, b.conn.Session(parent.sid), parent.id, owner.BackendNodeID,
 			`function(){ const r = this.getBoundingClientRect(); return { X: r.x + this.clientLeft, Y: r.y + this.clientTop }; }`, &off)
 		if err != nil {
 			return 0, 0, callError(ctx, err, "read_image")
@@ -160,7 +160,7 @@ func (b *Browser) toTabCoords(ctx context.Context, tab cdpguard.Target, frame cd
 		cur = parent.id
 	}
 	var scroll struct{ X, Y float64 }
-	if err := b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), main, `function(){ return { X: scrollX, Y: scrollY }; }`, &scroll); err != nil {
+	if err := b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), main, `function(){ return { X: scrollX, Y: scrollY }; }`, &scroll); err != nil {
 		return 0, 0, callError(ctx, err, "read_image")
 	}
 	return x + scroll.X, y + scroll.Y, nil
@@ -174,7 +174,7 @@ var captureName = regexp.MustCompile(`^(page|image)-\d{8}T\d{6}Z-[0-9a-f]{8}\.pn
 // place, so a reader never sees half a picture), then prunes the oldest
 // captures beyond CaptureKeep.
 func (m *Manager) saveCapture(kind string, data []byte) (*Capture, error) {
-	w, h, ok := pngSize(data)
+	w, h, ok := page.PNGSize(data)
 	if !ok {
 		return nil, newError(StatusError, "the browser returned no PNG", "Try again.")
 	}
@@ -227,12 +227,4 @@ func pruneCaptures(dir string, keep int) {
 	for _, f := range files[:len(files)-keep] {
 		_ = os.Remove(filepath.Join(dir, f.name))
 	}
-}
-
-// pngSize reads a PNG's width and height from its IHDR chunk.
-func pngSize(b []byte) (int, int, bool) {
-	if len(b) < 24 || string(b[:8]) != "\x89PNG\r\n\x1a\n" || string(b[12:16]) != "IHDR" {
-		return 0, 0, false
-	}
-	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24])), true
 }

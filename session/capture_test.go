@@ -31,13 +31,3 @@ func TestPruneCaptures(t *testing.T) {
 		t.Error("a file that is not a capture was pruned")
 	}
 }
-
-func TestPNGSize(t *testing.T) {
-	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x01\x40\x00\x00\x00\xf0")
-	if w, h, ok := pngSize(png); !ok || w != 320 || h != 240 {
-		t.Errorf("pngSize = %d %d %v", w, h, ok)
-	}
-	if _, _, ok := pngSize([]byte("GIF89a")); ok {
-		t.Error("a GIF read as a PNG")
-	}
-}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
@@ -157,19 +157,19 @@ func (d *dialogs) wake() <-chan struct{} {
 }
 
 // answer decides how to answer a dialog now, and records it.
-func (d *dialogs) answer(tab target.ID, ev *page.EventJavascriptDialogOpening) page.HandleJavaScriptDialogParams {
+func (d *dialogs) answer(tab target.ID, ev *cdppage.EventJavascriptDialogOpening) cdppage.HandleJavaScriptDialogParams {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	rec := DialogRecord{At: time.Now(), TabID: tab, Type: string(ev.Type), Message: ev.Message, By: "default"}
-	p := page.HandleJavaScriptDialogParams{}
+	p := cdppage.HandleJavaScriptDialogParams{}
 	switch ev.Type {
-	case page.DialogTypeAlert, page.DialogTypeBeforeunload:
+	case cdppage.DialogTypeAlert, cdppage.DialogTypeBeforeunload:
 		p.Accept = true
 	}
 	if a := d.inForce; a != nil && tab != "" && a.tab == tab {
 		rec.By = "handle_dialog"
 		p.Accept = a.Accept
-		if ev.Type == page.DialogTypePrompt && a.Accept {
+		if ev.Type == cdppage.DialogTypePrompt && a.Accept {
 			p.PromptText = a.Text
 			if a.Text == "" {
 				p.PromptText = ev.DefaultPrompt
@@ -193,11 +193,11 @@ func (d *dialogs) answer(tab target.ID, ev *page.EventJavascriptDialogOpening) p
 // startDialogs answers every dialog of this browser from now on. It runs
 // until the connection ends.
 func (b *Browser) startDialogs(log *zap.Logger) {
-	events, stop := b.conn.Subscribe(page.JavascriptDialogOpening.Method)
+	events, stop := b.conn.Subscribe(cdppage.JavascriptDialogOpening.Method)
 	go func() {
 		defer stop()
 		for ev := range events {
-			var d page.EventJavascriptDialogOpening
+			var d cdppage.EventJavascriptDialogOpening
 			if jsonv2.Unmarshal(ev.Params, &d) != nil {
 				continue
 			}
@@ -207,7 +207,7 @@ func (b *Browser) startDialogs(log *zap.Logger) {
 			go func(s *cdpconn.Session) {
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
-				if _, err := cdp.Call(ctx, s, page.HandleJavaScriptDialog, p); err != nil && !b.closing.Load() {
+				if _, err := cdp.Call(ctx, s, cdppage.HandleJavaScriptDialog, p); err != nil && !b.closing.Load() {
 					log.Debug("answer dialog", zap.Error(err))
 				}
 			}(b.conn.Session(ev.SessionID))

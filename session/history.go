@@ -6,7 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 )
 
 // go_back and reload_page: a history step or a reload of the active tab,
@@ -50,7 +50,7 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 	s := b.conn.Session(ac.tab.SessionID)
 	var entry int64
 	if back {
-		h, err := cdp.Call(ctx, s, page.GetNavigationHistory, cdp.Empty{})
+		h, err := cdp.Call(ctx, s, cdppage.GetNavigationHistory, cdp.Empty{})
 		if err != nil {
 			return nil, ac.annotate(ctx, err, what)
 		}
@@ -78,17 +78,17 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 	w := newLoadWaiter(s, frame)
 	defer w.close()
 	w.check = func() error { return a.blocked(nctx) }
-	navigated, stopNav := s.Subscribe(page.FrameNavigated.Method)
+	navigated, stopNav := s.Subscribe(cdppage.FrameNavigated.Method)
 	defer stopNav()
-	sameDoc, stopSame := s.Subscribe(page.NavigatedWithinDocument.Method)
+	sameDoc, stopSame := s.Subscribe(cdppage.NavigatedWithinDocument.Method)
 	defer stopSame()
-	closed, stopClosed := s.Subscribe(page.JavascriptDialogClosed.Method)
+	closed, stopClosed := s.Subscribe(cdppage.JavascriptDialogClosed.Method)
 	defer stopClosed()
 
 	if back {
-		_, err = cdp.Call(nctx, s, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: entry})
+		_, err = cdp.Call(nctx, s, cdppage.NavigateToHistoryEntry, cdppage.NavigateToHistoryEntryParams{EntryID: entry})
 	} else {
-		_, err = cdp.Call(nctx, s, page.Reload, page.ReloadParams{})
+		_, err = cdp.Call(nctx, s, cdppage.Reload, cdppage.ReloadParams{})
 	}
 	if err != nil {
 		return nil, ac.annotate(nctx, err, what)
@@ -118,19 +118,19 @@ wait:
 			res = r.res
 			break wait
 		case ev, ok := <-navigated:
-			var e page.EventFrameNavigated
-			if ok && jsonv2.Unmarshal(ev, &e) == nil && e.Frame != nil && e.Frame.ID == frame && e.Type == page.NavigationTypeBackForwardCacheRestore {
+			var e cdppage.EventFrameNavigated
+			if ok && jsonv2.Unmarshal(ev, &e) == nil && e.Frame != nil && e.Frame.ID == frame && e.Type == cdppage.NavigationTypeBackForwardCacheRestore {
 				fromCache = true
 				break wait
 			}
 		case ev, ok := <-sameDoc:
-			var e page.EventNavigatedWithinDocument
+			var e cdppage.EventNavigatedWithinDocument
 			if ok && jsonv2.Unmarshal(ev, &e) == nil && e.FrameID == frame {
 				break wait
 			}
 		case <-wake:
 			for _, d := range b.dialogs.since(ac.start, ac.tab.ID) {
-				if d.Type == string(page.DialogTypeBeforeunload) && !d.Accepted {
+				if d.Type == string(cdppage.DialogTypeBeforeunload) && !d.Accepted {
 					// The answer is decided; answer only once the page has
 					// it, or the next call would find the dialog open.
 					select {
@@ -149,8 +149,8 @@ wait:
 	for drained := false; !drained && !fromCache; {
 		select {
 		case ev, ok := <-navigated:
-			var e page.EventFrameNavigated
-			if ok && jsonv2.Unmarshal(ev, &e) == nil && e.Frame != nil && e.Frame.ID == frame && e.Type == page.NavigationTypeBackForwardCacheRestore {
+			var e cdppage.EventFrameNavigated
+			if ok && jsonv2.Unmarshal(ev, &e) == nil && e.Frame != nil && e.Frame.ID == frame && e.Type == cdppage.NavigationTypeBackForwardCacheRestore {
 				fromCache = true
 			}
 			drained = !ok

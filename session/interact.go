@@ -7,12 +7,13 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -43,19 +44,19 @@ func siteOf(url, securityOrigin string) string {
 
 // frameSite is the site of the document in frame f, as the frame's renderer
 // has it committed.
-func (b *Browser) frameSite(ctx context.Context, f frameRef) (string, error) {
-	res, err := cdp.Call(ctx, b.conn.Session(f.session), page.GetFrameTree, cdp.Empty{})
+func (b *Browser) frameSite(ctx context.Context, f page.FrameRef) (string, error) {
+	res, err := cdp.Call(ctx, b.conn.Session(f.Session), cdppage.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return "", err
 	}
-	fr := findFrame(res.FrameTree, f.frame, 0)
+	fr := findFrame(res.FrameTree, f.Frame, 0)
 	if fr == nil {
-		return "", &NodeGoneError{errors.New("its frame went away")}
+		return "", &page.NodeGoneError{Err: errors.New("its frame went away")}
 	}
 	return siteOf(fr.URL, fr.SecurityOrigin), nil
 }
 
-func findFrame(t *page.FrameTree, id cdp.FrameID, depth int) *cdp.Frame {
+func findFrame(t *cdppage.FrameTree, id cdp.FrameID, depth int) *cdp.Frame {
 	if t == nil || depth > 32 {
 		return nil
 	}
@@ -78,57 +79,48 @@ func (b *Browser) pageSite(ctx context.Context, tab cdpguard.Target) (string, er
 	if _, ok := policy.OriginOf(url); ok {
 		return url, nil
 	}
-	return b.frameSite(ctx, frameRef{session: tab.SessionID, frame: cdp.FrameID(tab.ID)})
+	return b.frameSite(ctx, page.FrameRef{Session: tab.SessionID, Frame: cdp.FrameID(tab.ID)})
 }
-
-// jsFocusedFrame answers the element holding the focus when it is a frame
-// (the focus is inside that frame's document), through open shadow roots;
-// null otherwise.
-const jsFocusedFrame = `function() {
-  let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  return a && /^(IFRAME|FRAME|OBJECT|EMBED)$/.test(a.tagName) ? a : null;
-}`
 
 // focusedFrame is the frame a key press reaches: from the tab's main
 // frame, down through each document whose focused element is a frame,
 // same-process or not.
-func (ac *actCall) focusedFrame(ctx context.Context) (frameRef, error) {
+func (ac *actCall) focusedFrame(ctx context.Context) (page.FrameRef, error) {
 	b := ac.b
 	oopif := map[cdp.FrameID]target.SessionID{}
 	for _, f := range b.guard.Frames(ac.tab.ID) {
 		oopif[cdp.FrameID(f.ID)] = f.SessionID
 	}
-	f := frameRef{session: ac.tab.SessionID, frame: cdp.FrameID(ac.tab.ID)}
+	f := page.FrameRef{Session: ac.tab.SessionID, Frame: cdp.FrameID(ac.tab.ID)}
 	for depth := 0; depth < 8; depth++ {
 		child, err := ac.focusedChild(ctx, f)
 		if err != nil || child == "" {
 			return f, err
 		}
 		if sid, ok := oopif[child]; ok {
-			f = frameRef{session: sid, frame: child}
+			f = page.FrameRef{Session: sid, Frame: child}
 		} else {
-			f = frameRef{session: f.session, frame: child}
+			f = page.FrameRef{Session: f.Session, Frame: child}
 		}
 	}
 	return f, nil
 }
 
 // focusedChild is the frame inside frame f that holds the focus, or "".
-func (ac *actCall) focusedChild(ctx context.Context, f frameRef) (cdp.FrameID, error) {
+func (ac *actCall) focusedChild(ctx context.Context, f page.FrameRef) (cdp.FrameID, error) {
 	b := ac.b
-	s := b.conn.Session(f.session)
+	s := b.conn.Session(f.Session)
 	for attempt := 0; ; attempt++ {
-		id, err := b.worlds.get(ctx, s, f.frame, attempt > 0)
+		id, err := b.worlds.Get(ctx, s, f.Frame, attempt > 0)
 		if err != nil {
 			return "", err
 		}
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: jsFocusedFrame, ExecutionContextID: id, ObjectGroup: ac.group, Silent: &t,
+			FunctionDeclaration: page.JSFocusedFrame, ExecutionContextID: id, ObjectGroup: ac.group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
-			b.worlds.forget(f.frame)
+			b.worlds.Forget(f.Frame)
 			continue
 		}
 		if err != nil {
@@ -141,7 +133,7 @@ func (ac *actCall) focusedChild(ctx context.Context, f frameRef) (cdp.FrameID, e
 		if err != nil || d.Node == nil {
 			return "", err
 		}
-		if d.Node.FrameID == f.frame {
+		if d.Node.FrameID == f.Frame {
 			return "", nil
 		}
 		return d.Node.FrameID, nil
@@ -150,10 +142,10 @@ func (ac *actCall) focusedChild(ctx context.Context, f frameRef) (cdp.FrameID, e
 
 // siteOfNode is the site of the document an element found by this call
 // lives in, within the call's timeout.
-func (ac *actCall) siteOfNode(ctx context.Context, n *node) (string, error) {
+func (ac *actCall) siteOfNode(ctx context.Context, n *page.Node) (string, error) {
 	sctx, cancel := context.WithTimeout(ctx, ac.opts.Timeout)
 	defer cancel()
-	site, err := ac.b.frameSite(sctx, frameRef{session: n.Session, frame: n.Frame})
+	site, err := ac.b.frameSite(sctx, page.FrameRef{Session: n.Session, Frame: n.Frame})
 	return site, ac.siteError(ctx, sctx, err)
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/audit"
@@ -194,7 +194,7 @@ func bodyTooLarge(r *Refusal) *Error {
 // navigate drives one navigation on a page session and waits for the
 // lifecycle event waitUntil names.
 func (w *loadWaiter) navigate(ctx context.Context, s *cdpconn.Session, rawURL, waitUntil string) (*NavResult, error) {
-	nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: rawURL})
+	nav, err := cdp.Call(ctx, s, cdppage.Navigate, cdppage.NavigateParams{URL: rawURL})
 	if err != nil {
 		return nil, callError(ctx, err, "navigate")
 	}
@@ -237,7 +237,7 @@ type loadWaiter struct {
 func newLoadWaiter(s *cdpconn.Session, frame cdp.FrameID) *loadWaiter {
 	w := &loadWaiter{frame: frame}
 	var stop func()
-	w.lifecycle, stop = s.Subscribe(page.LifecycleEvent.Method)
+	w.lifecycle, stop = s.Subscribe(cdppage.LifecycleEvent.Method)
 	w.stops = append(w.stops, stop)
 	w.responses, stop = s.Subscribe(network.ResponseReceived.Method)
 	w.stops = append(w.stops, stop)
@@ -299,7 +299,7 @@ func (w *loadWaiter) wait(ctx context.Context, loader cdp.LoaderID, waitUntil st
 			if !ok {
 				return nil, pageGone()
 			}
-			var lc page.EventLifecycleEvent
+			var lc cdppage.EventLifecycleEvent
 			if jsonv2.Unmarshal(ev, &lc) != nil {
 				continue
 			}

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -12,14 +11,13 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/snapshot"
 )
 
@@ -103,7 +101,7 @@ func (b *Browser) readText(ctx context.Context, tab cdpguard.Target, sel string)
 			return "", err
 		}
 		var text string
-		err = b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend,
+		err = b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend,
 			`function(){ return String(this.innerText ?? this.textContent ?? ''); }`, &text)
 		return text, readErr(ctx, err, sel)
 	}
@@ -111,7 +109,7 @@ func (b *Browser) readText(ctx context.Context, tab cdpguard.Target, sel string)
 		Found bool   `json:"found"`
 		Text  string `json:"text"`
 	}
-	err := b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, sel)
+	err := b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, sel)
 	if err != nil {
 		return "", readErr(ctx, err, sel)
 	}
@@ -134,9 +132,9 @@ func (b *Browser) readLinks(ctx context.Context, tab cdpguard.Target, sel string
 		if rerr != nil {
 			return nil, false, rerr
 		}
-		err = b.worlds.callOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSLinksOn, &r, MaxLinks)
+		err = b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSLinksOn, &r, MaxLinks)
 	} else {
-		err = b.worlds.callFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSLinks, &r, sel, MaxLinks)
+		err = b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSLinks, &r, sel, MaxLinks)
 	}
 	if err != nil {
 		return nil, false, readErr(ctx, err, sel)
@@ -160,13 +158,13 @@ func readErr(ctx context.Context, err error, sel string) error {
 	if err == nil {
 		return nil
 	}
-	var se *ScriptError
+	var se *page.ScriptError
 	if errors.As(err, &se) && strings.Contains(se.Text, "lyrad:badselector") {
 		return &Error{Status: StatusError, Message: "selector is not a valid CSS selector: " + sel,
 			Hint:   "Pass a CSS selector (#id, .class, tag[attr=value]), text=..., or an aria-ref=eN token from read_page(mode=\"tree\").",
 			Fields: map[string]any{"argument": "selector"}}
 	}
-	var ne *NodeGoneError
+	var ne *page.NodeGoneError
 	if errors.As(err, &ne) {
 		return newError("not_found", "the element is gone from the page", RefHint).with("selector", sel)
 	}
@@ -176,50 +174,6 @@ func readErr(ctx context.Context, err error, sel string) error {
 	return callError(ctx, err, "reading the page")
 }
 
-// findNode runs a JSFind-like function in a frame's isolated world and
-// returns the backendNodeId of the element it returns; 0 when it returned
-// null.
-func (b *Browser) findNode(ctx context.Context, s target.SessionID, frame cdp.FrameID, fn string, args ...any) (cdp.BackendNodeID, error) {
-	callArgs, err := jsArgs(args)
-	if err != nil {
-		return 0, err
-	}
-	sess := b.conn.Session(s)
-	for attempt := 0; ; attempt++ {
-		id, err := b.worlds.get(ctx, sess, frame, attempt > 0)
-		if err != nil {
-			return 0, err
-		}
-		t := true
-		res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
-			AwaitPromise: &t, Silent: &t, ObjectGroup: worldName,
-		})
-		if cdpconn.IsContextGone(err) && attempt == 0 {
-			b.worlds.forget(frame)
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		if err := decodeResult(nil, res.ExceptionDetails, nil); err != nil {
-			return 0, err
-		}
-		if res.Result == nil || res.Result.ObjectID == "" {
-			return 0, nil
-		}
-		defer cdp.Call(ctx, sess, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
-		d, err := cdp.Call(ctx, sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
-		if err != nil {
-			return 0, err
-		}
-		if d.Node == nil {
-			return 0, nil
-		}
-		return d.Node.BackendNodeID, nil
-	}
-}
-
 // treeFrame is one document of the tab as a tree read fetches it.
 type treeFrame struct {
 	id     cdp.FrameID
@@ -227,7 +181,7 @@ type treeFrame struct {
 	loader cdp.LoaderID
 	parent cdp.FrameID
 	ax     []snapshot.AXNode
-	layout *docLayout
+	layout *page.DocLayout
 	out    *snapshot.Frame
 }
 
@@ -258,7 +212,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 			}
 			regionFrame, regionNode = e.FrameID, e.Backend
 		} else {
-			n, err := b.findNode(ctx, tab.SessionID, main.id, snapshot.JSFind, sel)
+			n, err := page.FindNode(ctx, b.conn, &b.worlds, tab.SessionID, main.id, snapshot.JSFind, sel)
 			if err != nil {
 				return nil, 0, nil, readErr(ctx, err, sel)
 			}
@@ -280,8 +234,8 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 		wg      sync.WaitGroup
 		mu      sync.Mutex
 		firstEr error
-		layouts = map[target.SessionID]*layoutSnapshot{}
-		vp      *page.LayoutViewport
+		layouts = map[target.SessionID]*page.LayoutSnapshot{}
+		vp      *cdppage.LayoutViewport
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -294,7 +248,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, err := captureLayout(ctx, b.conn.Session(sid))
+			l, err := page.CaptureLayout(ctx, b.conn.Session(sid))
 			if err != nil {
 				fail(err)
 				return
@@ -322,7 +276,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		lm, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.GetLayoutMetrics, cdp.Empty{})
+		lm, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), cdppage.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			fail(err)
 			return
@@ -336,7 +290,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	}
 	for _, f := range frames {
 		if l := layouts[f.sid]; l != nil {
-			f.layout = l.docs[f.id]
+			f.layout = l.Docs[f.id]
 		}
 	}
 
@@ -351,8 +305,8 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	// Where each frame stands in the tab: its iframe element's box.
 	for _, f := range frames {
 		f.out = &snapshot.Frame{ID: string(f.id), Session: string(f.sid), Loader: string(f.loader), AX: f.ax, Children: map[int64]*snapshot.Frame{}}
-		if f.layout != nil && f.layout.wbr != nil {
-			f.out.WordBreakText = f.layout.wordBreakText
+		if f.layout != nil && f.layout.HasWordBreaks() {
+			f.out.WordBreakText = f.layout.WordBreakText
 		}
 	}
 	var place func(f *treeFrame, dx, dy float64, clip *snapshot.Rect)
@@ -363,7 +317,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 			if l == nil {
 				return snapshot.Rect{}, false
 			}
-			r, ok := l.boxes[cdp.BackendNodeID(backend)]
+			r, ok := l.Boxes[cdp.BackendNodeID(backend)]
 			r.X += dx
 			r.Y += dy
 			return r, ok
@@ -384,7 +338,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 			}
 			sx, sy := 0.0, 0.0
 			if c.layout != nil {
-				sx, sy = c.layout.scrollX, c.layout.scrollY
+				sx, sy = c.layout.ScrollX, c.layout.ScrollY
 			}
 			place(c, box.X-sx, box.Y-sy, &cclip)
 		}
@@ -396,7 +350,7 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 		if rf == nil || rf.layout == nil {
 			return nil, 0, nil, noMatch(sel)
 		}
-		in := rf.layout.subtree(regionNode)
+		in := rf.layout.Subtree(regionNode)
 		rf.out.InRegion = func(backend int64) bool { return in[cdp.BackendNodeID(backend)] }
 	}
 	view := snapshot.Rect{}
@@ -407,9 +361,9 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 	items, inView := snapshot.Order(items)
 	took.fetch, took.build = fetched.Sub(startFetch), time.Since(fetched)
 
-	refs := b.refs.assign(tab.ID, main.loader, items, func(it snapshot.Item) elementRef {
+	refs := b.refs.Assign(tab.ID, main.loader, items, func(it snapshot.Item) page.ElementRef {
 		f := frames[cdp.FrameID(it.Frame.ID)]
-		return elementRef{TabID: tab.ID, SessionID: f.sid, FrameID: f.id, Backend: cdp.BackendNodeID(it.Backend), Role: it.Role, Name: it.Name, Loader: f.loader}
+		return page.ElementRef{TabID: tab.ID, SessionID: f.sid, FrameID: f.id, Backend: cdp.BackendNodeID(it.Backend), Role: it.Role, Name: it.Name, Loader: f.loader}
 	})
 	return items, inView, refs, nil
 }
@@ -428,7 +382,7 @@ func intersect(a, b snapshot.Rect) snapshot.Rect {
 // out-of-process one is asked of the parent's target.
 func (b *Browser) frameOwner(ctx context.Context, parent, child *treeFrame) cdp.BackendNodeID {
 	if parent.layout != nil {
-		if n, ok := parent.layout.owners[child.id]; ok {
+		if n, ok := parent.layout.Owners[child.id]; ok {
 			return n
 		}
 	}
@@ -455,9 +409,9 @@ func (b *Browser) adoptFrame(ctx context.Context, frames map[cdp.FrameID]*treeFr
 			if h.sid != g.sid || h.layout == nil {
 				continue
 			}
-			for _, be := range h.layout.backend {
+			for _, be := range h.layout.Backend {
 				if be == r.BackendNodeID {
-					h.layout.owners[f.id] = be
+					h.layout.Owners[f.id] = be
 					return h.id
 				}
 			}
@@ -470,9 +424,9 @@ func (b *Browser) adoptFrame(ctx context.Context, frames map[cdp.FrameID]*treeFr
 // out-of-process iframes, each with the session that renders it.
 func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.FrameID]*treeFrame, error) {
 	frames := map[cdp.FrameID]*treeFrame{}
-	add := func(sid target.SessionID, t *page.FrameTree, parent cdp.FrameID) {
-		var walk func(t *page.FrameTree, parent cdp.FrameID)
-		walk = func(t *page.FrameTree, parent cdp.FrameID) {
+	add := func(sid target.SessionID, t *cdppage.FrameTree, parent cdp.FrameID) {
+		var walk func(t *cdppage.FrameTree, parent cdp.FrameID)
+		walk = func(t *cdppage.FrameTree, parent cdp.FrameID) {
 			if t == nil || t.Frame == nil {
 				return
 			}
@@ -490,7 +444,7 @@ func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.F
 		}
 		walk(t, parent)
 	}
-	res, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), page.GetFrameTree, cdp.Empty{})
+	res, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), cdppage.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return nil, err
 	}
@@ -498,225 +452,11 @@ func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.F
 	// Out-of-process iframes: their own targets hold their documents.
 	// Parents first, so a nested one finds its parent's entry.
 	for _, t := range b.guard.Frames(tab.ID) {
-		r, err := cdp.Call(ctx, b.conn.Session(t.SessionID), page.GetFrameTree, cdp.Empty{})
+		r, err := cdp.Call(ctx, b.conn.Session(t.SessionID), cdppage.GetFrameTree, cdp.Empty{})
 		if err != nil {
 			continue // gone meanwhile
 		}
 		add(t.SessionID, r.FrameTree, "")
 	}
 	return frames, nil
-}
-
-// layoutSnapshot is the part of DOMSnapshot.captureSnapshot a tree read
-// uses, per document of one target.
-type layoutSnapshot struct {
-	docs map[cdp.FrameID]*docLayout
-}
-
-type docLayout struct {
-	boxes            map[cdp.BackendNodeID]snapshot.Rect // own box and descendants', in document coordinates
-	owners           map[cdp.FrameID]cdp.BackendNodeID   // child frame -> its iframe element
-	parent           []int64
-	backend          []cdp.BackendNodeID
-	scrollX, scrollY float64
-
-	// Only for a document that holds a <wbr>: which nodes hold one, the
-	// text of the laid-out text nodes ("" for any other node), and where
-	// each node is by backend id.
-	wbr   []bool
-	text  []string
-	index map[cdp.BackendNodeID]int
-}
-
-// wordBreakText is the rendered text of an element that holds a <wbr>: its
-// laid-out text nodes in document order, joined as they stand; false for
-// an element that holds none.
-func (d *docLayout) wordBreakText(backend int64) (string, bool) {
-	i, ok := d.index[cdp.BackendNodeID(backend)]
-	if !ok || !d.wbr[i] {
-		return "", false
-	}
-	var b strings.Builder
-	in := map[int]bool{i: true}
-	// Nodes come in document order, so the subtree is the run of nodes
-	// after i whose parent is in it.
-	for j := i + 1; j < len(d.parent); j++ {
-		if p := int(d.parent[j]); !in[p] {
-			break
-		}
-		in[j] = true
-		b.WriteString(d.text[j])
-	}
-	return b.String(), true
-}
-
-// subtree is the set of nodes at or under root (shadow trees included).
-// Parents come before their children in a snapshot.
-func (d *docLayout) subtree(root cdp.BackendNodeID) map[cdp.BackendNodeID]bool {
-	in := make([]bool, len(d.backend))
-	out := map[cdp.BackendNodeID]bool{}
-	for i, be := range d.backend {
-		if be == root || (d.parent[i] >= 0 && int(d.parent[i]) < i && in[d.parent[i]]) {
-			in[i] = true
-			out[be] = true
-		}
-	}
-	return out
-}
-
-// rawSnapshot decodes only what a tree read needs of captureSnapshot.
-type rawSnapshot struct {
-	Documents []struct {
-		FrameID int64 `json:"frameId"`
-		Nodes   struct {
-			ParentIndex          []int64             `json:"parentIndex"`
-			BackendNodeID        []cdp.BackendNodeID `json:"backendNodeId"`
-			ContentDocumentIndex *struct {
-				Index []int64 `json:"index"`
-				Value []int64 `json:"value"`
-			} `json:"contentDocumentIndex"`
-		} `json:"nodes"`
-		Layout struct {
-			NodeIndex []int64     `json:"nodeIndex"`
-			Bounds    [][]float64 `json:"bounds"`
-		} `json:"layout"`
-		ScrollOffsetX float64 `json:"scrollOffsetX"`
-		ScrollOffsetY float64 `json:"scrollOffsetY"`
-	} `json:"documents"`
-	Strings []string `json:"strings"`
-}
-
-// rawNodeNames is what a page with a <wbr> needs besides: the nodes'
-// names, types and values, decoded only then.
-type rawNodeNames struct {
-	Documents []struct {
-		Nodes struct {
-			NodeType  []int64 `json:"nodeType"`
-			NodeName  []int64 `json:"nodeName"`
-			NodeValue []int64 `json:"nodeValue"`
-		} `json:"nodes"`
-	} `json:"documents"`
-}
-
-func captureLayout(ctx context.Context, s interface {
-	Call(context.Context, string, any, any) error
-}) (*layoutSnapshot, error) {
-	var body jsonv2.Value
-	if err := s.Call(ctx, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, &body); err != nil {
-		return nil, err
-	}
-	var raw rawSnapshot
-	if err := jsonv2.Unmarshal(body, &raw, jsonv2.AllowInvalidUTF8(true)); err != nil {
-		return nil, fmt.Errorf("DOMSnapshot: %w", err)
-	}
-	str := func(i int64) string {
-		if i >= 0 && int(i) < len(raw.Strings) {
-			return raw.Strings[i]
-		}
-		return ""
-	}
-	// The string index of "WBR", if any document has one.
-	wbr := int64(-1)
-	for i, name := range raw.Strings {
-		if name == "WBR" {
-			wbr = int64(i)
-			break
-		}
-	}
-	var names rawNodeNames
-	if wbr >= 0 {
-		if err := jsonv2.Unmarshal(body, &names, jsonv2.AllowInvalidUTF8(true)); err != nil {
-			return nil, fmt.Errorf("DOMSnapshot: %w", err)
-		}
-	}
-	out := &layoutSnapshot{docs: map[cdp.FrameID]*docLayout{}}
-	frameOf := make([]cdp.FrameID, len(raw.Documents))
-	for i, d := range raw.Documents {
-		frameOf[i] = cdp.FrameID(str(d.FrameID))
-	}
-	for i, d := range raw.Documents {
-		n := len(d.Nodes.BackendNodeID)
-		if len(d.Nodes.ParentIndex) != n {
-			return nil, fmt.Errorf("DOMSnapshot: %d parents for %d nodes", len(d.Nodes.ParentIndex), n)
-		}
-		rects := make([]snapshot.Rect, n)
-		for j, ni := range d.Layout.NodeIndex {
-			if int(ni) < n && j < len(d.Layout.Bounds) && len(d.Layout.Bounds[j]) == 4 {
-				bb := d.Layout.Bounds[j]
-				rects[ni] = rects[ni].Union(snapshot.Rect{X: bb[0], Y: bb[1], W: bb[2], H: bb[3]})
-			}
-		}
-		// Children come after their parents: fold each box into its
-		// parent's, from the last node back, so an inline link that wraps
-		// a block (or display:contents) gets its content's box.
-		for j := n - 1; j > 0; j-- {
-			if p := d.Nodes.ParentIndex[j]; p >= 0 && int(p) < j {
-				rects[p] = rects[p].Union(rects[j])
-			}
-		}
-		dl := &docLayout{
-			boxes:   make(map[cdp.BackendNodeID]snapshot.Rect, n),
-			owners:  map[cdp.FrameID]cdp.BackendNodeID{},
-			parent:  d.Nodes.ParentIndex,
-			backend: d.Nodes.BackendNodeID,
-			scrollX: d.ScrollOffsetX, scrollY: d.ScrollOffsetY,
-		}
-		for j, be := range d.Nodes.BackendNodeID {
-			if !rects[j].Empty() {
-				dl.boxes[be] = rects[j]
-			}
-		}
-		if wbr >= 0 && i < len(names.Documents) && len(names.Documents[i].Nodes.NodeName) == n {
-			nn := names.Documents[i].Nodes
-			wordBreaks(dl, nn.NodeName, nn.NodeType, nn.NodeValue, d.Layout.NodeIndex, wbr, str)
-		}
-		if cdi := d.Nodes.ContentDocumentIndex; cdi != nil {
-			for k, ni := range cdi.Index {
-				if k < len(cdi.Value) && int(ni) < n && int(cdi.Value[k]) < len(frameOf) {
-					dl.owners[frameOf[cdi.Value[k]]] = d.Nodes.BackendNodeID[ni]
-				}
-			}
-		}
-		out.docs[frameOf[i]] = dl
-	}
-	return out, nil
-}
-
-// wordBreaks fills in what wordBreakText needs for a document, when it
-// holds a <wbr> (wbr is the string index of "WBR").
-func wordBreaks(dl *docLayout, names, types, values, laidOut []int64, wbr int64, str func(int64) string) {
-	n := len(names)
-	has := make([]bool, n)
-	found := false
-	for j, nm := range names {
-		if nm == wbr {
-			has[j], found = true, true
-		}
-	}
-	if !found {
-		return
-	}
-	for j := n - 1; j > 0; j-- {
-		if p := dl.parent[j]; has[j] && p >= 0 && int(p) < j {
-			has[p] = true
-		}
-	}
-	laid := make([]bool, n)
-	for _, ni := range laidOut {
-		if ni >= 0 && int(ni) < n {
-			laid[ni] = true
-		}
-	}
-	text := make([]string, n)
-	for j := range n {
-		// A text node that was laid out: rendered text.
-		if j < len(types) && types[j] == 3 && laid[j] && j < len(values) {
-			text[j] = str(values[j])
-		}
-	}
-	dl.index = make(map[cdp.BackendNodeID]int, n)
-	for j, be := range dl.backend {
-		dl.index[be] = j
-	}
-	dl.wbr, dl.text = has, text
 }

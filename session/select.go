@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"fmt"
+
+	"github.com/lyrad/lyrad/page"
 )
 
 // SelectBy says how select_option names the option: exactly one of Value,
@@ -12,28 +14,6 @@ type SelectBy struct {
 	Value string // the value or the label
 	Index int64
 }
-
-// jsSelect chooses an option of the <select> `this` and fires input and
-// change the way a person's choice does (a page listens for those). It
-// answers what was chosen, or why nothing was.
-const jsSelect = `function(by, want, index) {
-  const opts = Array.from(this.options);
-  let i = -1;
-  if (by === 'index') i = index;
-  else if (by === 'value') i = opts.findIndex(o => o.value === want);
-  else i = opts.findIndex(o => o.label.trim() === want.trim() || o.text.trim() === want.trim());
-  const choices = opts.slice(0, 30).map(o => o.label.trim() || o.value);
-  if (i < 0 || i >= opts.length) return {missing: true, choices, count: opts.length};
-  const o = opts[i];
-  if (o.disabled || (o.parentElement && o.parentElement.tagName === 'OPTGROUP' && o.parentElement.disabled))
-    return {disabledOption: true, label: o.label.trim()};
-  if (this.selectedIndex !== i) {
-    this.selectedIndex = i;
-    this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-    this.dispatchEvent(new Event('change', {bubbles: true}));
-  }
-  return {value: o.value, label: o.label.trim(), index: i};
-}`
 
 // SelectOption chooses an option of a <select> by value, label or index.
 // The usability check (found, visible, enabled, a select list) runs before
@@ -52,7 +32,7 @@ func (m *Manager) SelectOption(ctx context.Context, c Caller, opts ActOptions, b
 			Label          string   `json:"label"`
 			Index          int      `json:"index"`
 		}
-		if err := ac.b.call(actx, n, jsSelect, &res, by.By, by.Value, by.Index); err != nil {
+		if err := ac.b.call(actx, n, page.JSSelect, &res, by.By, by.Value, by.Index); err != nil {
 			return nil, ac.annotate(actx, err, "select_option")
 		}
 		want := by.Value

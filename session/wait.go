@@ -2,17 +2,16 @@ package session
 
 import (
 	"context"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/snapshot"
 )
 
@@ -79,7 +78,7 @@ func (m *Manager) WaitFor(ctx context.Context, c Caller, o WaitOptions) (time.Du
 	if o.URL != "" {
 		lastSeen = b.currentURL(ctx, tab)
 	} else if lastSeen == "" {
-		lastSeen = b.excerpt(ctx, tab)
+		lastSeen = page.Excerpt(b.conn.Session(tab.SessionID), &b.worlds, cdp.FrameID(tab.ID))
 	}
 	return waited, newError(StatusTimeout, "the condition was not met in time",
 		"Look at last_seen: call read_page to see the page, or wait again with a longer timeout_ms (at most 30000).").
@@ -106,7 +105,7 @@ func (b *Browser) waitInPage(ctx context.Context, tab cdpguard.Target, kind, arg
 			Met     bool   `json:"met"`
 			Excerpt string `json:"excerpt"`
 		}
-		err := b.worlds.callFunction(cctx, s, cdp.FrameID(tab.ID), snapshot.JSWait, &r, kind, arg, state, slice.Milliseconds())
+		err := b.worlds.CallFunction(cctx, s, cdp.FrameID(tab.ID), snapshot.JSWait, &r, kind, arg, state, slice.Milliseconds())
 		cancel()
 		if err != nil {
 			if e := readErr(ctx, err, arg); isArgError(e) {
@@ -147,7 +146,7 @@ func isArgError(err error) bool {
 // at, and the browser is asked directly now and then in case an update
 // came before we subscribed.
 func (b *Browser) waitURL(ctx context.Context, tab cdpguard.Target, glob string) (string, error) {
-	re := URLGlob(glob)
+	re := page.URLGlob(glob)
 	events, stop := b.conn.Subscribe(target.TargetInfoChanged.Method)
 	defer stop()
 	cur := b.currentURL(ctx, tab)
@@ -186,14 +185,14 @@ func (b *Browser) currentURL(ctx context.Context, tab cdpguard.Target) string {
 func (b *Browser) waitLoadState(ctx context.Context, tab cdpguard.Target, state string) error {
 	want := map[string]string{"domcontentloaded": "DOMContentLoaded", "load": "load", "networkidle": "networkIdle"}[state]
 	s := b.conn.Session(tab.SessionID)
-	events, stop := s.Subscribe(page.LifecycleEvent.Method)
+	events, stop := s.Subscribe(cdppage.LifecycleEvent.Method)
 	defer stop()
-	loaders, err := frameLoaders(ctx, b, tab.SessionID)
+	loaders, err := page.FrameLoaders(ctx, b.conn, tab.SessionID)
 	if err != nil {
 		return err
 	}
 	loader := loaders[cdp.FrameID(tab.ID)]
-	if _, err := cdp.Call(ctx, s, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true}); err != nil {
+	if _, err := cdp.Call(ctx, s, cdppage.SetLifecycleEventsEnabled, cdppage.SetLifecycleEventsEnabledParams{Enabled: true}); err != nil {
 		return err
 	}
 	for {
@@ -204,7 +203,7 @@ func (b *Browser) waitLoadState(ctx context.Context, tab cdpguard.Target, state 
 			if !ok {
 				return pageGone()
 			}
-			var lc page.EventLifecycleEvent
+			var lc cdppage.EventLifecycleEvent
 			if jsonv2.Unmarshal(ev, &lc) != nil || lc.FrameID != cdp.FrameID(tab.ID) {
 				continue
 			}
@@ -216,62 +215,4 @@ func (b *Browser) waitLoadState(ctx context.Context, tab cdpguard.Target, state 
 			}
 		}
 	}
-}
-
-// excerpt is the start of the page's visible text, for last_seen.
-func (b *Browser) excerpt(ctx context.Context, tab cdpguard.Target) string {
-	cctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	var r struct {
-		Text string `json:"text"`
-	}
-	if b.worlds.callFunction(cctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, "") != nil {
-		return ""
-	}
-	t := strings.Join(strings.Fields(r.Text), " ")
-	if rs := []rune(t); len(rs) > 200 {
-		t = string(rs[:200]) + "…"
-	}
-	return t
-}
-
-// URLGlob compiles a wait_for url glob: it matches the whole URL; ** is
-// any run of characters, * any run without a slash, ? one character that
-// is not a slash, {a,b} either; anything else is itself.
-func URLGlob(glob string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	inGroup := false
-	g := []rune(glob)
-	for i := 0; i < len(g); i++ {
-		c := g[i]
-		switch {
-		case c == '*' && i+1 < len(g) && g[i+1] == '*':
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case c == '?':
-			b.WriteString("[^/]")
-		case c == '{':
-			inGroup = true
-			b.WriteString("(?:")
-		case c == '}' && inGroup:
-			inGroup = false
-			b.WriteString(")")
-		case c == ',' && inGroup:
-			b.WriteString("|")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	if inGroup {
-		b.WriteString(")")
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return regexp.MustCompile("^" + regexp.QuoteMeta(glob) + "$")
-	}
-	return re
 }

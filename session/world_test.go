@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/page"
 )
 
 // testBrowser opens a headless guarded browser on a temp data dir. With no
@@ -57,7 +58,7 @@ func TestIsolatedWorld(t *testing.T) {
 		Secret any    `json:"secret"`
 		Sum    int    `json:"sum"`
 	}
-	err := b.worlds.callFunction(ctx, s, frame, `function(a, b) { return {title: document.title, secret: window.pageSecret ?? null, sum: a + b} }`, &got, 2, 3)
+	err := b.worlds.CallFunction(ctx, s, frame, `function(a, b) { return {title: document.title, secret: window.pageSecret ?? null, sum: a + b} }`, &got, 2, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestIsolatedWorld(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text string
-	if err := b.worlds.callOnNode(ctx, s, frame, desc.Node.BackendNodeID, `function() { return this.textContent }`, &text); err != nil {
+	if err := b.worlds.CallOnNode(ctx, s, frame, desc.Node.BackendNodeID, `function() { return this.textContent }`, &text); err != nil {
 		t.Fatal(err)
 	}
 	if text != "Go" {
@@ -90,17 +91,17 @@ func TestIsolatedWorld(t *testing.T) {
 	if _, err := m.Navigate(ctx, c, `data:text/html,<title>Second</title>`, "load", Intent{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.worlds.callFunction(ctx, s, frame, `function() { return {title: document.title} }`, &got); err != nil || got.Title != "Second" {
+	if err := b.worlds.CallFunction(ctx, s, frame, `function() { return {title: document.title} }`, &got); err != nil || got.Title != "Second" {
 		t.Errorf("after navigation: %+v %v", got, err)
 	}
-	var se *ScriptError
-	if err := b.worlds.callFunction(ctx, s, frame, `function() { throw new Error("boom") }`, nil); err == nil || !asScript(err, &se) {
+	var se *page.ScriptError
+	if err := b.worlds.CallFunction(ctx, s, frame, `function() { throw new Error("boom") }`, nil); err == nil || !asScript(err, &se) {
 		t.Errorf("exception: %v", err)
 	}
 }
 
-func asScript(err error, se **ScriptError) bool {
-	e, ok := err.(*ScriptError)
+func asScript(err error, se **page.ScriptError) bool {
+	e, ok := err.(*page.ScriptError)
 	*se = e
 	return ok
 }

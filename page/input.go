@@ -1,4 +1,4 @@
-package session
+package page
 
 import (
 	"context"
@@ -96,18 +96,18 @@ var shifted = func() map[string]*kb.Key {
 	return m
 }()
 
-// keyChord is a parsed press_key argument: the modifiers held and one key.
-type keyChord struct {
+// KeyChord is a parsed press_key argument: the modifiers held and one key.
+type KeyChord struct {
 	mods []string // modifier names in press order ("control", "shift")
 	bits int64
 	key  *kb.Key
 	name string // the key as the caller wrote it
 }
 
-// parseChord reads "Enter", "a", "Control+a", "Shift+Tab",
+// ParseChord reads "Enter", "a", "Control+a", "Shift+Tab",
 // "Control+Shift+ArrowLeft", "Control++" (the plus key).
-func parseChord(s string) (keyChord, error) {
-	var ch keyChord
+func ParseChord(s string) (KeyChord, error) {
+	var ch KeyChord
 	if s == "" {
 		return ch, fmt.Errorf("key is empty")
 	}
@@ -155,11 +155,11 @@ func parseChord(s string) (keyChord, error) {
 	return ch, fmt.Errorf("%q is not a key lyrad knows", keyPart)
 }
 
-// press sends the chord: modifiers down, the key down and up, modifiers up.
+// Press sends the chord: modifiers down, the key down and up, modifiers up.
 // A printable key with no Control, Alt or Meta held carries its text, so the
 // page receives keypress and input as from a keyboard (Enter's "\r" submits
 // a form implicitly).
-func press(ctx context.Context, s *cdpconn.Session, ch keyChord) error {
+func Press(ctx context.Context, s *cdpconn.Session, ch KeyChord) error {
 	held := int64(0)
 	release := func() {
 		// Modifiers go up whatever happened, so none stays held for the
@@ -217,29 +217,32 @@ func press(ctx context.Context, s *cdpconn.Session, ch keyChord) error {
 	return err
 }
 
-// enterKey is the chord type_text's submit=true presses.
-var enterKey = keyChord{key: kb.Keys['\r'], name: "Enter"}
+// EnterKey is the chord type_text's submit=true presses.
+var EnterKey = KeyChord{key: kb.Keys['\r'], name: "Enter"}
 
-// insertText types text into the focused element as one input, the way an
+// DeleteKey deletes the selection (type_text with empty text).
+var DeleteKey = KeyChord{key: kb.Keys['\u007f'], name: "Delete"}
+
+// InsertText types text into the focused element as one input, the way an
 // input method commits text: beforeinput and input fire, and no key events.
-func insertText(ctx context.Context, s *cdpconn.Session, text string) error {
+func InsertText(ctx context.Context, s *cdpconn.Session, text string) error {
 	_, err := cdp.Call(ctx, s, input.InsertText, input.InsertTextParams{Text: text})
 	return err
 }
 
-// mouseMove moves the pointer to (x, y) with no button held.
-func mouseMove(ctx context.Context, s *cdpconn.Session, x, y float64) error {
+// MouseMove moves the pointer to (x, y) with no button held.
+func MouseMove(ctx context.Context, s *cdpconn.Session, x, y float64) error {
 	_, err := cdp.Call(ctx, s, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 		Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y, PointerType: input.DispatchMouseEventPointerTypeMouse,
 	})
 	return err
 }
 
-// mouseClick presses and releases the left button at (x, y), where the
+// MouseClick presses and releases the left button at (x, y), where the
 // pointer already is. A press whose answer did not come in time (a page
 // busy in a handler) is still followed by its release, in the background,
 // so no button stays held for the next call.
-func mouseClick(ctx context.Context, s *cdpconn.Session, x, y float64) error {
+func MouseClick(ctx context.Context, s *cdpconn.Session, x, y float64) error {
 	ev := func(t input.DispatchMouseEventType, buttons int64) input.DispatchMouseEventParams {
 		return input.DispatchMouseEventParams{Type: t, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
 			PointerType: input.DispatchMouseEventPointerTypeMouse}
@@ -258,10 +261,10 @@ func mouseClick(ctx context.Context, s *cdpconn.Session, x, y float64) error {
 	return err
 }
 
-// mouseWheel turns the wheel at (x, y) by dy pixels (positive scrolls down).
+// MouseWheel turns the wheel at (x, y) by dy pixels (positive scrolls down).
 // The params are spelled out: Chrome requires deltaX, and the generated
 // type leaves out a zero.
-func mouseWheel(ctx context.Context, s *cdpconn.Session, x, y, dy float64) error {
+func MouseWheel(ctx context.Context, s *cdpconn.Session, x, y, dy float64) error {
 	return s.Call(ctx, input.DispatchMouseEvent.Method, map[string]any{
 		"type": input.DispatchMouseEventTypeMouseWheel, "x": x, "y": y, "deltaX": 0, "deltaY": dy, "pointerType": "mouse",
 	}, nil)

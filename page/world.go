@@ -1,4 +1,4 @@
-package session
+package page
 
 import (
 	"context"
@@ -9,26 +9,26 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/lyrad/lyrad/cdpconn"
 )
 
-// worldName names lyrad's isolated world. Our JavaScript runs there and
+// WorldName names lyrad's isolated world. Our JavaScript runs there and
 // never in the page's own world: it shares the DOM, not the page's globals,
 // and needs no Runtime.enable (which anti-bot scripts detect).
-const worldName = "lyrad"
+const WorldName = "lyrad"
 
-// worlds caches one isolated-world execution context per frame. A
+// Worlds caches one isolated-world execution context per frame. A
 // navigation destroys the context; without Runtime.enable no event says so,
 // so a call that finds its context gone makes a new one and tries once more.
-type worlds struct {
+type Worlds struct {
 	mu  sync.Mutex
 	ctx map[cdp.FrameID]runtime.ExecutionContextID
 }
 
-func (w *worlds) get(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
+func (w *Worlds) Get(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
 	w.mu.Lock()
 	if w.ctx == nil {
 		w.ctx = map[cdp.FrameID]runtime.ExecutionContextID{}
@@ -38,7 +38,7 @@ func (w *worlds) get(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID,
 	if ok && !fresh {
 		return id, nil
 	}
-	res, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+	res, err := cdp.Call(ctx, s, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: frame, WorldName: WorldName})
 	if err != nil {
 		return 0, err
 	}
@@ -48,7 +48,7 @@ func (w *worlds) get(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID,
 	return res.ExecutionContextID, nil
 }
 
-func (w *worlds) forget(frame cdp.FrameID) {
+func (w *Worlds) Forget(frame cdp.FrameID) {
 	w.mu.Lock()
 	delete(w.ctx, frame)
 	w.mu.Unlock()
@@ -59,17 +59,17 @@ type ScriptError struct{ Text string }
 
 func (e *ScriptError) Error() string { return "script: " + e.Text }
 
-// callFunction runs fn (a JavaScript function expression) in lyrad's
+// CallFunction runs fn (a JavaScript function expression) in lyrad's
 // isolated world of frame, with args as JSON values, and decodes its
 // JSON-serialisable result into out (which may be nil). A frame's id is its
 // target id for a tab's main frame.
-func (w *worlds) callFunction(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, fn string, out any, args ...any) error {
-	callArgs, err := jsArgs(args)
+func (w *Worlds) CallFunction(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, fn string, out any, args ...any) error {
+	callArgs, err := JSArgs(args)
 	if err != nil {
 		return err
 	}
 	for attempt := 0; ; attempt++ {
-		id, err := w.get(ctx, s, frame, attempt > 0)
+		id, err := w.Get(ctx, s, frame, attempt > 0)
 		if err != nil {
 			return err
 		}
@@ -79,32 +79,32 @@ func (w *worlds) callFunction(ctx context.Context, s *cdpconn.Session, frame cdp
 			ReturnByValue: &t, AwaitPromise: &t, Silent: &t, UserGesture: &f,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
-			w.forget(frame)
+			w.Forget(frame)
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		return decodeResult(res.Result, res.ExceptionDetails, out)
+		return DecodeResult(res.Result, res.ExceptionDetails, out)
 	}
 }
 
-// callOnNode runs fn with `this` bound to the node, in lyrad's isolated
+// CallOnNode runs fn with `this` bound to the node, in lyrad's isolated
 // world of the node's frame. Nodes are addressed by backendNodeId, which
-// survives across worlds and needs no DOM.enable.
-func (w *worlds) callOnNode(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, node cdp.BackendNodeID, fn string, out any, args ...any) error {
-	callArgs, err := jsArgs(args)
+// survives across Worlds and needs no DOM.enable.
+func (w *Worlds) CallOnNode(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, node cdp.BackendNodeID, fn string, out any, args ...any) error {
+	callArgs, err := JSArgs(args)
 	if err != nil {
 		return err
 	}
 	for attempt := 0; ; attempt++ {
-		id, err := w.get(ctx, s, frame, attempt > 0)
+		id, err := w.Get(ctx, s, frame, attempt > 0)
 		if err != nil {
 			return err
 		}
-		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: node, ExecutionContextID: id, ObjectGroup: worldName})
+		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: node, ExecutionContextID: id, ObjectGroup: WorldName})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
-			w.forget(frame)
+			w.Forget(frame)
 			continue
 		}
 		if err != nil {
@@ -122,17 +122,17 @@ func (w *worlds) callOnNode(ctx context.Context, s *cdpconn.Session, frame cdp.F
 		if err != nil {
 			return err
 		}
-		return decodeResult(res.Result, res.ExceptionDetails, out)
+		return DecodeResult(res.Result, res.ExceptionDetails, out)
 	}
 }
 
 // NodeGoneError: the node no longer exists (removed, or its document gone).
-type NodeGoneError struct{ err error }
+type NodeGoneError struct{ Err error }
 
-func (e *NodeGoneError) Error() string { return "node is gone: " + e.err.Error() }
-func (e *NodeGoneError) Unwrap() error { return e.err }
+func (e *NodeGoneError) Error() string { return "node is gone: " + e.Err.Error() }
+func (e *NodeGoneError) Unwrap() error { return e.Err }
 
-func jsArgs(args []any) ([]*runtime.CallArgument, error) {
+func JSArgs(args []any) ([]*runtime.CallArgument, error) {
 	out := make([]*runtime.CallArgument, 0, len(args))
 	for _, a := range args {
 		b, err := jsonv2.Marshal(a)
@@ -144,7 +144,7 @@ func jsArgs(args []any) ([]*runtime.CallArgument, error) {
 	return out, nil
 }
 
-func decodeResult(r *runtime.RemoteObject, exc *runtime.ExceptionDetails, out any) error {
+func DecodeResult(r *runtime.RemoteObject, exc *runtime.ExceptionDetails, out any) error {
 	if exc != nil {
 		text := exc.Text
 		if exc.Exception != nil && exc.Exception.Description != "" {

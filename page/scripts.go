@@ -1,4 +1,4 @@
-package session
+package page
 
 // The page-side JavaScript of the acting tools. All of it runs in lyrad's
 // isolated world (see world.go): it shares the DOM with the page, not its
@@ -61,7 +61,7 @@ const describe = el => {
 };
 `
 
-// jsLocate finds what a selector names in this frame's document, open
+// JSLocate finds what a selector names in this frame's document, open
 // shadow roots included, and returns {count, el}: how many elements matched
 // and the one to act on, the first visible match in document order (else
 // the first). kind is css, text or xpath.
@@ -71,7 +71,7 @@ const describe = el => {
 // (whitespace-normalised) text to be exactly that; text=/sa.e/i is a
 // regular expression. The innermost element holding the text matches, lifted
 // to the control around it (a span inside a button names the button).
-const jsLocate = `function(kind, sel) {` + jsHelpers + `
+const JSLocate = `function(kind, sel) {` + jsHelpers + `
   // Every root to search: the document and each open shadow root in it.
   const roots = [document];
   for (let i = 0; i < roots.length; i++)
@@ -121,8 +121,8 @@ const jsLocate = `function(kind, sel) {` + jsHelpers + `
   return {count: found.length, el};
 }`
 
-// jsState reports whether the element can be acted on now, and what it is.
-const jsState = `function() {` + jsHelpers + `
+// JSState reports whether the element can be acted on now, and what it is.
+const JSState = `function() {` + jsHelpers + `
   const el = this;
   const s = {connected: el.isConnected, visible: visible(el), enabled: true, textField: false, readOnly: false,
     tag: el.localName, role: roleOf(el), name: nameOf(el)};
@@ -135,12 +135,12 @@ const jsState = `function() {` + jsHelpers + `
   return s;
 }`
 
-// jsPrepare brings the element into view (only when it is not fully in view
+// JSPrepare brings the element into view (only when it is not fully in view
 // already) and picks the point to act on: the centre of its first box,
 // clipped to the viewport. It then asks the page what is at that point, so
 // a pointer never lands on something covering the element. Coordinates are
 // this frame's viewport's.
-const jsPrepare = `function() {` + jsHelpers + jsCovered + `
+const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   const el = this;
   if (!el.isConnected) return {gone: true};
   const vw = document.documentElement.clientWidth || innerWidth, vh = document.documentElement.clientHeight || innerHeight;
@@ -159,10 +159,10 @@ const jsPrepare = `function() {` + jsHelpers + jsCovered + `
   return {x, y, left: l.left, top: l.top, scrolled, covered: coveredBy(el, x, y)};
 }`
 
-// jsHit answers, after the pointer moved, whether the element is still
+// JSHit answers, after the pointer moved, whether the element is still
 // there and still the one at the point (hover effects can cover it, or
 // remove it).
-const jsHit = `function(x, y) {` + jsHelpers + jsCovered + `
+const JSHit = `function(x, y) {` + jsHelpers + jsCovered + `
   if (!this.isConnected) return {gone: true};
   return {covered: coveredBy(this, x, y)};
 }`
@@ -188,9 +188,9 @@ const coveredBy = (el, x, y) => {
 };
 `
 
-// jsFocusText focuses a text field and selects what it holds, so that the
+// JSFocusText focuses a text field and selects what it holds, so that the
 // text typed next replaces it. It reports whether focus arrived.
-const jsFocusText = `function() {
+const JSFocusText = `function() {
   const el = this;
   el.focus(); // scrolls it into view when it is not
   if (el.localName === 'input' || el.localName === 'textarea') {
@@ -208,11 +208,11 @@ const jsFocusText = `function() {
   return a === el || el.contains(a);
 }`
 
-// jsWaitChange resolves on the next change to this document (nodes,
+// JSWaitChange resolves on the next change to this document (nodes,
 // attributes, text) or after ms, whichever is first: a control that appears
 // or gets enabled wakes the caller at once; the time limit covers what no
 // mutation announces (a style sheet, an animation).
-const jsWaitChange = `function(ms) {
+const JSWaitChange = `function(ms) {
   return new Promise(resolve => {
     const o = new MutationObserver(() => { o.disconnect(); resolve(true); });
     o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
@@ -220,17 +220,17 @@ const jsWaitChange = `function(ms) {
   });
 }`
 
-// jsDrain resolves after the tasks the page queued so far (a click
+// JSDrain resolves after the tasks the page queued so far (a click
 // handler's setTimeout(0), a form submission) have run: the events they
 // raise then reach lyrad before this call's answer does.
-const jsDrain = `function() { return new Promise(resolve => setTimeout(resolve, 0)); }`
+const JSDrain = `function() { return new Promise(resolve => setTimeout(resolve, 0)); }`
 
-// jsScrollState reports the window's scroll position once it has settled:
+// JSScrollState reports the window's scroll position once it has settled:
 // read each frame until it has not moved for three frames (a wheel scroll
 // is animated), at most ms. With wantMove, a position still at fromY is not
 // settled for the first 300 ms: a wheel turn takes a frame or two to start
 // the scroll.
-const jsScrollState = `function(ms, wantMove, fromY) {
+const JSScrollState = `function(ms, wantMove, fromY) {
   const se = document.scrollingElement || document.documentElement;
   const state = () => ({y: Math.round(scrollY), height: se.scrollHeight, view: innerHeight,
     atBottom: Math.ceil(scrollY + innerHeight) >= se.scrollHeight - 1});
@@ -248,21 +248,52 @@ const jsScrollState = `function(ms, wantMove, fromY) {
   })();
 }`
 
-// jsScrollTo jumps to the top or the bottom of the document.
-const jsScrollTo = `function(where) {
+// JSScrollTo jumps to the top or the bottom of the document.
+const JSScrollTo = `function(where) {
   const se = document.scrollingElement || document.documentElement;
   scrollTo({left: scrollX, top: where === 'top' ? 0 : se.scrollHeight, behavior: 'instant'});
 }`
 
-// jsScrollIntoView brings an element to the middle of the viewport.
-const jsScrollIntoView = `function() {
+// JSScrollIntoView brings an element to the middle of the viewport.
+const JSScrollIntoView = `function() {
   this.scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});
 }`
 
-// jsFrames resolves after the page has drawn two frames (or 100 ms where
+// JSFrames resolves after the page has drawn two frames (or 100 ms where
 // frames are throttled): the browser routes pointer events to an
 // out-of-process frame by where the last drawn frame put it, so after a
 // scroll the input waits for the drawing.
-const jsFrames = `function() {
+const JSFrames = `function() {
   return new Promise(r => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 100); });
+}`
+
+// JSFocusedFrame answers the element holding the focus when it is a frame
+// (the focus is inside that frame's document), through open shadow roots;
+// null otherwise.
+const JSFocusedFrame = `function() {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a && /^(IFRAME|FRAME|OBJECT|EMBED)$/.test(a.tagName) ? a : null;
+}`
+
+// JSSelect chooses an option of the <select> `this` and fires input and
+// change the way a person's choice does (a page listens for those). It
+// answers what was chosen, or why nothing was.
+const JSSelect = `function(by, want, index) {
+  const opts = Array.from(this.options);
+  let i = -1;
+  if (by === 'index') i = index;
+  else if (by === 'value') i = opts.findIndex(o => o.value === want);
+  else i = opts.findIndex(o => o.label.trim() === want.trim() || o.text.trim() === want.trim());
+  const choices = opts.slice(0, 30).map(o => o.label.trim() || o.value);
+  if (i < 0 || i >= opts.length) return {missing: true, choices, count: opts.length};
+  const o = opts[i];
+  if (o.disabled || (o.parentElement && o.parentElement.tagName === 'OPTGROUP' && o.parentElement.disabled))
+    return {disabledOption: true, label: o.label.trim()};
+  if (this.selectedIndex !== i) {
+    this.selectedIndex = i;
+    this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+    this.dispatchEvent(new Event('change', {bubbles: true}));
+  }
+  return {value: o.value, label: o.label.trim(), index: i};
 }`

@@ -1,0 +1,195 @@
+package page
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/cdpconn"
+)
+
+// InvalidSelectorError: the page's selector engine rejected the selector;
+// Text is the first line of its message.
+type InvalidSelectorError struct{ Text string }
+
+func (e *InvalidSelectorError) Error() string { return "the selector is not valid: " + e.Text }
+
+// Node is an element to act on: the CDP session and frame it lives in and
+// its backendNodeId; while a call runs, also its object in lyrad's isolated
+// world (in the call's object group, released when the call ends).
+type Node struct {
+	Session target.SessionID
+	Frame   cdp.FrameID
+	Backend cdp.BackendNodeID
+	object  runtime.RemoteObjectID
+	group   string
+}
+
+// actGroups names the object group of each acting call's handles: each
+// call releases its own, in the background, when it ends.
+var actGroups atomic.Int64
+
+// NewActGroup names a new acting call's object group.
+func NewActGroup() string { return fmt.Sprintf("lyrad-act-%d", actGroups.Add(1)) }
+
+// FrameRef is one frame and the session that reaches it.
+type FrameRef struct {
+	Session target.SessionID
+	Frame   cdp.FrameID
+}
+
+// LocateIn runs JSLocate in one frame for a selector of kind (css, text,
+// xpath) and body: the match count, and the first match as a Node held in
+// group. A selector the page's engine rejects is an *InvalidSelectorError.
+func LocateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (int, *Node, error) {
+	s := conn.Session(f.Session)
+	for attempt := 0; ; attempt++ {
+		id, err := w.Get(ctx, s, f.Frame, attempt > 0)
+		if err != nil {
+			return 0, nil, err
+		}
+		args, _ := JSArgs([]any{kind, body})
+		t := true
+		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: JSLocate, ExecutionContextID: id, Arguments: args,
+			ObjectGroup: group, Silent: &t,
+		})
+		if cdpconn.IsContextGone(err) && attempt == 0 {
+			w.Forget(f.Frame)
+			continue
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+		if res.ExceptionDetails != nil {
+			se := &ScriptError{Text: res.ExceptionDetails.Text}
+			if res.ExceptionDetails.Exception != nil && res.ExceptionDetails.Exception.Description != "" {
+				se.Text = res.ExceptionDetails.Exception.Description
+			}
+			if i := strings.IndexByte(se.Text, '\n'); i > 0 {
+				se.Text = se.Text[:i]
+			}
+			return 0, nil, &InvalidSelectorError{Text: se.Text}
+		}
+		if res.Result == nil || res.Result.ObjectID == "" {
+			return 0, nil, errors.New("locate: no result")
+		}
+		own := true
+		props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: &own})
+		if err != nil {
+			return 0, nil, err
+		}
+		count := 0
+		var el runtime.RemoteObjectID
+		for _, p := range props.Result {
+			if p.Value == nil {
+				continue
+			}
+			switch p.Name {
+			case "count":
+				_ = jsonv2.Unmarshal(p.Value.Value, &count)
+			case "el":
+				el = p.Value.ObjectID
+			}
+		}
+		if count == 0 || el == "" {
+			return count, nil, nil
+		}
+		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el})
+		if err != nil || d.Node == nil {
+			return 0, nil, &NodeGoneError{Err: errors.New("the element went away as it was found")}
+		}
+		frame := f.Frame
+		if d.Node.FrameID != "" {
+			frame = d.Node.FrameID
+		}
+		return count, &Node{Session: f.Session, Frame: frame, Backend: d.Node.BackendNodeID, object: el, group: group}, nil
+	}
+}
+
+// Call runs fn with `this` bound to the node in lyrad's isolated world and
+// decodes its JSON result into out. The node's object is resolved from its
+// backendNodeId on first use, and again once if its context went away.
+func Call(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn string, out any, args ...any) error {
+	s := conn.Session(n.Session)
+	callArgs, err := JSArgs(args)
+	if err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		if n.object == "" || attempt > 0 {
+			if err := resolveNode(ctx, w, s, n, attempt > 0); err != nil {
+				return err
+			}
+		}
+		t := true
+		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ObjectID: n.object, Arguments: callArgs,
+			ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
+		})
+		if err != nil && attempt == 0 && (cdpconn.IsContextGone(err) || strings.Contains(err.Error(), "Could not find object")) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return DecodeResult(res.Result, res.ExceptionDetails, out)
+	}
+}
+
+func resolveNode(ctx context.Context, w *Worlds, s *cdpconn.Session, n *Node, fresh bool) error {
+	if n.Backend == 0 {
+		return &NodeGoneError{Err: errors.New("the element is gone")}
+	}
+	for attempt := 0; ; attempt++ {
+		id, err := w.Get(ctx, s, n.Frame, fresh || attempt > 0)
+		if err != nil {
+			return err
+		}
+		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: n.Backend, ExecutionContextID: id, ObjectGroup: n.group})
+		if cdpconn.IsContextGone(err) && attempt == 0 {
+			w.Forget(n.Frame)
+			continue
+		}
+		if err != nil {
+			return &NodeGoneError{Err: err}
+		}
+		if obj.Object == nil || obj.Object.ObjectID == "" {
+			return &NodeGoneError{Err: errors.New("node has no object")}
+		}
+		n.object = obj.Object.ObjectID
+		return nil
+	}
+}
+
+// ReleaseHandles lets go of the objects an acting call held in the frames
+// it touched. It costs the call nothing: it runs on its own.
+func ReleaseHandles(conn *cdpconn.Conn, group string, sessions ...target.SessionID) {
+	seen := map[target.SessionID]bool{}
+	for _, sid := range sessions {
+		if seen[sid] {
+			continue
+		}
+		seen[sid] = true
+		go func(s *cdpconn.Session) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_, _ = cdp.Call(ctx, s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+		}(conn.Session(sid))
+	}
+}
+
+// NewNode is the element backend in frame, reached through session sid,
+// whose object will be held in group once resolved.
+func NewNode(sid target.SessionID, frame cdp.FrameID, backend cdp.BackendNodeID, group string) *Node {
+	return &Node{Session: sid, Frame: frame, Backend: backend, group: group}
+}

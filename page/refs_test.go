@@ -1,0 +1,45 @@
+package page
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+
+	"github.com/lyrad/lyrad/snapshot"
+)
+
+func TestRefStoreAssign(t *testing.T) {
+	var r RefStore
+	mk := func(it snapshot.Item) ElementRef {
+		return ElementRef{TabID: "tab", SessionID: "s1", Backend: cdp.BackendNodeID(it.Backend), Name: it.Name}
+	}
+	items := func(backends ...int64) []snapshot.Item {
+		var out []snapshot.Item
+		for _, b := range backends {
+			out = append(out, snapshot.Item{Backend: b})
+		}
+		return out
+	}
+	if got := r.Assign("tab", "doc1", items(10, 11), mk); !slices.Equal(got, []string{"e1", "e2"}) {
+		t.Fatalf("first read: %v", got)
+	}
+	// The same document read again: an element keeps its ref, a new one
+	// gets the next, and a ref of the earlier read is no longer served.
+	if got := r.Assign("tab", "doc1", items(11, 12), mk); !slices.Equal(got, []string{"e2", "e3"}) {
+		t.Fatalf("second read: %v", got)
+	}
+	if _, ok := r.Lookup("e1"); ok {
+		t.Error("e1 is not in the latest read")
+	}
+	if e, ok := r.Lookup("e3"); !ok || e.Backend != 12 {
+		t.Errorf("e3 = %+v %v", e, ok)
+	}
+	if r.MainLoader() != "doc1" {
+		t.Errorf("main loader %q", r.MainLoader())
+	}
+	// Another document starts again from e1.
+	if got := r.Assign("tab", "doc2", items(12), mk); !slices.Equal(got, []string{"e1"}) {
+		t.Fatalf("after navigation: %v", got)
+	}
+}
