@@ -222,8 +222,10 @@ func TestActUsableBeforeApproval(t *testing.T) {
 		return n
 	}
 	before := consents()
-	wantFailure(t, a.call("click", map[string]any{"selector": "#off", "submits": true, "timeout_ms": 300}), "disabled", "#off")
-	wantFailure(t, a.call("click", map[string]any{"selector": "#none", "submits": true, "timeout_ms": 300}), "not_found", "#none")
+	// The budget only bounds the wait for the control; 1.5 s leaves a
+	// loaded machine room to find it and tell.
+	wantFailure(t, a.call("click", map[string]any{"selector": "#off", "submits": true, "timeout_ms": 1500}), "disabled", "#off")
+	wantFailure(t, a.call("click", map[string]any{"selector": "#none", "submits": true, "timeout_ms": 1500}), "not_found", "#none")
 	if consents() != before {
 		t.Errorf("an unusable control asked for approval")
 	}

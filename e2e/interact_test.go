@@ -222,11 +222,13 @@ func TestClickFailures(t *testing.T) {
 	if took > 1500*time.Millisecond {
 		t.Errorf("not_found with timeout_ms=300 took %v", took)
 	}
-	env = a.call("click", map[string]any{"selector": "#gone", "timeout_ms": 500})
+	// Budgets that leave a loaded machine room to find the control and tell
+	// what is wrong with it.
+	env = a.call("click", map[string]any{"selector": "#gone", "timeout_ms": 1500})
 	wantFailure(t, env, "hidden", "#gone")
-	env = a.call("click", map[string]any{"selector": "#off", "timeout_ms": 500})
+	env = a.call("click", map[string]any{"selector": "#off", "timeout_ms": 1500})
 	wantFailure(t, env, "disabled", "#off")
-	env = a.call("click", map[string]any{"selector": "#inset", "timeout_ms": 500})
+	env = a.call("click", map[string]any{"selector": "#inset", "timeout_ms": 1500})
 	wantFailure(t, env, "disabled", "#inset")
 
 	// Covered: the hint names what covers it, and nothing is clicked.
@@ -333,10 +335,10 @@ func TestTypeText(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(env["error"]), "not a text field") {
 		t.Errorf("not a text field: %v", env["error"])
 	}
-	env = a.call("type_text", map[string]any{"selector": "#nope", "text": "x", "timeout_ms": 300})
+	env = a.call("type_text", map[string]any{"selector": "#nope", "text": "x", "timeout_ms": 1500})
 	wantFailure(t, env, "not_found", "#nope")
-	wantFailure(t, a.call("type_text", map[string]any{"selector": "#off", "text": "x", "timeout_ms": 300}), "disabled", "#off")
-	wantFailure(t, a.call("type_text", map[string]any{"selector": "#gone", "text": "x", "timeout_ms": 300}), "hidden", "#gone")
+	wantFailure(t, a.call("type_text", map[string]any{"selector": "#off", "text": "x", "timeout_ms": 1500}), "disabled", "#off")
+	wantFailure(t, a.call("type_text", map[string]any{"selector": "#gone", "text": "x", "timeout_ms": 1500}), "hidden", "#gone")
 
 	// submit=true presses Enter: the search form goes (a same-site GET).
 	env = a.call("type_text", map[string]any{"selector": "#q", "text": "cats", "submit": true})
