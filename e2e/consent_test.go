@@ -195,19 +195,9 @@ func TestTrustedOrigins(t *testing.T) {
 func TestConsentAnswerOffTheSchema(t *testing.T) {
 	needBrowser(t)
 	s := friendly(t)
-	cmd := exec.Command(lyradBin, "stdio")
-	cmd.Env = append(baseEnv(t.TempDir()), "LYRA_BROWSER_CONSENT_CHANNEL=auto")
-	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-raw", Version: "1"}, &mcp.ClientOptions{
-		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
-		ElicitationHandler: answer("accept", nil), // declares the capability; never called
-	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectRaw(t, ctx, t.TempDir())
 	args := map[string]any{"url": s.URL + "/", "confirm": true}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate", Arguments: args})
 	if err != nil || !res.NeedsInput() || len(res.InputRequests) != 1 {
@@ -283,19 +273,9 @@ func connectRaw(t *testing.T, ctx context.Context, dataDir string) *mcp.ClientSe
 func TestConsentAnswerIsForItsReason(t *testing.T) {
 	needBrowser(t)
 	s := friendly(t)
-	cmd := exec.Command(lyradBin, "stdio")
-	cmd.Env = append(baseEnv(t.TempDir()), "LYRA_BROWSER_CONSENT_CHANNEL=auto")
-	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-raw", Version: "1"}, &mcp.ClientOptions{
-		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
-		ElicitationHandler: answer("accept", nil), // declares the capability; never called
-	})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectRaw(t, ctx, t.TempDir())
 	ask := func(reason string, answers mcp.InputResponseMap) *mcp.CallToolResult {
 		t.Helper()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "navigate",
