@@ -16,6 +16,7 @@
 package cdpguard
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/url"
@@ -600,6 +601,12 @@ func (g *Guard) setup(q *Sender, info *target.Info) {
 	}
 }
 
+// methodGET and methodHEAD are how Chrome writes a request's method.
+var (
+	methodGET  = []byte(`"method":"GET"`)
+	methodHEAD = []byte(`"method":"HEAD"`)
+)
+
 // wireSend is the part of Network.requestWillBeSent and webSocketCreated a
 // send is told by; the rest (initiator stacks, timings) is never decoded.
 type wireSend struct {
@@ -620,6 +627,12 @@ type wireSend struct {
 // not a document (those are judged), not a GET or HEAD, not a CORS
 // preflight, and not one HoldSends holds (those are reported when judged).
 func (g *Guard) send(ev cdpconn.Event) (Send, bool) {
+	// Most requests a page makes are body-less GETs; they are told by a byte
+	// search, not decoded (this runs for every request of every page).
+	if ev.Method == network.RequestWillBeSent.Method && !bytes.Contains(ev.Params, hasBody) &&
+		(bytes.Contains(ev.Params, methodGET) || bytes.Contains(ev.Params, methodHEAD)) {
+		return Send{}, false
+	}
 	var w wireSend
 	if jsonv2.Unmarshal(ev.Params, &w) != nil {
 		return Send{}, false
