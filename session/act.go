@@ -4,33 +4,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
+	"github.com/lyrad/lyrad/policy"
 )
 
-// The acting tools (click, hover, type_text, press_key, scroll) share one
-// pipeline:
+// Every acting call (click, hover, type_text, press_key, select_option,
+// scroll, navigate, go_back, reload_page, tabs switch and close) goes
+// through one pipeline, m.act, which owns the sequence:
 //
-//  1. resolve the target and wait, at most appearWindow, until it is usable:
-//     present, visible, enabled (and a writable text field for type_text).
-//     This only reads the page, so an unusable control neither prompts nor
-//     spends a grant (not_found, hidden, disabled, element_not_actionable);
-//  2. beginAction: INTERACT on the origin of the document the input will
-//     reach (interact.go), then the credits for what the call declared;
-//  3. act with real input, bounded by timeout_ms (timeout);
-//  4. listen for what the action set off (act_watch.go): a navigation the
-//     guard refused (blocked_by_policy), a tab it opened (new_tab), the tab
-//     closing under it (page_closed), dialogs it raised.
+//  1. admission, once: one session drives (manager.go); navigate asks for
+//     NAVIGATE on its destination first and opens the browser if needed;
+//  2. the tab acted on, and the answer handle_dialog armed put in force
+//     for that tab's dialogs;
+//  3. for a call with a selector, the wait, at most appearWindow, until
+//     its target is usable (act_usable.go). This only reads the page, so an
+//     unusable control neither prompts nor spends a grant;
+//  4. INTERACT on the document the input reaches (interact.go), then the
+//     credits for what the call declared (grants.go);
+//  5. the call's timeout, and a watch on what it sets off, opened before
+//     any input is sent (page.Watcher);
+//  6. the tool's own step (actSpec's do), which sends the input and
+//     settles or loads with the watcher;
+//  7. the answer (finish): dialogs raised, tabs opened, a refusal by the
+//     guard, where the tab stands; and the end: unused credits handed back
+//     after the release grace, the dialog answer used up (or armed again
+//     when the call only asked for consent and will be repeated), handles
+//     released.
+//
+// A tool states only what is its own: an actSpec and its do.
 
 // Acting statuses, named as the seed names them.
 const (
@@ -39,10 +47,6 @@ const (
 	StatusDisabled      = "disabled"
 	StatusNotActionable = "element_not_actionable"
 )
-
-// appearWindow is how long a target may take to appear, show or be
-// enabled (a page still building its controls) before the call says so.
-const appearWindow = 3 * time.Second
 
 // How long an action listens, once its input was delivered and the page ran
 // the tasks it queued, for effects that come later from the browser's side
@@ -57,6 +61,9 @@ const (
 // maxDialogsReported caps the dialogs a reply lists (a storm is counted).
 const maxDialogsReported = 20
 
+// tabActTimeout bounds switching and closing a tab.
+const tabActTimeout = 10 * time.Second
+
 // ActOptions are what every acting call takes.
 type ActOptions struct {
 	Selector string
@@ -64,71 +71,418 @@ type ActOptions struct {
 	Intent   Intent
 }
 
-type actKind int
+// Intent is what an acting call declares it will set off beyond
+// interacting with the page it is on. The guard credits exactly that, once,
+// to the origin that acts.
+type Intent struct {
+	Submit   bool // submits=true (submit=true on type_text): one SUBMIT
+	Download bool // download=true: one DOWNLOAD
+	Upload   bool
+	Publish  bool
+	Reason   string // shown to the user when consent is asked
+	Confirm  bool   // legacy consent (confirm=true) from a client that cannot be asked
+}
+
+// actsOn says where an acting call's input lands, which is what INTERACT
+// is checked on (interact.go).
+type actsOn int
 
 const (
-	actClick actKind = iota
-	actHover
-	actType
-	actScroll
-	actSelect
+	onElement     actsOn = iota // the frame of the element the selector names
+	onFocus                     // the focused frame (a key press)
+	onPage                      // the tab's own document (a scroll with no target, a history step)
+	onTab                       // another tab's document (tabs switch and close)
+	onDestination               // nowhere yet: navigate's destination is judged instead
 )
 
-func (k actKind) verb() string {
-	return [...]string{"click", "hover", "type_text", "scroll", "select_option"}[k]
+// settleKind says what the pipeline makes of the watch after the tool's
+// step.
+type settleKind int
+
+const (
+	settleNone   settleKind = iota // no watch (tabs)
+	settleInput                    // input: what it set off is settled by the step; refusals answered
+	settleLoaded                   // a navigation: the step loads and answers refusals itself
+)
+
+// actSpec is what a tool states about its call.
+type actSpec struct {
+	verb   string // the call in messages: "click", "key press", "go_back"
+	opts   ActOptions
+	usable actKind // the rules a selector's target must meet
+	on     actsOn
+	index  int    // onTab: the tab acted on
+	url    string // onDestination: where navigate goes
+	watch  settleKind
+	// prepare, when set, reads what the step needs before anyone is asked
+	// (it must not change the page): go_back's history entry.
+	prepare func(ctx context.Context, a *act) error
+	// do is the tool's own step, bounded by the call's timeout.
+	do func(ctx context.Context, a *act) error
 }
 
-// elemState is what page.JSState reports.
-type elemState struct {
-	Connected bool   `json:"connected"`
-	Visible   bool   `json:"visible"`
-	Enabled   bool   `json:"enabled"`
-	TextField bool   `json:"textField"`
-	ReadOnly  bool   `json:"readOnly"`
-	Tag       string `json:"tag"`
-	Role      string `json:"role"`
-	Name      string `json:"name"`
-}
-
-func (s elemState) info() map[string]any {
-	return map[string]any{"tag": s.Tag, "role": s.Role, "name": s.Name}
-}
-
-// actCall is one acting call under way.
-type actCall struct {
+// act is one acting call under way.
+type act struct {
 	m     *Manager
 	b     *Browser
 	c     Caller
-	tab   cdpguard.Target
+	spec  *actSpec
+	tab   cdpguard.Target // the active tab when the call began
+	on    cdpguard.Target // the tab acted on: tab, or tabs' index
 	sel   parsedSelector
-	opts  ActOptions
 	start time.Time
 	group string // object group of the handles this call holds
+
+	loc     *located  // the selector's target, once usable
+	st      elemState // its state then
+	credits []credit
+	w       *page.Watcher
+	outcome page.Outcome // what Settle found
+	res     *ActResult
+}
+
+// act runs one acting call through the pipeline described above.
+func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResult, err error) {
+	a := &act{m: m, c: c, spec: &spec, start: time.Now(), group: page.NewActGroup(), res: &ActResult{}}
+	if spec.opts.Selector != "" {
+		if a.sel, err = parseSelector(spec.opts.Selector); err != nil {
+			return nil, err
+		}
+	}
+	b, done, err := m.enter(c, mutate)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	if spec.on == onDestination {
+		if err := m.grantNavigate(ctx, c, spec.url, spec.opts.Intent.Reason); err != nil {
+			return nil, err
+		}
+		if b == nil {
+			if _, err := m.Open(ctx, c); err != nil {
+				return nil, err
+			}
+			b = m.current()
+		}
+	}
+	if b == nil {
+		return nil, notOpen()
+	}
+	a.b = b
+
+	// The armed dialog answer is for the tab acted on. An acting call uses
+	// it up, also when it fails; one that only asked for consent did
+	// nothing and will be repeated with the answer, so it stays armed.
+	terr := a.resolveTab(ctx)
+	endDialogs := b.dialogs.use(a.on.ID)
+	defer func() {
+		var need *ConsentNeeded
+		endDialogs(!errors.As(err, &need))
+		a.releaseHandles()
+		err = a.withDialogs(err)
+	}()
+	if terr != nil {
+		return nil, terr
+	}
+
+	if a.sel.raw != "" {
+		if err := a.waitUsable(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if spec.prepare != nil {
+		if err := spec.prepare(ctx, a); err != nil {
+			return nil, a.annotate(ctx, err)
+		}
+	}
+	actsIn, err := a.actsIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m.calls.begin(toolFrom(ctx))
+	defer m.calls.finish()
+	if spec.on != onDestination {
+		if err := m.grantInteract(ctx, c, actsIn, spec.opts.Intent.Reason); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.credit(ctx, a, actsIn); err != nil {
+		return nil, err
+	}
+	defer m.releaseCredits(a)
+
+	actx, cancel := context.WithTimeout(ctx, spec.opts.Timeout)
+	defer cancel()
+	if spec.watch != settleNone {
+		a.w = page.Watch(b.conn, watchEnv{a}, a.tab.ID, a.tab.SessionID, spec.watch == settleLoaded, a.watchSessions()...)
+		defer a.w.Close()
+	}
+	if err := spec.do(actx, a); err != nil {
+		return nil, a.annotate(actx, err)
+	}
+	return a.finish(ctx)
+}
+
+// current is the browser, or nil.
+func (m *Manager) current() *Browser {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.browser
+}
+
+// resolveTab finds the active tab, and the tab acted on.
+func (a *act) resolveTab(ctx context.Context) error {
+	t, err := a.b.activePage(ctx)
+	if err != nil {
+		return newError(StatusPageClosed, err.Error(), "Call open_browser again.")
+	}
+	a.tab, a.on = t, t
+	if a.spec.on == onTab {
+		if a.on, err = a.b.tabAt(a.spec.index); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// actsIn is the URL of the document the call's input reaches (interact.go),
+// learnt within the call's timeout; "" for navigate.
+func (a *act) actsIn(ctx context.Context) (string, error) {
+	sctx, cancel := context.WithTimeout(ctx, a.spec.opts.Timeout)
+	defer cancel()
+	var site string
+	var err error
+	switch a.spec.on {
+	case onDestination:
+		return "", nil
+	case onTab:
+		return a.on.URL, nil
+	case onElement:
+		n := a.loc.Node
+		site, err = a.b.frameSite(sctx, page.FrameRef{Session: n.Session, Frame: n.Frame})
+	case onFocus:
+		var f page.FrameRef
+		if f, err = a.focusedFrame(sctx); err == nil {
+			site, err = a.b.frameSite(sctx, f)
+		}
+	case onPage:
+		site, err = a.b.pageSite(sctx, a.tab)
+	}
+	switch {
+	case err == nil:
+		return site, nil
+	case sctx.Err() != nil && ctx.Err() == nil:
+		// Nothing was done yet, and nothing is done without knowing.
+		return "", a.failure(StatusTimeout, fmt.Sprintf("the page did not say which site it belongs to within %v; nothing was done", a.spec.opts.Timeout),
+			"The page is busy: retry; where the tool takes timeout_ms, a larger one (at most 30000) gives a slow page longer.")
+	}
+	return "", a.annotate(ctx, err)
+}
+
+// watchSessions are the sessions besides the tab's whose events count as
+// the call's: the element's frame, or for a key any out-of-process frame
+// (any of them may hold the focus).
+func (a *act) watchSessions() []target.SessionID {
+	if a.loc != nil && a.loc.Node != nil {
+		return []target.SessionID{a.loc.Node.Session}
+	}
+	if a.spec.on != onFocus {
+		return nil
+	}
+	var out []target.SessionID
+	for _, f := range a.b.guard.Frames(a.tab.ID) {
+		out = append(out, f.SessionID)
+	}
+	return out
+}
+
+// watchEnv is the guard's view for a call's watcher.
+type watchEnv struct{ a *act }
+
+func (e watchEnv) Refused(tab target.ID) bool {
+	return len(e.a.b.refused.since(e.a.start, tab)) > 0
+}
+
+func (e watchEnv) Open(id target.ID) bool {
+	_, ok := e.a.b.guard.Page(id)
+	return ok
+}
+
+func (e watchEnv) FrameOf(tab, id target.ID) bool {
+	for _, f := range e.a.b.guard.Frames(tab) {
+		if f.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// settle lets the page run what the input queued and waits, bounded by
+// ctx, for what the action set off (page.Watcher.Settle). n is the element
+// the input reached, nil for a key.
+func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
+	a.outcome = a.w.Settle(ctx, linger, a.drain(ctx, n))
+}
+
+// drain lets the page run what the input queued (see page.JSDrain), in the
+// frame that received it and in the tab's main frame, and closes the
+// returned channel when it has. It runs while Settle listens: after input
+// the page often renders a frame before it runs a timer, and the two waits
+// need not add up.
+func (a *act) drain(ctx context.Context, n *page.Node) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer cancel()
+		b := a.b
+		if n != nil && (n.Session != a.tab.SessionID || n.Frame != cdp.FrameID(a.tab.ID)) {
+			_ = b.worlds.CallFunction(dctx, b.conn.Session(n.Session), n.Frame, page.JSDrain, nil)
+		}
+		_ = b.worlds.CallFunction(dctx, b.conn.Session(a.tab.SessionID), cdp.FrameID(a.tab.ID), page.JSDrain, nil)
+	}()
+	return done
+}
+
+// finish turns what the call did and set off into its answer: ok with what
+// is known, or blocked_by_policy / page_closed carrying the same fields.
+func (a *act) finish(ctx context.Context) (*ActResult, error) {
+	b, res, o := a.b, a.res, a.outcome
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if a.sel.raw != "" {
+		res.Selector = a.sel.raw
+	}
+	if a.loc != nil {
+		res.Matches = a.loc.Matches
+		if a.loc.Matches > 1 {
+			res.Hints = append(res.Hints, fmt.Sprintf("%d elements matched; the first visible one was used. If it was the wrong one, use a more specific selector or an aria-ref from read_page(mode=\"tree\").", a.loc.Matches))
+		}
+	}
+	a.addDialogs()
+	if o.TabClosed {
+		e := a.pageClosed(qctx)
+		e.Result = res
+		return nil, e
+	}
+	var refusedOn []target.ID
+	if a.spec.watch == settleInput {
+		newest := a.followPopups(o, &refusedOn)
+		if newest != "" {
+			res.NewTab = true
+			res.Hints = append(res.Hints, "The action opened a new tab, and the session is now on it: read_page reads it. tabs lists the tabs and tabs(action=\"switch\") goes back.")
+		}
+		res.Navigated = o.Navigated
+		if o.NavPending {
+			res.Navigating = true
+			res.Hints = append(res.Hints, "The page is still loading what the action started; wait_for(load_state=\"load\") waits for it.")
+		}
+	}
+	res.TabCount = len(b.pages())
+	answerTab := a.on
+	if a.spec.on == onTab {
+		// After a switch or a close, where the session now stands.
+		if t, err := b.activePage(qctx); err == nil {
+			answerTab = t
+		}
+	}
+	res.URL, res.Title = b.fresh(qctx, answerTab)
+	if a.spec.watch == settleInput {
+		if err := a.blockedWith(qctx, refusedOn...); err != nil {
+			err.Result = res
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// followPopups records the tabs the action opened that are still open,
+// makes the session follow onto the newest (manager.onTarget does it for a
+// tab the active page opened; a popup from an out-of-process frame names
+// that frame as its opener), and returns it.
+func (a *act) followPopups(o page.Outcome, refusedOn *[]target.ID) target.ID {
+	var newest cdpguard.Target
+	for _, p := range o.Popups {
+		*refusedOn = append(*refusedOn, p.ID)
+		if t, ok := a.b.guard.Page(p.ID); ok && !p.Refused && t.Seq > newest.Seq {
+			newest = t
+		}
+	}
+	if newest.ID != "" && a.b.activeID() == a.tab.ID {
+		a.b.setActive(newest.ID)
+	}
+	return newest.ID
+}
+
+// addDialogs lists the dialogs raised since the call began.
+func (a *act) addDialogs() {
+	if a.res.Dialogs != nil {
+		return
+	}
+	ds := a.b.dialogs.since(a.start)
+	if len(ds) > maxDialogsReported {
+		a.res.DialogsMore = len(ds) - maxDialogsReported
+		ds = ds[:maxDialogsReported]
+	}
+	a.res.Dialogs = ds
+}
+
+// withDialogs gives an error envelope the dialogs the call raised.
+func (a *act) withDialogs(err error) error {
+	var se *Error
+	if a.b == nil || !errors.As(err, &se) {
+		return err
+	}
+	if se.Result == nil {
+		a.addDialogs()
+		if len(a.res.Dialogs) > 0 {
+			se.Result = &ActResult{Dialogs: a.res.Dialogs, DialogsMore: a.res.DialogsMore}
+		}
+	}
+	return se
+}
+
+func (a *act) releaseHandles() {
+	if a.b == nil || a.tab.ID == "" {
+		return
+	}
+	sessions := []target.SessionID{a.tab.SessionID}
+	for _, f := range a.b.guard.Frames(a.tab.ID) {
+		sessions = append(sessions, f.SessionID)
+	}
+	page.ReleaseHandles(a.b.conn, a.group, sessions...)
 }
 
 // failure is an acting error envelope: status, what went wrong, the next
 // move, and the selector and url it happened at.
-func (ac *actCall) failure(status, msg, hint string) *Error {
+func (a *act) failure(status, msg, hint string) *Error {
 	e := newError(status, msg, hint)
-	if ac.sel.raw != "" {
-		e.with("selector", ac.sel.raw)
+	if a.sel.raw != "" {
+		e.with("selector", a.sel.raw)
 	}
-	e.with("url", ac.tab.URL)
-	return e
+	if a.loc != nil && a.loc.Matches > 0 {
+		e.with("matches", a.loc.Matches)
+	}
+	return e.with("url", a.tab.URL)
 }
 
 // annotate adds selector and url to an *Error that lacks them, and turns
 // other errors into envelopes.
-func (ac *actCall) annotate(ctx context.Context, err error, what string) error {
+func (a *act) annotate(ctx context.Context, err error) error {
 	var se *Error
+	var need *ConsentNeeded
+	if errors.As(err, &need) {
+		return err
+	}
+	what := a.spec.verb
 	if !errors.As(err, &se) {
 		var gone *page.NodeGoneError
 		switch {
 		case errors.As(err, &gone):
 			se = newError(StatusNotActionable, "the element was removed from the page (detached) during the "+what,
 				"The page replaced it; read the page again (read_page) and retry with a fresh selector or ref.")
-		case cdpconn.IsTargetGone(err):
-			se = ac.pageClosed(ctx)
+		case cdpconn.IsTargetGone(err), errors.Is(err, page.ErrTabGone):
+			se = a.pageClosed(ctx)
 		default:
 			var ok bool
 			if se, ok = callError(ctx, err, what).(*Error); !ok {
@@ -140,21 +494,19 @@ func (ac *actCall) annotate(ctx context.Context, err error, what string) error {
 			}
 		}
 	}
-	if se.Fields == nil || se.Fields["selector"] == nil {
-		if ac.sel.raw != "" {
-			se.with("selector", ac.sel.raw)
-		}
+	if a.sel.raw != "" && (se.Fields == nil || se.Fields["selector"] == nil) {
+		se.with("selector", a.sel.raw)
 	}
 	if se.Fields["url"] == nil {
-		se.with("url", ac.tab.URL)
+		se.with("url", a.tab.URL)
 	}
 	return se
 }
 
 // pageClosed is the answer for a tab that died under the call: where the
 // session stands now.
-func (ac *actCall) pageClosed(ctx context.Context) *Error {
-	e := newError(StatusPageClosed, "the tab closed during the "+ac.verb(),
+func (a *act) pageClosed(ctx context.Context) *Error {
+	e := newError(StatusPageClosed, "the tab closed during the "+a.spec.verb,
 		"The session moved to another tab (the one that opened it, else the newest); call get_url or tabs to see where it stands.")
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
@@ -162,19 +514,100 @@ func (ac *actCall) pageClosed(ctx context.Context) *Error {
 	// registry catch up (a moment), so where the session stands is read
 	// after it moved, not from the dying tab.
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if _, alive := ac.b.guard.Page(ac.tab.ID); !alive {
+		if _, alive := a.b.guard.Page(a.tab.ID); !alive {
 			break
 		}
 	}
-	if t, err := ac.b.activePage(ctx); err == nil {
-		url, _ := ac.b.fresh(ctx, t)
+	if t, err := a.b.activePage(ctx); err == nil {
+		url, _ := a.b.fresh(ctx, t)
 		e.with("url", url)
 	}
-	e.with("tab_count", len(ac.b.pages()))
+	return e.with("tab_count", len(a.b.pages()))
+}
+
+// refused returns the first refusal on the call's tab, or on a tab it
+// opened, since the call began.
+func (a *act) refused(extraTabs ...target.ID) *Refusal {
+	rs := a.b.refused.since(a.start, append([]target.ID{a.tab.ID}, extraTabs...)...)
+	if len(rs) == 0 {
+		return nil
+	}
+	return &rs[0]
+}
+
+// refusedNavigation is the first refusal, since the call began, of the
+// navigation with loader id loader (its redirect hops included) or of one
+// the new document started itself (a page moving itself on as it loads),
+// as opposed to what the previous document was still doing: what navigate
+// answers for. before is the tab's URL when the call began; an empty
+// loader matches by issuer only.
+func (a *act) refusedNavigation(loader, before string) *Refusal {
+	for _, r := range a.b.refused.since(a.start, a.tab.ID) {
+		if !r.MainFrame {
+			continue
+		}
+		if (loader != "" && r.NetworkID == loader) || (r.Issuer != "" && r.Issuer != urlKey(before)) {
+			return &r
+		}
+	}
+	return nil
+}
+
+// blockedWith answers blocked_by_policy when the guard refused a
+// navigation of the call's tab (or an iframe of it) or of a tab it opened.
+func (a *act) blockedWith(ctx context.Context, extra ...target.ID) *Error {
+	r := a.refused(extra...)
+	if r == nil {
+		return nil
+	}
+	if r.TabID != a.tab.ID {
+		// The refusal was on a tab the action opened (its first
+		// navigation).
+		url, _ := a.b.fresh(ctx, a.tab)
+		return newError(StatusBlocked, "the guard refused the navigation of the tab the action opened, so no tab was opened",
+			"Nothing approved covers where the new tab was going; navigate there to be asked for it.").with("url", url)
+	}
+	return a.blockedAnswer(ctx, r)
+}
+
+// blockedAnswer is the blocked_by_policy answer for refusal r: where the
+// tab stands, and for a refused redirect the origin it was sent to (never
+// its path or query).
+func (a *act) blockedAnswer(ctx context.Context, r *Refusal) *Error {
+	url, _ := a.b.fresh(ctx, a.tab)
+	if r.Reason == cdpguard.ReasonBodyTooLarge || r.Reason == cdpguard.ReasonBodyNotHandedOver {
+		return bodyTooLarge(r).with("url", url)
+	}
+	e := newError(StatusBlocked, "the guard refused a navigation: nothing approved covers "+policy.ScopeOf(r.URL).Loggable(),
+		"The tab has not moved. To go there, call navigate with that site's URL (the user is asked); to send a form, repeat the action with submits=true.").
+		with("url", url)
+	if r.RedirectFrom != "" {
+		e.with("redirected_to", policy.ScopeOf(r.URL).Loggable())
+	} else {
+		e.with("refused", policy.ScopeOf(r.URL).Loggable())
+	}
 	return e
 }
 
-func (ac *actCall) verb() string { return "action" }
+// bodyTooLarge answers for a request whose body the browser could not hand
+// to the guard (cdpguard's bodies.go): it was stopped, unsent.
+func bodyTooLarge(r *Refusal) *Error {
+	var msg string
+	if r.MessageBytes > 0 {
+		msg = fmt.Sprintf("the browser could not hand the body of a request to %s to the guard: it makes a %.1f MB DevTools message, over Chrome's %d MiB limit, so the request was stopped and nothing was sent",
+			policy.ScopeOf(r.URL).Loggable(), float64(r.MessageBytes)/1e6, cdpguard.DevToolsMessageLimit>>20)
+	} else {
+		msg = fmt.Sprintf("the browser did not hand the body of a request to %s to the guard, so the request was stopped and nothing was sent",
+			policy.ScopeOf(r.URL).Loggable())
+	}
+	e := newError(StatusBodyTooLarge, msg,
+		"The tab has not moved. Send a smaller body: compress the file (zip) or split it, then repeat the action. Chrome hands over bodies up to about 35 MB of zero bytes or 110 MB of other data.").
+		with("refused", policy.ScopeOf(r.URL).Loggable())
+	if r.MessageBytes > 0 {
+		e.with("message_bytes", r.MessageBytes).with("message_limit_bytes", cdpguard.DevToolsMessageLimit)
+	}
+	return e
+}
 
 // clampTimeout applies timeout_ms's rules: default 10 s, at most 30 s, and
 // 0 (or less) raised to 1 ms, never "no limit".
@@ -194,483 +627,19 @@ func clampTimeout(ms int64, given bool) time.Duration {
 // ClampTimeout is clampTimeout for the tools layer.
 func ClampTimeout(ms int64, given bool) time.Duration { return clampTimeout(ms, given) }
 
-// begin admits the call and resolves the tab it acts on. The returned end
-// must be called with the call's final error.
-func (m *Manager) beginCall(ctx context.Context, c Caller, opts ActOptions) (*actCall, func(err error), error) {
-	ac := &actCall{m: m, c: c, opts: opts, start: time.Now(), group: page.NewActGroup()}
-	if opts.Selector != "" {
-		sel, err := parseSelector(opts.Selector)
-		if err != nil {
-			return nil, nil, err
-		}
-		ac.sel = sel
+func callError(ctx context.Context, err error, what string) error {
+	if errors.Is(err, cdpconn.ErrClosed) {
+		return newError(StatusGuardLost, "the browser connection ended during "+what, "Call close_browser, then open_browser.")
 	}
-	b, done, err := m.enter(c, mutate)
-	if err != nil {
-		done()
-		return nil, nil, err
+	if ctx.Err() != nil {
+		return newError(StatusTimeout, what+" did not finish in time", "Retry, or call get_url to see where the tab stands.")
 	}
-	if b == nil {
-		done()
-		return nil, nil, notOpen()
+	if errors.Is(err, cdpconn.ErrDetached) {
+		return pageGone()
 	}
-	ac.b = b
-	tab, err := b.activePage(ctx)
-	if err != nil {
-		b.dialogs.use("")(true) // an acting call uses the armed answer up, also when it fails
-		done()
-		return nil, nil, newError(StatusPageClosed, err.Error(), "Call open_browser again.")
-	}
-	ac.tab = tab
-	// The armed answer is for the dialogs of the tab this call acts on.
-	endDialogs := b.dialogs.use(tab.ID)
-	end := func(err error) {
-		var need *ConsentNeeded
-		// A call that asked for consent did nothing and will be repeated
-		// with the answer: the dialog answer stays armed for it.
-		endDialogs(!errors.As(err, &need))
-		sessions := []target.SessionID{tab.SessionID}
-		for _, f := range b.guard.Frames(tab.ID) {
-			sessions = append(sessions, f.SessionID)
-		}
-		page.ReleaseHandles(b.conn, ac.group, sessions...)
-		done()
-	}
-	return ac, end, nil
+	return newError(StatusError, what+": "+err.Error(), "Retry; if it persists, call close_browser and open_browser.")
 }
 
-// waitUsable resolves the selector and waits, at most appearWindow (and
-// the call's own time), until its target is present, visible and enabled,
-// and for type_text a writable text field. A page that changes wakes the
-// wait at once (page.JSWaitChange).
-func (ac *actCall) waitUsable(ctx context.Context, kind actKind) (*located, elemState, error) {
-	b := ac.b
-	window := appearWindow
-	if ac.opts.Timeout < window {
-		window = ac.opts.Timeout
-	}
-	wctx, cancel := context.WithTimeout(ctx, window)
-	defer cancel()
-	var last string
-	looked := false // the page answered at least once
-	var loc *located
-	var st elemState
-	for {
-		var err error
-		loc, err = b.locate(wctx, ac.tab, ac.sel, ac.group)
-		if err == nil && loc.Node != nil {
-			st = elemState{}
-			err = b.call(wctx, loc.Node, page.JSState, &st)
-		}
-		var se *Error
-		var gone *page.NodeGoneError
-		switch {
-		case errors.As(err, &se):
-			// A bad selector or a stale ref: no waiting makes it good.
-			return nil, st, ac.annotate(ctx, se, kind.verb())
-		case errors.As(err, &gone), err != nil && cdpconn.IsContextGone(err):
-			// Gone as we looked (the frame navigated): look again.
-			last, looked = StatusNotFound, true
-		case err != nil && wctx.Err() == nil:
-			return nil, st, ac.annotate(ctx, err, kind.verb())
-		case err != nil:
-			// The window ran out mid-look: answer with what was seen last.
-		default:
-			last = ""
-			looked = true
-			switch {
-			case loc.Node == nil || !st.Connected:
-				last = StatusNotFound
-			case !st.Visible:
-				last = StatusHidden
-			case !st.Enabled:
-				last = StatusDisabled
-			}
-			if last == "" {
-				if kind == actType && !st.TextField {
-					return nil, st, ac.failure(StatusNotActionable, fmt.Sprintf("the %s is not a text field (%s %q)", st.Tag, st.Role, st.Name),
-						"type_text needs an input, a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
-				}
-				if kind == actSelect && st.Tag != "select" {
-					return nil, st, ac.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),
-						"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").with("matches", loc.Matches)
-				}
-				if kind == actType && st.ReadOnly {
-					return nil, st, ac.failure(StatusNotActionable, fmt.Sprintf("the field is read-only (%s %q)", st.Role, st.Name),
-						"The page does not let this field be typed into; look for the control that edits it.").with("matches", loc.Matches)
-				}
-				return loc, st, nil
-			}
-		}
-		if wctx.Err() != nil {
-			if !looked {
-				// The time ran out before the page answered once.
-				return nil, st, ac.failure(StatusTimeout, fmt.Sprintf("the page did not answer within timeout_ms (%v)", ac.opts.Timeout),
-					"The page is busy or the limit is too small: retry with a larger timeout_ms (at most 30000).")
-			}
-			return nil, st, ac.notReady(last, loc, st, window)
-		}
-		if ac.sel.kind == selRef && last == StatusNotFound {
-			return nil, st, ac.failure(StatusNotFound, "the element of "+ac.sel.raw+" is gone", RefHint)
-		}
-		// Wait for the page to change, in the frame the target is in.
-		f := page.FrameRef{Session: ac.tab.SessionID, Frame: cdp.FrameID(ac.tab.ID)}
-		if loc != nil && loc.Node != nil {
-			f = page.FrameRef{Session: loc.Node.Session, Frame: loc.Node.Frame}
-		}
-		left := time.Until(deadlineOf(wctx))
-		if left > 100*time.Millisecond {
-			left = 100 * time.Millisecond
-		}
-		if left < time.Millisecond {
-			left = time.Millisecond
-		}
-		if err := b.worlds.CallFunction(wctx, b.conn.Session(f.Session), f.Frame, page.JSWaitChange, nil, left.Milliseconds()); err != nil && wctx.Err() == nil {
-			// The frame navigated away under the wait: look again.
-			select {
-			case <-wctx.Done():
-			case <-time.After(10 * time.Millisecond):
-			}
-		}
-	}
-}
-
-func deadlineOf(ctx context.Context) time.Time {
-	d, ok := ctx.Deadline()
-	if !ok {
-		return time.Now().Add(time.Hour)
-	}
-	return d
-}
-
-// notReady is the answer for a target that did not become usable in time.
-func (ac *actCall) notReady(status string, loc *located, st elemState, window time.Duration) *Error {
-	w := window.Round(100 * time.Millisecond).String()
-	var e *Error
-	switch status {
-	case StatusHidden:
-		e = ac.failure(StatusHidden, fmt.Sprintf("the %s %q is in the page but was not visible for %s", st.Role, st.Name, w),
-			"It may open from a menu, a tab or a section that is collapsed: hover or click what reveals it, then retry; scroll(selector=...) if it is lazily shown.")
-	case StatusDisabled:
-		e = ac.failure(StatusDisabled, fmt.Sprintf("the %s %q stayed disabled for %s", st.Role, st.Name, w),
-			"The page enables it once something else is done (a required field, a checkbox); read_page shows what, then retry.")
-	default:
-		e = ac.failure(StatusNotFound, "nothing matches the selector (waited "+w+")",
-			`Check the selector against the page: read_page(mode="tree") lists what can be acted on with a ref for each; wait_for waits for a page that is still loading.`)
-	}
-	if loc != nil && loc.Matches > 0 {
-		e.with("matches", loc.Matches)
-	}
-	return e
-}
-
-// point prepares the element for the pointer (into view, the point to aim
-// at, nothing covering it) and returns that point in the tab's viewport.
-func (ac *actCall) point(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
-	b := ac.b
-	for attempt := 0; ; attempt++ {
-		var p struct {
-			Gone     bool    `json:"gone"`
-			Hidden   bool    `json:"hidden"`
-			Outside  bool    `json:"outside"`
-			X        float64 `json:"x"`
-			Y        float64 `json:"y"`
-			Left     float64 `json:"left"`
-			Top      float64 `json:"top"`
-			Scrolled bool    `json:"scrolled"`
-			Covered  string  `json:"covered"`
-		}
-		if err := b.call(ctx, n, page.JSPrepare, &p); err != nil {
-			return 0, 0, 0, 0, err
-		}
-		switch {
-		case p.Gone:
-			return 0, 0, 0, 0, &page.NodeGoneError{Err: errors.New("detached")}
-		case p.Hidden:
-			return 0, 0, 0, 0, ac.failure(StatusHidden, "the element stopped being visible as it was scrolled to",
-				"Read the page again (read_page) and retry.")
-		case p.Outside:
-			return 0, 0, 0, 0, ac.failure(StatusNotActionable, "the element lies outside the viewport and scrolling cannot bring it in (it is placed off-screen)",
-				"It is not meant to be reached from here; look for the control that shows it.")
-		case p.Covered != "":
-			return 0, 0, 0, 0, ac.failure(StatusNotActionable, "the element is covered by "+p.Covered,
-				"Something lies over it at the point a person would click (a banner, a dialog, an overlay): close or dismiss "+p.Covered+" first, then retry.").
-				with("covered_by", p.Covered)
-		}
-		if n.Session == ac.tab.SessionID && n.Frame == cdp.FrameID(ac.tab.ID) {
-			return p.X, p.Y, p.X, p.Y, nil
-		}
-		dx, dy, err := b.frameOffset(ctx, ac.tab, n, p.Left, p.Top)
-		if err != nil {
-			return 0, 0, 0, 0, err
-		}
-		x, y = p.X+dx, p.Y+dy
-		// The frame's own view can be in order while the frame itself lies
-		// outside the tab's viewport: check in the tab's terms.
-		ms := b.conn.Session(ac.tab.SessionID)
-		lm, err := cdp.Call(ctx, ms, cdppage.GetLayoutMetrics, cdp.Empty{})
-		if err != nil {
-			return 0, 0, 0, 0, err
-		}
-		vw, vh := float64(lm.CSSLayoutViewport.ClientWidth), float64(lm.CSSLayoutViewport.ClientHeight)
-		if x >= 0 && y >= 0 && x < vw && y < vh {
-			if (p.Scrolled || attempt > 0) && n.Session != ac.tab.SessionID {
-				if err := b.worlds.CallFunction(ctx, ms, cdp.FrameID(ac.tab.ID), page.JSFrames, nil); err != nil {
-					return 0, 0, 0, 0, err
-				}
-			}
-			return x, y, p.X, p.Y, nil
-		}
-		switch attempt {
-		case 0:
-			// Bring the iframe in: a scroll in its parent's document, done
-			// where that document runs, so it has happened when it answers
-			// (Chrome's own scroll-into-view crosses processes later).
-			owner, err := b.iframeOwner(ctx, ac.tab, n.Session, ac.group)
-			if err != nil {
-				return 0, 0, 0, 0, err
-			}
-			if owner != nil {
-				if err := b.call(ctx, owner, page.JSScrollIntoView, nil); err != nil {
-					return 0, 0, 0, 0, err
-				}
-			}
-		case 1:
-			// An iframe taller than the viewport: scroll the page by what
-			// is left.
-			if err := b.worlds.CallFunction(ctx, ms, cdp.FrameID(ac.tab.ID), `function(dx, dy) { scrollBy({left: dx, top: dy, behavior: 'instant'}); }`, nil,
-				centreDelta(x, vw), centreDelta(y, vh)); err != nil {
-				return 0, 0, 0, 0, err
-			}
-		default:
-			return 0, 0, 0, 0, ac.failure(StatusNotActionable, "the element's frame lies outside the viewport and scrolling cannot bring it in",
-				"Scroll the page to the frame (scroll with a selector for the iframe), then retry.")
-		}
-	}
-}
-
-// centreDelta is how far to scroll to bring v to the middle of a viewport
-// of size size, or 0 when it is inside already.
-func centreDelta(v, size float64) float64 {
-	if v >= 0 && v < size {
-		return 0
-	}
-	return math.Round(v - size/2)
-}
-
-// iframeOwner is the iframe element of the out-of-process frame whose
-// session is sid, in its parent's session; nil for the tab's own session.
-func (b *Browser) iframeOwner(ctx context.Context, tab cdpguard.Target, sid target.SessionID, group string) (*page.Node, error) {
-	if sid == tab.SessionID {
-		return nil, nil
-	}
-	for _, f := range b.guard.Frames(tab.ID) {
-		if f.SessionID != sid {
-			continue
-		}
-		parents := []cdpguard.Target{tab}
-		parents = append(parents, b.guard.Frames(tab.ID)...)
-		for _, p := range parents {
-			if p.SessionID == sid {
-				continue
-			}
-			owner, err := cdp.Call(ctx, b.conn.Session(p.SessionID), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(f.ID)})
-			if err != nil || owner.BackendNodeID == 0 {
-				continue
-			}
-			frame := f.ParentFrame
-			if frame == "" {
-				frame = cdp.FrameID(p.ID)
-			}
-			return page.NewNode(p.SessionID, frame, owner.BackendNodeID, group), nil
-		}
-	}
-	return nil, &page.NodeGoneError{Err: errors.New("its frame's iframe element is gone")}
-}
-
-// frameOffset is where the viewport of the element's frame sits in the
-// tab's viewport. Within one session Chrome's own geometry (content quads)
-// is in that session's root viewport, so a same-process frame's offset is
-// the quad's corner less the frame-local one; an out-of-process frame adds
-// where its iframe element's content box sits, recursively.
-func (b *Browser) frameOffset(ctx context.Context, tab cdpguard.Target, n *page.Node, left, top float64) (dx, dy float64, err error) {
-	root := cdp.FrameID(tab.ID)
-	var oopif *cdpguard.Target
-	if n.Session != tab.SessionID {
-		for _, f := range b.guard.Frames(tab.ID) {
-			if f.SessionID == n.Session {
-				f := f
-				oopif = &f
-				root = cdp.FrameID(f.ID)
-			}
-		}
-		if oopif == nil {
-			return 0, 0, &page.NodeGoneError{Err: errors.New("its frame is gone")}
-		}
-	}
-	if n.Frame != root {
-		q, err := cdp.Call(ctx, b.conn.Session(n.Session), dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: n.Backend})
-		if err != nil {
-			return 0, 0, err
-		}
-		if len(q.Quads) == 0 || len(q.Quads[0]) < 8 {
-			return 0, 0, noBox()
-		}
-		// The quads' corner is the bounding box's, as left and top are.
-		qx, qy := math.Inf(1), math.Inf(1)
-		for _, quad := range q.Quads {
-			x, y := quadMin(quad)
-			qx, qy = math.Min(qx, x), math.Min(qy, y)
-		}
-		dx, dy = qx-left, qy-top
-	}
-	if oopif != nil {
-		ox, oy, err := b.ownerOffset(ctx, tab, *oopif, 0)
-		if err != nil {
-			return 0, 0, err
-		}
-		dx, dy = dx+ox, dy+oy
-	}
-	return dx, dy, nil
-}
-
-func noBox() error {
-	return newError(StatusHidden, "the element has no box on screen", "Read the page again (read_page) and retry.")
-}
-
-// ownerOffset is where an out-of-process frame's content box sits in the
-// tab's viewport: its iframe element lives in the tab's session or in
-// another out-of-process frame's.
-func (b *Browser) ownerOffset(ctx context.Context, tab cdpguard.Target, f cdpguard.Target, depth int) (float64, float64, error) {
-	if depth > 8 {
-		return 0, 0, errors.New("frames nested too deep")
-	}
-	parents := []cdpguard.Target{tab}
-	for _, o := range b.guard.Frames(tab.ID) {
-		if o.SessionID != f.SessionID {
-			parents = append(parents, o)
-		}
-	}
-	for _, p := range parents {
-		s := b.conn.Session(p.SessionID)
-		owner, err := cdp.Call(ctx, s, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(f.ID)})
-		if err != nil || owner.BackendNodeID == 0 {
-			continue
-		}
-		box, err := cdp.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner.BackendNodeID})
-		if err != nil || box.Model == nil || len(box.Model.Content) < 8 {
-			return 0, 0, noBox()
-		}
-		x, y := quadMin(box.Model.Content)
-		if p.ID == tab.ID {
-			return x, y, nil
-		}
-		px, py, err := b.ownerOffset(ctx, tab, p, depth+1)
-		return x + px, y + py, err
-	}
-	return 0, 0, &page.NodeGoneError{Err: errors.New("its frame's iframe element is gone")}
-}
-
-func quadMin(q dom.Quad) (float64, float64) {
-	x, y := math.Inf(1), math.Inf(1)
-	for i := 0; i+1 < len(q); i += 2 {
-		x, y = math.Min(x, q[i]), math.Min(y, q[i+1])
-	}
-	return x, y
-}
-
-// drain lets the page run what the input queued (see page.JSDrain), in the
-// frame that received it and in the tab's main frame, and closes the
-// returned channel when it has. It runs while settle listens: after input
-// the page often renders a frame before it runs a timer, and the two waits
-// need not add up.
-func (ac *actCall) drain(ctx context.Context, n *page.Node) <-chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-		defer cancel()
-		b := ac.b
-		if n != nil && (n.Session != ac.tab.SessionID || n.Frame != cdp.FrameID(ac.tab.ID)) {
-			_ = b.worlds.CallFunction(dctx, b.conn.Session(n.Session), n.Frame, page.JSDrain, nil)
-		}
-		_ = b.worlds.CallFunction(dctx, b.conn.Session(ac.tab.SessionID), cdp.FrameID(ac.tab.ID), page.JSDrain, nil)
-	}()
-	return done
-}
-
-// finish turns what the action set off into its reply: ok with what is
-// known, or blocked_by_policy / page_closed carrying the same fields.
-func (ac *actCall) finish(ctx context.Context, a *Action, o outcome, out map[string]any) (map[string]any, error) {
-	b := ac.b
-	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if ds := b.dialogs.since(ac.start); len(ds) > 0 {
-		list, more := dialogReplies(ds, maxDialogsReported)
-		out["dialogs"] = list
-		if more > 0 {
-			out["dialogs_more"] = more
-		}
-	}
-	var hints []string
-	if m, ok := out["matches"].(int); ok && m > 1 {
-		hints = append(hints, fmt.Sprintf("%d elements matched; the first visible one was used. If it was the wrong one, use a more specific selector or an aria-ref from read_page(mode=\"tree\").", m))
-	}
-	if o.tabClosed {
-		e := ac.pageClosed(qctx)
-		for k, v := range out {
-			if _, ok := e.Fields[k]; !ok {
-				e.with(k, v)
-			}
-		}
-		return nil, e
-	}
-	out["tab_count"] = len(b.pages())
-	if len(o.newTabs) > 0 {
-		out["new_tab"] = true
-		hints = append(hints, "The action opened a new tab, and the session is now on it: read_page reads it. tabs lists the tabs and tabs(action=\"switch\") goes back.")
-	}
-	if o.navigated {
-		out["navigated"] = true
-	}
-	if o.navPending {
-		out["navigating"] = true
-		hints = append(hints, "The page is still loading what the action started; wait_for(load_state=\"load\") waits for it.")
-	}
-	url, title := b.fresh(qctx, ac.tab)
-	out["url"], out["title"] = url, title
-	if ac.sel.raw != "" {
-		out["selector"] = ac.sel.raw
-	}
-	if err := a.blockedWith(qctx, o.refusedOn...); err != nil {
-		for k, v := range out {
-			if _, ok := err.Fields[k]; !ok && k != "hint" {
-				err.with(k, v)
-			}
-		}
-		return nil, err
-	}
-	if len(hints) > 0 {
-		out["hint"] = strings.Join(hints, " ")
-	}
-	return out, nil
-}
-
-// blockedWith is Action.blocked looking at the popups the action opened
-// too, as an *Error.
-func (a *Action) blockedWith(ctx context.Context, extra ...target.ID) *Error {
-	r := a.Refused(extra...)
-	if r == nil {
-		return nil
-	}
-	err := a.blocked(ctx)
-	var se *Error
-	if errors.As(err, &se) {
-		return se
-	}
-	// The refusal was on a tab the action opened (its first navigation):
-	// the lead's blocked only looks at the action's own tab.
-	url, _ := a.b.fresh(ctx, a.Tab)
-	return newError(StatusBlocked, "the guard refused the navigation of the tab the action opened, so no tab was opened",
-		"Nothing approved covers where the new tab was going; navigate there to be asked for it.").with("url", url)
+func pageGone() *Error {
+	return newError(StatusPageClosed, "the tab closed during the call", "Call get_url or tabs to see where the session stands.")
 }

@@ -163,7 +163,7 @@ func (p *pendingAsks) len() int {
 // hand back the first credit while the second is asked, and ask for ever.
 func TestCreditsAskedTogether(t *testing.T) {
 	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: time.Minute})
-	a := &Action{m: m, c: Caller{ID: "s1"}, Tab: cdpguard.Target{ID: "T1"}, intent: Intent{Submit: true, Upload: true, Reason: "send the form"}}
+	a := &act{m: m, c: Caller{ID: "s1"}, tab: cdpguard.Target{ID: "T1"}, spec: &actSpec{opts: ActOptions{Intent: Intent{Submit: true, Upload: true, Reason: "send the form"}}}}
 	round := func(answers map[string]Answer) error {
 		ctx := WithConsent(context.Background(), ConsentIO{Deferred: true, Answers: answers})
 		return m.credit(ctx, a, "https://forms.example/apply")

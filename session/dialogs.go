@@ -47,15 +47,6 @@ type DialogRecord struct {
 	By       string // "default" or "handle_dialog"
 }
 
-// Reply is the record as a reply shows it. A prompt's text is not echoed.
-func (r DialogRecord) Reply() map[string]any {
-	answer := "dismissed"
-	if r.Accepted {
-		answer = "accepted"
-	}
-	return map[string]any{"type": r.Type, "message": r.Message, "answer": answer, "by": r.By}
-}
-
 type armedAnswer struct {
 	DialogAnswer
 	until time.Time
@@ -68,7 +59,6 @@ type dialogs struct {
 	armed   *armedAnswer // set by handle_dialog, waiting for its call
 	inForce *armedAnswer // taken by the browser-acting call under way
 	log     []DialogRecord
-	changed chan struct{} // closed and replaced on every record
 }
 
 // arm sets the answer for the next browser-acting call, replacing any
@@ -146,16 +136,6 @@ func (d *dialogs) since(t time.Time, tabs ...target.ID) []DialogRecord {
 	return out
 }
 
-// wake returns a channel closed at the next dialog.
-func (d *dialogs) wake() <-chan struct{} {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.changed == nil {
-		d.changed = make(chan struct{})
-	}
-	return d.changed
-}
-
 // answer decides how to answer a dialog now, and records it.
 func (d *dialogs) answer(tab target.ID, ev *cdppage.EventJavascriptDialogOpening) cdppage.HandleJavaScriptDialogParams {
 	d.mu.Lock()
@@ -183,10 +163,6 @@ func (d *dialogs) answer(tab target.ID, ev *cdppage.EventJavascriptDialogOpening
 		cut++
 	}
 	d.log = append(d.log[cut:], rec)
-	if d.changed != nil {
-		close(d.changed)
-		d.changed = nil
-	}
 	return p
 }
 
@@ -251,16 +227,4 @@ func (m *Manager) ArmDialog(ctx context.Context, c Caller, a DialogAnswer, in In
 		return time.Time{}, err
 	}
 	return b.dialogs.arm(a), nil
-}
-
-// dialogReplies turns records into the reply's "dialogs", at most max of
-// them (a storm is cut, and counted).
-func dialogReplies(rs []DialogRecord, max int) (list []map[string]any, more int) {
-	for i, r := range rs {
-		if i >= max {
-			return list, len(rs) - max
-		}
-		list = append(list, r.Reply())
-	}
-	return list, 0
 }

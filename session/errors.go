@@ -27,6 +27,10 @@ type Error struct {
 	Message string
 	Hint    string
 	Fields  map[string]any
+	// Result, when set, is what the call did before it was refused (a
+	// click whose navigation the guard stopped): the reply carries its
+	// fields too, under the error's own.
+	Result *ActResult
 }
 
 func (e *Error) Error() string {

@@ -72,18 +72,19 @@ func (m *Manager) grantInteract(ctx context.Context, c Caller, rawURL, reason st
 // origin of the frame it acts in, bound to its tab: the first matching
 // request that tab sends (or a popup it opens, for its first load) spends
 // them. Another tab on the same site cannot.
-func (m *Manager) credit(ctx context.Context, a *Action, actsIn string) error {
+func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
+	in := a.spec.opts.Intent
 	var caps []policy.Capability
-	if a.intent.Submit {
+	if in.Submit {
 		caps = append(caps, policy.Submit)
 	}
-	if a.intent.Upload {
+	if in.Upload {
 		caps = append(caps, policy.Upload)
 	}
-	if a.intent.Publish {
+	if in.Publish {
 		caps = append(caps, policy.Publish)
 	}
-	if a.intent.Download {
+	if in.Download {
 		caps = append(caps, policy.Download)
 	}
 	if len(caps) == 0 {
@@ -93,7 +94,7 @@ func (m *Manager) credit(ctx context.Context, a *Action, actsIn string) error {
 	// cross-site iframe is that frame's send); navigate acts on the tab.
 	url := actsIn
 	if url == "" {
-		url, _ = a.b.fresh(ctx, a.Tab)
+		url, _ = a.b.fresh(ctx, a.tab)
 	}
 	scope := policy.ScopeOf(url)
 	if scope.IsZero() {
@@ -101,7 +102,7 @@ func (m *Manager) credit(ctx context.Context, a *Action, actsIn string) error {
 	}
 	var need *ConsentNeeded
 	for _, cap := range caps {
-		channel, entry, err := m.obtain(ctx, a.c, cap, scope, a.intent.Reason)
+		channel, entry, err := m.obtain(ctx, a.c, cap, scope, in.Reason)
 		var q *ConsentNeeded
 		if errors.As(err, &q) {
 			// Every unanswered question goes out in this round: asking one
@@ -118,7 +119,7 @@ func (m *Manager) credit(ctx context.Context, a *Action, actsIn string) error {
 			m.releaseCredits(a)
 			return err
 		}
-		tab := string(a.Tab.ID)
+		tab := string(a.tab.ID)
 		if err := m.grants.Grant(a.c.ID, scope, cap, policy.GrantOptions{Channel: channel, TrustedEntry: entry, Tab: tab}); err != nil {
 			m.releaseCredits(a)
 			return newError(StatusError, err.Error(), "")
@@ -134,7 +135,7 @@ func (m *Manager) credit(ctx context.Context, a *Action, actsIn string) error {
 
 // releaseCredits hands back an action's unused single-use scopes after the
 // release grace: a click's navigation can leave just after the call returns.
-func (m *Manager) releaseCredits(a *Action) {
+func (m *Manager) releaseCredits(a *act) {
 	for _, cr := range a.credits {
 		m.grants.ReleaseAfter(a.c.ID, cr.scope, cr.cap, cr.tab, m.cfg.ReleaseGrace)
 	}

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -21,7 +20,7 @@ import (
 // judged on the document its input reaches, which is not always the tab's
 // page: an element's own frame (an element in a cross-site iframe belongs
 // to that site), the focused frame for a key, the tab's page for a scroll
-// with no target, a history step and a dialog answer. beginAction asks for
+// with no target, a history step and a dialog answer. the acting pipeline (act.go) asks for
 // INTERACT on what these name, after the target is found and before any
 // input is sent.
 //
@@ -85,15 +84,15 @@ func (b *Browser) pageSite(ctx context.Context, tab cdpguard.Target) (string, er
 // focusedFrame is the frame a key press reaches: from the tab's main
 // frame, down through each document whose focused element is a frame,
 // same-process or not.
-func (ac *actCall) focusedFrame(ctx context.Context) (page.FrameRef, error) {
-	b := ac.b
+func (a *act) focusedFrame(ctx context.Context) (page.FrameRef, error) {
+	b := a.b
 	oopif := map[cdp.FrameID]target.SessionID{}
-	for _, f := range b.guard.Frames(ac.tab.ID) {
+	for _, f := range b.guard.Frames(a.tab.ID) {
 		oopif[cdp.FrameID(f.ID)] = f.SessionID
 	}
-	f := page.FrameRef{Session: ac.tab.SessionID, Frame: cdp.FrameID(ac.tab.ID)}
+	f := page.FrameRef{Session: a.tab.SessionID, Frame: cdp.FrameID(a.tab.ID)}
 	for depth := 0; depth < 8; depth++ {
-		child, err := ac.focusedChild(ctx, f)
+		child, err := a.focusedChild(ctx, f)
 		if err != nil || child == "" {
 			return f, err
 		}
@@ -107,8 +106,8 @@ func (ac *actCall) focusedFrame(ctx context.Context) (page.FrameRef, error) {
 }
 
 // focusedChild is the frame inside frame f that holds the focus, or "".
-func (ac *actCall) focusedChild(ctx context.Context, f page.FrameRef) (cdp.FrameID, error) {
-	b := ac.b
+func (a *act) focusedChild(ctx context.Context, f page.FrameRef) (cdp.FrameID, error) {
+	b := a.b
 	s := b.conn.Session(f.Session)
 	for attempt := 0; ; attempt++ {
 		id, err := b.worlds.Get(ctx, s, f.Frame, attempt > 0)
@@ -117,7 +116,7 @@ func (ac *actCall) focusedChild(ctx context.Context, f page.FrameRef) (cdp.Frame
 		}
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: page.JSFocusedFrame, ExecutionContextID: id, ObjectGroup: ac.group, Silent: &t,
+			FunctionDeclaration: page.JSFocusedFrame, ExecutionContextID: id, ObjectGroup: a.group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
 			b.worlds.Forget(f.Frame)
@@ -138,48 +137,4 @@ func (ac *actCall) focusedChild(ctx context.Context, f page.FrameRef) (cdp.Frame
 		}
 		return d.Node.FrameID, nil
 	}
-}
-
-// siteOfNode is the site of the document an element found by this call
-// lives in, within the call's timeout.
-func (ac *actCall) siteOfNode(ctx context.Context, n *page.Node) (string, error) {
-	sctx, cancel := context.WithTimeout(ctx, ac.opts.Timeout)
-	defer cancel()
-	site, err := ac.b.frameSite(sctx, page.FrameRef{Session: n.Session, Frame: n.Frame})
-	return site, ac.siteError(ctx, sctx, err)
-}
-
-// pageSite is the site of the tab's own document, within the call's
-// timeout.
-func (ac *actCall) pageSite(ctx context.Context) (string, error) {
-	sctx, cancel := context.WithTimeout(ctx, ac.opts.Timeout)
-	defer cancel()
-	site, err := ac.b.pageSite(sctx, ac.tab)
-	return site, ac.siteError(ctx, sctx, err)
-}
-
-// focusedSite is the site of the document a key press reaches, within the
-// call's timeout.
-func (ac *actCall) focusedSite(ctx context.Context) (string, error) {
-	sctx, cancel := context.WithTimeout(ctx, ac.opts.Timeout)
-	defer cancel()
-	f, err := ac.focusedFrame(sctx)
-	var site string
-	if err == nil {
-		site, err = ac.b.frameSite(sctx, f)
-	}
-	return site, ac.siteError(ctx, sctx, err)
-}
-
-// siteError answers a failure to learn where the call would act: nothing
-// was done yet, and nothing is done without knowing.
-func (ac *actCall) siteError(ctx, sctx context.Context, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case sctx.Err() != nil && ctx.Err() == nil:
-		return ac.failure(StatusTimeout, fmt.Sprintf("the page did not say which site it belongs to within %v; nothing was done", ac.opts.Timeout),
-			"The page is busy: retry; where the tool takes timeout_ms, a larger one (at most 30000) gives a slow page longer.")
-	}
-	return ac.annotate(ctx, err, "action")
 }

@@ -28,7 +28,7 @@ func TestRefusalsKeepURLsCut(t *testing.T) {
 		t.Errorf("a cut refusal answers %q", got)
 	}
 	b := &Browser{}
-	a := &Action{b: b, Tab: tab, Start: time.Now().Add(-time.Second)}
+	a := &act{b: b, tab: tab, start: time.Now().Add(-time.Second)}
 	b.refused.add(r)
 	if a.refusedNavigation("", before) != nil {
 		t.Error("a refusal issued by the document the action began on was taken for the navigation's")

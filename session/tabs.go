@@ -23,8 +23,8 @@ import (
 // from the browser process (Target.getTargets), which answers even for a
 // tab whose page is stuck in a script loop.
 
-// tabList is the tabs as a reply lists them, and which is active.
-func (b *Browser) tabList(ctx context.Context) (list []map[string]any, active int) {
+// tabList is the tabs, and which is active.
+func (b *Browser) tabList(ctx context.Context) *TabList {
 	pages := b.pages()
 	info := map[target.ID]*target.Info{}
 	lctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -35,105 +35,83 @@ func (b *Browser) tabList(ctx context.Context) (list []map[string]any, active in
 		}
 	}
 	cur := b.activeID()
-	active = -1
+	list := &TabList{Active: -1, Tabs: []TabInfo{}}
 	for i, p := range pages {
 		url, title := p.URL, p.Title
 		if t := info[p.ID]; t != nil {
 			url, title = t.URL, t.Title
 		}
-		list = append(list, map[string]any{"index": i, "url": url, "title": title, "active": p.ID == cur})
+		list.Tabs = append(list.Tabs, TabInfo{Index: i, URL: url, Title: title, Active: p.ID == cur})
 		if p.ID == cur {
-			active = i
+			list.Active = i
 		}
 	}
-	return list, active
+	return list
 }
 
 // Tabs lists the tabs. A read: it asks nothing and claims nothing.
-func (m *Manager) Tabs(ctx context.Context, c Caller) (map[string]any, error) {
+func (m *Manager) Tabs(ctx context.Context, c Caller) (*TabList, error) {
 	b, _, done, err := m.enterTab(ctx, c, read)
 	defer done()
 	if err != nil {
 		return nil, err
 	}
-	list, active := b.tabList(ctx)
-	return map[string]any{"tabs": list, "tab_count": len(list), "active_index": active}, nil
+	return b.tabList(ctx), nil
 }
 
 // SwitchTab makes tab index the active one and brings it to the front, so
-// the user sees what the agent sees.
-func (m *Manager) SwitchTab(ctx context.Context, c Caller, index int, in Intent) (map[string]any, error) {
-	return m.onTab(ctx, c, index, in, func(ac *actCall, t cdpguard.Target) (map[string]any, error) {
-		b := ac.b
-		if _, err := cdp.Call(ctx, b.conn.Browser(), target.ActivateTarget, target.ActivateTargetParams{TargetID: t.ID}); err != nil {
-			return nil, ac.annotate(ctx, err, "switch")
-		}
-		b.setActive(t.ID)
-		return b.tabReply(ctx, ac.start), nil
-	})
-}
-
-// onTab runs do on tab index, which the call acts on: INTERACT on the tab's
-// own site (not the active page's) is asked for first, then the action's
-// bookkeeping.
-func (m *Manager) onTab(ctx context.Context, c Caller, index int, in Intent, do func(ac *actCall, t cdpguard.Target) (map[string]any, error)) (out map[string]any, err error) {
-	ac, end, err := m.beginCall(ctx, c, ActOptions{})
-	if err != nil {
-		return nil, err
-	}
-	defer func() { end(err) }()
-	t, err := ac.b.tabAt(index)
-	if err != nil {
-		return nil, err
-	}
-	// The call acts on tab index, not the active tab: an armed answer is
-	// for its dialogs (a beforeunload as it closes).
-	ac.b.dialogs.retarget(ac.tab.ID, t.ID)
-	a, err := m.beginAction(ctx, c, in, t.URL)
-	if err != nil {
-		return nil, err
-	}
-	defer a.End()
-	return do(ac, t)
+// the user sees what the agent sees. INTERACT on that tab's own site (not
+// the active page's) is asked for first.
+func (m *Manager) SwitchTab(ctx context.Context, c Caller, index int, in Intent) (*ActResult, error) {
+	return m.act(ctx, c, actSpec{verb: "switch", opts: ActOptions{Timeout: tabActTimeout, Intent: in}, on: onTab, index: index,
+		do: func(ctx context.Context, a *act) error {
+			b := a.b
+			if _, err := cdp.Call(ctx, b.conn.Browser(), target.ActivateTarget, target.ActivateTargetParams{TargetID: a.on.ID}); err != nil {
+				return err
+			}
+			b.setActive(a.on.ID)
+			a.res.Tabs = b.tabList(ctx)
+			return nil
+		}})
 }
 
 // CloseTab closes tab index. Closing the active tab moves the session to
 // the tab that opened it, else the newest; closing the last tab leaves a
 // blank one (a window with no tab would quit a headful browser).
-func (m *Manager) CloseTab(ctx context.Context, c Caller, index int, in Intent) (map[string]any, error) {
-	return m.onTab(ctx, c, index, in, func(ac *actCall, t cdpguard.Target) (map[string]any, error) {
-		b := ac.b
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		events, stop := b.conn.Subscribe(target.DetachedFromTarget.Method, target.TargetDestroyed.Method, target.AttachedToTarget.Method)
-		defer stop()
-		if len(b.pages()) == 1 {
-			res, err := cdp.Call(cctx, b.conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
-			if err != nil {
-				return nil, ac.annotate(cctx, err, "close")
+func (m *Manager) CloseTab(ctx context.Context, c Caller, index int, in Intent) (*ActResult, error) {
+	return m.act(ctx, c, actSpec{verb: "close", opts: ActOptions{Timeout: tabActTimeout, Intent: in}, on: onTab, index: index,
+		do: func(ctx context.Context, a *act) error {
+			b, t := a.b, a.on
+			events, stop := b.conn.Subscribe(target.DetachedFromTarget.Method, target.TargetDestroyed.Method, target.AttachedToTarget.Method)
+			defer stop()
+			if len(b.pages()) == 1 {
+				res, err := cdp.Call(ctx, b.conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+				if err != nil {
+					return err
+				}
+				if err := b.waitTarget(ctx, events, res.TargetID, true); err != nil {
+					return err
+				}
+				if b.activeID() == t.ID {
+					b.setActive(res.TargetID)
+				}
 			}
-			if err := b.waitTarget(cctx, events, res.TargetID, true); err != nil {
-				return nil, ac.annotate(cctx, err, "close")
+			if _, err := cdp.Call(ctx, b.conn.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: t.ID}); err != nil {
+				return err
 			}
-			if b.activeID() == t.ID {
-				b.setActive(res.TargetID)
+			if err := b.waitTarget(ctx, events, t.ID, false); err != nil {
+				return err
 			}
-		}
-		if _, err := cdp.Call(cctx, b.conn.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: t.ID}); err != nil {
-			return nil, ac.annotate(cctx, err, "close")
-		}
-		if err := b.waitTarget(cctx, events, t.ID, false); err != nil {
-			return nil, ac.annotate(cctx, err, "close")
-		}
-		// The active tab closed: manager.onTarget moved the session to its
-		// opener when it is open; activePage takes the newest otherwise.
-		if _, err := b.activePage(cctx); err != nil {
-			return nil, ac.annotate(cctx, err, "close")
-		}
-		out := b.tabReply(ctx, ac.start)
-		out["closed"] = map[string]any{"url": t.URL, "title": t.Title}
-		return out, nil
-	})
+			// The active tab closed: manager.onTarget moved the session to
+			// its opener when it is open; activePage takes the newest
+			// otherwise.
+			if _, err := b.activePage(ctx); err != nil {
+				return err
+			}
+			a.res.Tabs = b.tabList(ctx)
+			a.res.Closed = &TabInfo{Index: index, URL: t.URL, Title: t.Title}
+			return nil
+		}})
 }
 
 // tabAt is the tab at index, or not_found naming how many there are.
@@ -185,18 +163,4 @@ func (b *Browser) waitTarget(ctx context.Context, events <-chan cdpconn.Event, i
 		}
 	}
 	return nil
-}
-
-// tabReply is what switch and close answer: the tabs, the active one, and
-// where the session now stands.
-func (b *Browser) tabReply(ctx context.Context, since time.Time) map[string]any {
-	list, active := b.tabList(ctx)
-	out := map[string]any{"tabs": list, "tab_count": len(list), "active_index": active}
-	if active >= 0 {
-		out["url"], out["title"] = list[active]["url"], list[active]["title"]
-	}
-	if ds := b.dialogs.since(since); len(ds) > 0 {
-		out["dialogs"], _ = dialogReplies(ds, maxDialogsReported)
-	}
-	return out
 }

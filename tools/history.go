@@ -27,9 +27,14 @@ func historyTools(d Deps) []*tool {
 		{name: "reason", kind: "string", description: "Why; shown to the user when the step needs their approval."},
 		{name: "confirm", kind: "boolean", description: "Legacy consent for clients that cannot be asked; never overrides a user's answer."},
 	}
-	run := func(step func(context.Context, session.Caller, string, session.Intent) (map[string]any, error)) func(context.Context, *call) (map[string]any, error) {
+	run := func(back bool) func(context.Context, *call) (map[string]any, error) {
 		return func(ctx context.Context, c *call) (map[string]any, error) {
-			return step(ctx, c.caller, c.str("wait_until"), session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")})
+			step := m.Reload
+			if back {
+				step = m.GoBack
+			}
+			res, err := step(ctx, c.caller, c.str("wait_until"), session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")})
+			return actReply(res, err, loadFields)
 		}
 	}
 	return []*tool{
@@ -41,7 +46,7 @@ func historyTools(d Deps) []*tool {
 				"A page that asks before it is left (beforeunload) is answered yes unless handle_dialog said otherwise; then the reply says stayed.",
 			params: params,
 			output: output,
-			run:    run(m.GoBack),
+			run:    run(true),
 		},
 		{
 			name:  "reload_page",
@@ -50,7 +55,7 @@ func historyTools(d Deps) []*tool {
 				"What the page held that it did not save (a half-filled form) is lost. A page that asks before it is left (beforeunload) is answered yes unless handle_dialog said otherwise; then the reply says stayed.",
 			params: params,
 			output: output,
-			run:    run(m.Reload),
+			run:    run(false),
 		},
 	}
 }

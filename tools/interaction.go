@@ -23,7 +23,7 @@ func interactionTools(d Deps) []*tool {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	boolean := func(desc string) map[string]any { return map[string]any{"type": "boolean", "description": desc} }
 	integer := func(desc string) map[string]any { return map[string]any{"type": "integer", "description": desc} }
-	element := func(desc string) map[string]any {
+	elementSchema := func(desc string) map[string]any {
 		return map[string]any{"type": "object", "description": desc, "properties": map[string]any{
 			"tag": str("element name: button, a, input ..."), "role": str("its role: button, link, textbox ..."), "name": str("its accessible name, cut at 80 characters")}}
 	}
@@ -69,14 +69,15 @@ func interactionTools(d Deps) []*tool {
 				setOff + "\n" +
 				"download=true (saving a file) is not supported yet and answers an error.",
 			params: []param{selectorParam(true), submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam},
-			output: common(map[string]any{"clicked": element("what was clicked")}),
+			output: common(map[string]any{"clicked": elementSchema("what was clicked")}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
 					return nil, err
 				}
 				opts.Intent.Submit = c.boolean("submits")
-				return m.Click(ctx, c.caller, opts)
+				res, err := m.Click(ctx, c.caller, opts)
+				return actReply(res, err, acted("clicked"))
 			},
 		},
 		{
@@ -94,7 +95,7 @@ func interactionTools(d Deps) []*tool {
 				timeoutParam, reasonParam, confirmParam,
 			},
 			output: common(map[string]any{
-				"typed_into":  element("the field typed into"),
+				"typed_into":  elementSchema("the field typed into"),
 				"typed_chars": integer("how many characters were typed"),
 				"submitted":   boolean("Enter was pressed afterwards"),
 			}),
@@ -104,7 +105,15 @@ func interactionTools(d Deps) []*tool {
 					return nil, err
 				}
 				opts.Intent.Submit = c.boolean("submit")
-				return m.TypeText(ctx, c.caller, opts, c.str("text"), c.boolean("submit"))
+				res, err := m.TypeText(ctx, c.caller, opts, c.str("text"), c.boolean("submit"))
+				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
+					if r.Element != nil {
+						out["typed_into"], out["typed_chars"] = element(r.Element), r.TypedChars
+					}
+					if r.Submitted {
+						out["submitted"] = true
+					}
+				})
 			},
 		},
 		{
@@ -126,7 +135,12 @@ func interactionTools(d Deps) []*tool {
 					return nil, err
 				}
 				opts.Intent.Submit = c.boolean("submits")
-				return m.PressKey(ctx, c.caller, c.str("key"), opts)
+				res, err := m.PressKey(ctx, c.caller, c.str("key"), opts)
+				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
+					if r.Key != "" {
+						out["key"] = r.Key
+					}
+				})
 			},
 		},
 		{
@@ -136,13 +150,14 @@ func interactionTools(d Deps) []*tool {
 				failFast + "\n" +
 				"The reply says how many elements matched (matches) and what is under the pointer (hovered: tag, role, name). A page that navigates where no approval reaches as the pointer arrives answers blocked_by_policy (see click).",
 			params: []param{selectorParam(true), timeoutParam, reasonParam, confirmParam},
-			output: common(map[string]any{"hovered": element("what the pointer is over")}),
+			output: common(map[string]any{"hovered": elementSchema("what the pointer is over")}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
 					return nil, err
 				}
-				return m.Hover(ctx, c.caller, opts)
+				res, err := m.Hover(ctx, c.caller, opts)
+				return actReply(res, err, acted("hovered"))
 			},
 		},
 		{
@@ -165,7 +180,7 @@ func interactionTools(d Deps) []*tool {
 				"viewport_height": integer("the viewport's height"),
 				"at_bottom":       boolean("the window is at the end of the document"),
 				"moved":           boolean("the window's position changed"),
-				"scrolled_to":     element("with a selector: the element brought into view"),
+				"scrolled_to":     elementSchema("with a selector: the element brought into view"),
 			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				given := 0
@@ -198,7 +213,8 @@ func interactionTools(d Deps) []*tool {
 				}
 				opts.Selector = c.str("selector")
 				so.ActOptions = opts
-				return m.Scroll(ctx, c.caller, so)
+				res, err := m.Scroll(ctx, c.caller, so)
+				return actReply(res, err, scrollFields)
 			},
 		},
 		{
@@ -217,7 +233,7 @@ func interactionTools(d Deps) []*tool {
 			},
 			output: common(map[string]any{
 				"selected": map[string]any{"type": "object", "description": "the option now chosen: value, label, index"},
-				"select":   element("the select list"),
+				"select":   elementSchema("the select list"),
 			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				given := present(c, "value", "label")
@@ -244,7 +260,15 @@ func interactionTools(d Deps) []*tool {
 					return nil, err
 				}
 				opts.Intent.Submit = c.boolean("submits")
-				return m.SelectOption(ctx, c.caller, opts, by)
+				res, err := m.SelectOption(ctx, c.caller, opts, by)
+				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
+					if r.Selected != nil {
+						out["selected"] = map[string]any{"value": r.Selected.Value, "label": r.Selected.Label, "index": r.Selected.Index}
+					}
+					if r.Element != nil {
+						out["select"] = element(r.Element)
+					}
+				})
 			},
 		},
 		{
@@ -293,6 +317,17 @@ func actOptions(c *call, withSelector bool) (session.ActOptions, error) {
 		opts.Selector = c.str("selector")
 	}
 	return opts, nil
+}
+
+// scrollFields are where a scroll settled.
+func scrollFields(r *session.ActResult, out map[string]any) {
+	if p := r.Scroll; p != nil {
+		out["scroll_y"], out["scroll_height"], out["viewport_height"] = p.Y, p.Height, p.ViewportHeight
+		out["at_bottom"], out["moved"] = p.AtBottom, p.Moved
+	}
+	if r.Element != nil {
+		out["scrolled_to"] = element(r.Element)
+	}
 }
 
 // present lists which of the named arguments the call gave.

@@ -41,17 +41,7 @@ func navigationTools(d Deps) []*tool {
 					return nil, err
 				}
 				res, err := m.Navigate(ctx, c.caller, u, c.str("wait_until"), session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")})
-				if err != nil {
-					return nil, err
-				}
-				out := map[string]any{"url": res.URL, "title": res.Title, "tab_count": res.TabCount, "http_status": nil, "content_type": nil}
-				if res.HTTPStatus != nil {
-					out["http_status"] = *res.HTTPStatus
-				}
-				if res.ContentType != nil {
-					out["content_type"] = *res.ContentType
-				}
-				return out, nil
+				return actReply(res, err, loadFields)
 			},
 		},
 	}

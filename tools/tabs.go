@@ -42,16 +42,29 @@ func tabTools(d Deps) []*tool {
 					if hasIndex {
 						return nil, badArg("index", "index is for action=\"switch\" or \"close\"", "Call tabs with no index to list, or pass action=\"switch\" or \"close\" with it.")
 					}
-					return m.Tabs(ctx, c.caller)
+					l, err := m.Tabs(ctx, c.caller)
+					if err != nil {
+						return nil, err
+					}
+					out := map[string]any{}
+					tabFields(l, out)
+					return out, nil
 				}
 				if !hasIndex {
 					return nil, badArg("index", "action=\""+action+"\" needs the index of a tab", "Call tabs (action=\"list\") and pass the index of the tab, e.g. {\"action\": \""+action+"\", \"index\": 1}.")
 				}
 				in := session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")}
+				step := m.CloseTab
 				if action == "switch" {
-					return m.SwitchTab(ctx, c.caller, int(idx), in)
+					step = m.SwitchTab
 				}
-				return m.CloseTab(ctx, c.caller, int(idx), in)
+				res, err := step(ctx, c.caller, int(idx), in)
+				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
+					tabFields(r.Tabs, out)
+					if r.Closed != nil {
+						out["closed"] = map[string]any{"url": r.Closed.URL, "title": r.Closed.Title}
+					}
+				})
 			},
 		},
 	}

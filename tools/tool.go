@@ -28,8 +28,37 @@ import (
 
 // Deps is what the tools need.
 type Deps struct {
-	Session *session.Manager
+	Session Session
 	Logger  *zap.Logger
+}
+
+// Session is what the tools ask of package session (a *session.Manager;
+// a fake in the handlers' tests). It answers in types; the tools build the
+// wire envelopes.
+type Session interface {
+	Open(ctx context.Context, c session.Caller) (*session.OpenInfo, error)
+	CloseBrowser(ctx context.Context, c session.Caller) (wasOpen bool, err error)
+	URL(ctx context.Context, c session.Caller) (*session.PageInfo, error)
+	CurrentURL() string
+	Navigate(ctx context.Context, c session.Caller, rawURL, waitUntil string, in session.Intent) (*session.ActResult, error)
+	GoBack(ctx context.Context, c session.Caller, waitUntil string, in session.Intent) (*session.ActResult, error)
+	Reload(ctx context.Context, c session.Caller, waitUntil string, in session.Intent) (*session.ActResult, error)
+	Click(ctx context.Context, c session.Caller, opts session.ActOptions) (*session.ActResult, error)
+	Hover(ctx context.Context, c session.Caller, opts session.ActOptions) (*session.ActResult, error)
+	TypeText(ctx context.Context, c session.Caller, opts session.ActOptions, text string, submit bool) (*session.ActResult, error)
+	PressKey(ctx context.Context, c session.Caller, key string, opts session.ActOptions) (*session.ActResult, error)
+	Scroll(ctx context.Context, c session.Caller, so session.ScrollOptions) (*session.ActResult, error)
+	SelectOption(ctx context.Context, c session.Caller, opts session.ActOptions, by session.SelectBy) (*session.ActResult, error)
+	Tabs(ctx context.Context, c session.Caller) (*session.TabList, error)
+	SwitchTab(ctx context.Context, c session.Caller, index int, in session.Intent) (*session.ActResult, error)
+	CloseTab(ctx context.Context, c session.Caller, index int, in session.Intent) (*session.ActResult, error)
+	ArmDialog(ctx context.Context, c session.Caller, a session.DialogAnswer, in session.Intent) (time.Time, error)
+	ReadPage(ctx context.Context, c session.Caller, o session.ReadOptions) (*session.ReadResult, error)
+	WaitFor(ctx context.Context, c session.Caller, o session.WaitOptions) (time.Duration, error)
+	Screenshot(ctx context.Context, c session.Caller, fullPage bool) (*session.Capture, bool, error)
+	ReadImage(ctx context.Context, c session.Caller, selector string) (*session.Capture, error)
+	Audit() *audit.Log
+	SessionEnded(id string)
 }
 
 // param describes one argument.

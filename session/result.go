@@ -1,0 +1,79 @@
+package session
+
+// Typed answers. Package session says what happened; package tools alone
+// chooses the wire keys and builds the envelopes.
+
+// ElementInfo names the element a call acted on.
+type ElementInfo struct {
+	Tag  string // button, a, input ...
+	Role string // button, link, textbox ...
+	Name string // its accessible name, cut at 80 characters
+}
+
+// ActResult is what an acting call answers. The common part is filled by
+// the pipeline (act.go); each tool fills its own part.
+type ActResult struct {
+	URL      string // where the tab acted on stands (after a tab is closed: the active one)
+	Title    string
+	TabCount int
+	Selector string // as given; "" when the tool takes none
+	Matches  int    // how many elements the selector matched; 0 without one
+
+	NewTab      bool // the action opened a tab, and the session is on it
+	Navigated   bool // the tab's main frame committed a new document
+	Navigating  bool // something the action started was still loading
+	Dialogs     []DialogRecord
+	DialogsMore int      // dialogs beyond those listed
+	Hints       []string // the next moves, joined into the reply's hint
+
+	// Element is what was acted on (clicked, hovered, typed into, chosen
+	// in, scrolled to).
+	Element *ElementInfo
+
+	TypedChars int             // type_text
+	Submitted  bool            // type_text: Enter was pressed after
+	Key        string          // press_key, as given
+	Selected   *SelectedOption // select_option
+	Scroll     *ScrollPosition // scroll
+	Load       *LoadInfo       // navigate, go_back, reload_page
+	Tabs       *TabList        // tabs
+	Closed     *TabInfo        // tabs close: the tab closed
+}
+
+// SelectedOption is the option select_option chose.
+type SelectedOption struct {
+	Value string
+	Label string
+	Index int
+}
+
+// ScrollPosition is where a scroll settled.
+type ScrollPosition struct {
+	Y, Height, ViewportHeight int64
+	AtBottom                  bool
+	Moved                     bool
+}
+
+// LoadInfo describes the document a navigation, a history step or a reload
+// ended on. HTTPStatus and ContentType are nil when no HTTP response was
+// involved (about:blank, data:, a back/forward cache restore).
+type LoadInfo struct {
+	HTTPStatus  *int64
+	ContentType *string // the media type alone: application/pdf
+	FromCache   bool    // restored from the back/forward cache
+	Stayed      bool    // the page asked to stay and the answer kept it
+}
+
+// TabInfo is one open tab.
+type TabInfo struct {
+	Index  int
+	URL    string
+	Title  string
+	Active bool
+}
+
+// TabList is the open tabs, in the order they were opened.
+type TabList struct {
+	Tabs   []TabInfo
+	Active int // index of the active tab, -1 when none
+}
