@@ -155,26 +155,27 @@ func killProfileProcs(dataDir string) {
 }
 
 var (
-	panicBinOnce sync.Once
-	panicBin     string
-	panicBinErr  error
+	testBinOnce sync.Once
+	testBin     string
+	testBinErr  error
 )
 
-// lyradPanicBuild builds lyrad with the lyrad_testpanic tag: it panics in a
-// goroutine on SIGUSR1.
-func lyradPanicBuild(t *testing.T) string {
+// lyradTestBuild builds lyrad once with its test hooks: the lyrad_testpanic
+// tag (it panics in a goroutine on SIGUSR1) and lyrad_testhooks (settings
+// only a test may shorten, such as LYRAD_TEST_DIALOG_TTL).
+func lyradTestBuild(t *testing.T) string {
 	t.Helper()
-	panicBinOnce.Do(func() {
-		panicBin = filepath.Join(filepath.Dir(lyradBin), "lyrad-testpanic")
-		out, err := exec.Command("go", "build", "-tags", "lyrad_testpanic", "-o", panicBin, "../cmd/lyrad").CombinedOutput()
+	testBinOnce.Do(func() {
+		testBin = filepath.Join(filepath.Dir(lyradBin), "lyrad-test")
+		out, err := exec.Command("go", "build", "-tags", "lyrad_testpanic,lyrad_testhooks", "-o", testBin, "../cmd/lyrad").CombinedOutput()
 		if err != nil {
-			panicBinErr = fmt.Errorf("%v: %s", err, out)
+			testBinErr = fmt.Errorf("%v: %s", err, out)
 		}
 	})
-	if panicBinErr != nil {
-		t.Fatalf("building the panicking lyrad: %v", panicBinErr)
+	if testBinErr != nil {
+		t.Fatalf("building lyrad with its test hooks: %v", testBinErr)
 	}
-	return panicBin
+	return testBin
 }
 
 // guardedPoster opens the browser on v, shows it is fresh and guarded (a
@@ -264,7 +265,7 @@ func TestBrowserDiesWithKilledLyrad(t *testing.T) {
 }
 
 func TestBrowserDiesWithPanickingLyrad(t *testing.T) {
-	deathRuns(t, "panic", lyradPanicBuild(t), func(t *testing.T, v *victim, dir string) {
+	deathRuns(t, "panic", lyradTestBuild(t), func(t *testing.T, v *victim, dir string) {
 		if err := syscall.Kill(v.pid, syscall.SIGUSR1); err != nil {
 			t.Fatal(err)
 		}

@@ -249,7 +249,13 @@ func (l *lyrad) connectHTTP(t *testing.T, protocol string) *mcp.ClientSession {
 // holds the directory, a relay to it otherwise.
 func connectStdio(t *testing.T, dataDir, protocol string, extraEnv ...string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(lyradBin, "stdio")
+	return connectStdioBin(t, lyradBin, dataDir, protocol, extraEnv...)
+}
+
+// connectStdioBin is connectStdio with another build of lyrad (lyradTestBuild).
+func connectStdioBin(t *testing.T, bin, dataDir, protocol string, extraEnv ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin, "stdio")
 	cmd.Env = append(baseEnv(dataDir), extraEnv...)
 	cmd.Stderr = os.Stderr
 	if os.Getenv("E2E_QUIET") != "" {
