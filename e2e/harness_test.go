@@ -17,13 +17,11 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/internal/testenv"
 )
@@ -353,56 +351,4 @@ func execLyrad(dataDir string, args ...string) *exec.Cmd {
 func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// plainChromium launches Chromium through the chrome package, with no lyrad
-// and no guard, and dials it with a bare CDP client: the baseline the
-// invisibility tests compare lyrad with. close ends both.
-func plainChromium(t *testing.T, headless bool) (conn *cdpconn.Conn, close func()) {
-	t.Helper()
-	path := needBrowser(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: path, ProfileDir: t.TempDir(), Headless: headless})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err = cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
-	if err != nil {
-		proc.Close(2 * time.Second)
-		t.Fatal(err)
-	}
-	return conn, func() {
-		conn.Close()
-		proc.Close(2 * time.Second)
-	}
-}
-
-// rawChromium starts Chromium on url with none of lyrad's settings: a fresh
-// profile, headless, no DevTools client, none of the preferences or
-// switches lyrad launches with. It is the control run for a test that shows
-// lyrad stops an attack: in it the attack must land, or the test's pass
-// means nothing. stop kills the browser (its process group); cleanup does
-// too.
-func rawChromium(t *testing.T, url string) (stop func()) {
-	t.Helper()
-	path := needBrowser(t)
-	args := []string{"--headless", "--user-data-dir=" + t.TempDir(), "--no-first-run", "--no-default-browser-check"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox") // as lyrad does: Chrome refuses root otherwise
-	}
-	cmd := exec.Command(path, append(args, url)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			_ = cmd.Wait()
-		})
-	}
-	t.Cleanup(stop)
-	return stop
 }
