@@ -21,27 +21,23 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
-const chromiumPath = "/usr/bin/chromium"
-
 // startChromium launches a headless Chromium and returns its browser
-// websocket URL. The process group is killed at the end of the test. With
-// no Chromium the test skips (fails on CI), and under -short (task unit:
-// no browser is started).
+// websocket URL. The process group is killed at the end of the test. The
+// browser is the one lyrad would find, under the harness's rule
+// (testenv.Browser: skips under -short, fails in CI when there is none).
 func startChromium(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a browser: not with -short")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("chromium not found at %s", chromiumPath)
-		}
-		t.Skipf("chromium not found at %s", chromiumPath)
-	}
+	path := testenv.Browser(t, func() (string, error) {
+		f, err := chrome.Find("", "")
+		return f.Path, err
+	})
 	dir := t.TempDir()
-	cmd := exec.Command(chromiumPath, "--headless", "--no-sandbox", "--remote-debugging-port=0",
+	cmd := exec.Command(path, "--headless", "--no-sandbox", "--remote-debugging-port=0",
 		"--user-data-dir="+dir, "--no-first-run", "--disable-background-networking", "about:blank")
 	// /usr/bin/chromium is a shell wrapper: kill the whole group we started.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

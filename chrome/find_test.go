@@ -8,24 +8,18 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
-// browserOrSkip returns the installed browser, skipping the test when there
-// is none (failing on CI, where one must be installed) and under -short
-// (task unit: no browser is started).
+// browserOrSkip returns the installed browser under the harness's rule
+// (testenv.Browser: skips under -short, fails in CI when there is none).
 func browserOrSkip(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a browser: not with -short")
-	}
-	f, err := Find("", "")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no browser on CI: %v", err)
-		}
-		t.Skipf("no browser: %v", err)
-	}
-	return f.Path
+	return testenv.Browser(t, func() (string, error) {
+		f, err := Find("", "")
+		return f.Path, err
+	})
 }
 
 func stub(t *testing.T, dir, name, body string) string {

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"go.uber.org/zap/zaptest"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // groupLeader starts argv as the leader of its own process group and reaps
@@ -39,14 +41,14 @@ func TestKillOrphanKillsTheRecordedBrowserAndItsGroup(t *testing.T) {
 	// A "browser" on the profile with a helper in its group.
 	browser := groupLeader(t, "sh", "-c", "sleep 300 & wait", "sh", "--user-data-dir="+profile)
 	pid := browser.Process.Pid
-	waitFor(t, func() bool { return alive(-pid) && len(groupMembers(pid)) == 2 })
+	waitFor(t, func() bool { return testenv.GroupRunning(pid) && len(groupMembers(pid)) == 2 })
 	if _, err := recordBrowser(pidFile, pid, profile); err != nil {
 		t.Fatal(err)
 	}
 	if killed, err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil || killed != pid {
 		t.Fatalf("killOrphan = %d, %v; want %d", killed, err, pid)
 	}
-	if alive(-pid) {
+	if testenv.GroupRunning(pid) {
 		t.Errorf("the orphan's group survived: %v", groupMembers(pid))
 	}
 	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
@@ -73,7 +75,7 @@ func TestKillOrphanSparesAStranger(t *testing.T) {
 		if killed, err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil || killed != 0 {
 			t.Fatalf("%s: killOrphan = %d, %v", name, killed, err)
 		}
-		if !alive(pid) {
+		if !testenv.Running(pid) {
 			t.Fatalf("%s: killed", name)
 		}
 		if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
@@ -81,8 +83,8 @@ func TestKillOrphanSparesAStranger(t *testing.T) {
 		}
 	}
 	os.WriteFile(pidFile, []byte("{not json"), 0o600)
-	if _, err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil || !alive(pid) {
-		t.Errorf("unreadable pid file: %v, alive %v", err, alive(pid))
+	if _, err := killOrphan(pidFile, profile, zaptest.NewLogger(t)); err != nil || !testenv.Running(pid) {
+		t.Errorf("unreadable pid file: %v, alive %v", err, testenv.Running(pid))
 	}
 }
 

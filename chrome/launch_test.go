@@ -12,11 +12,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"go.uber.org/zap/zaptest"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 func TestLaunchHeadless(t *testing.T) {
@@ -108,40 +109,11 @@ func TestLaunchClose(t *testing.T) {
 func waitGroupGone(t *testing.T, pgid int) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if !alive(-pgid) {
+		if !testenv.GroupRunning(pgid) {
 			return
 		}
 	}
 	t.Errorf("process group %d still has live members", pgid)
-}
-
-// alive reports whether pid (or, if negative, any member of group -pid) is
-// running. Zombies count as gone: in a container nobody may reap orphans.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	if stats == nil {
-		return true // no /proc: trust kill
-	}
-	for _, f := range stats {
-		b, _ := os.ReadFile(f)
-		// pid (comm) state ppid pgrp ...
-		i := strings.LastIndexByte(string(b), ')')
-		if i < 0 {
-			continue
-		}
-		fields := strings.Fields(string(b[i+1:]))
-		head := strings.Fields(string(b[:i]))
-		if len(fields) < 3 || len(head) == 0 || fields[0] == "Z" {
-			continue
-		}
-		if pid > 0 && head[0] == strconv.Itoa(pid) || pid < 0 && fields[2] == strconv.Itoa(-pid) {
-			return true
-		}
-	}
-	return false
 }
 
 func TestLaunchExitsEarly(t *testing.T) {
@@ -183,7 +155,7 @@ func TestLaunchTimeoutKillsGroup(t *testing.T) {
 	if pid <= 0 {
 		t.Fatal("no child pid")
 	}
-	for deadline := time.Now().Add(2 * time.Second); alive(pid); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Second); testenv.Running(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("child sleep survived")
 		}

@@ -100,15 +100,7 @@ func TestSpineOverStdio(t *testing.T) {
 			cs := connectStdio(t, dir, proto)
 			exercise(t, cs, func(n string, a map[string]any) map[string]any { return call(t, cs, n, a) }, s)
 			rows := auditRows(t, dir)
-			var tools, guard int
-			for _, r := range rows {
-				switch r["kind"] {
-				case "tool":
-					tools++
-				case "guard":
-					guard++
-				}
-			}
+			tools, guard := len(rowsWhere(rows, has{"kind": "tool"})), len(rowsWhere(rows, has{"kind": "guard"}))
 			if tools < 10 || guard < 7 {
 				t.Errorf("audit has %d tool rows and %d guard rows; want every call and every judged request", tools, guard)
 			}
@@ -226,17 +218,12 @@ func TestBrowserKilledIsAnsweredCleanly(t *testing.T) {
 		t.Errorf("open after a crash reused a dead browser: %v", env)
 	}
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "ok")
-	var quit bool
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "browser" && r["status"] == "quit" {
-			quit = true
-		}
-		if r["kind"] == "guard_lost" {
-			t.Errorf("a browser that died by itself was recorded as guard_lost: %v", r)
-		}
-	}
-	if !quit {
+	rows := auditRows(t, dir)
+	if len(rowsWhere(rows, has{"kind": "browser", "status": "quit"})) == 0 {
 		t.Errorf("audit has no row for the browser quitting")
+	}
+	for _, r := range rowsWhere(rows, has{"kind": "guard_lost"}) {
+		t.Errorf("a browser that died by itself was recorded as guard_lost: %v", r)
 	}
 }
 

@@ -155,15 +155,13 @@ func TestScreenshotAndReadImage(t *testing.T) {
 		t.Errorf("the text block carries %d characters: pixels in the envelope?", len(text))
 	}
 	auditText, _ := os.ReadFile(filepath.Join(dir, "audit.jsonl"))
-	var captures int
-	for _, r := range auditRows(t, dir) {
-		if r["tool"] == "read_image" && r["status"] == "ok" {
-			captures++
-			if p, _ := r["image_path"].(string); !strings.HasPrefix(p, capDir) || r["bytes"] == nil {
-				t.Errorf("audit row %v lacks image_path or bytes", r)
-			}
+	captured := rowsWhere(auditRows(t, dir), has{"tool": "read_image", "status": "ok"})
+	for _, r := range captured {
+		if p, _ := r["image_path"].(string); !strings.HasPrefix(p, capDir) || r["bytes"] == nil {
+			t.Errorf("audit row %v lacks image_path or bytes", r)
 		}
 	}
+	captures := len(captured)
 	if captures < 4 || bytes.Contains(auditText, []byte("iVBORw0KGgo")) {
 		t.Errorf("%d read_image rows; base64 PNG in the audit: %v", captures, bytes.Contains(auditText, []byte("iVBORw0KGgo")))
 	}

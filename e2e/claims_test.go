@@ -101,7 +101,7 @@ func TestPressKeySubmits(t *testing.T) {
 	a.open(s.URL + "/")
 	wantStatus(t, a.call("type_text", map[string]any{"selector": "#q", "text": "x"}), "ok")
 	env := a.call("press_key", map[string]any{"key": "Enter"})
-	waitFor(t, "the undeclared post's refusal", 15*time.Second, func() bool { return len(guardRowsFor(t, a.dir, "/post", "deny")) == 1 })
+	waitFor(t, "the undeclared post's refusal", 15*time.Second, func() bool { return len(refusals(t, a.dir, "/post")) == 1 })
 	if s.count("/post") != 0 || (env["status"] != "blocked_by_policy" && env["status"] != "ok") {
 		t.Fatalf("undeclared Enter: %v, server saw %d posts", env, s.count("/post"))
 	}
@@ -229,10 +229,8 @@ func TestConsentChannelElicit(t *testing.T) {
 	if s.count("/") != 0 {
 		t.Errorf("the site was reached without the user's answer")
 	}
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "consent" && r["consent_channel"] == "legacy" {
-			t.Errorf("confirm=true was taken as the user's word: %v", r)
-		}
+	for _, r := range rowsWhere(auditRows(t, dir), has{"kind": "consent", "consent_channel": "legacy"}) {
+		t.Errorf("confirm=true was taken as the user's word: %v", r)
 	}
 }
 
@@ -252,13 +250,7 @@ func TestDriverDisconnectHandsOn(t *testing.T) {
 	}
 	a.Close()
 	waitFor(t, "the disconnected driver's browser to close", 30*time.Second, func() bool { return len(browserPIDs(t, l.dataDir)) == 0 })
-	var handoff bool
-	for _, r := range auditRows(t, l.dataDir) {
-		if r["kind"] == "session" && r["status"] == "handoff" && r["reason"] == "session_ended" {
-			handoff = true
-		}
-	}
-	if !handoff {
+	if len(rowsWhere(auditRows(t, l.dataDir), has{"kind": "session", "status": "handoff", "reason": "session_ended"})) == 0 {
 		t.Error("no handoff row with reason session_ended")
 	}
 	wantStatus(t, call(t, b, "navigate", map[string]any{"url": s.URL + "/next"}), "ok")

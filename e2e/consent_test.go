@@ -106,10 +106,8 @@ func TestConsentThroughTheClient(t *testing.T) {
 						t.Errorf("asked again for an approved site")
 					}
 					var channel any
-					for _, r := range auditRows(t, dir) {
-						if r["kind"] == "consent" {
-							channel = r["consent_channel"]
-						}
+					if rows := rowsWhere(auditRows(t, dir), has{"kind": "consent"}); len(rows) > 0 {
+						channel = rows[len(rows)-1]["consent_channel"]
 					}
 					if channel != "elicit" {
 						t.Errorf("consent recorded as %v, want elicit", channel)
@@ -137,13 +135,7 @@ func TestConsentLegacyFallback(t *testing.T) {
 				t.Fatal("an unapproved navigation reached the site")
 			}
 			wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/", "confirm": true}), "ok")
-			var legacy bool
-			for _, r := range auditRows(t, dir) {
-				if r["kind"] == "consent" && r["consent_channel"] == "legacy" && r["consent_reason"] == "the client has no elicitation handler" {
-					legacy = true
-				}
-			}
-			if !legacy {
+			if len(rowsWhere(auditRows(t, dir), has{"kind": "consent", "consent_channel": "legacy", "consent_reason": "the client has no elicitation handler"})) == 0 {
 				t.Error("no consent_channel=legacy row with its reason")
 			}
 		})
@@ -177,13 +169,7 @@ func TestTrustedOrigins(t *testing.T) {
 	if env := call(t, cs, "navigate", map[string]any{"url": other.URL + "/"}); env["status"] != "approval_required" {
 		t.Errorf("a site outside the list: %v", env)
 	}
-	var trusted bool
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "consent" && r["consent_channel"] == "trusted" {
-			trusted = true
-		}
-	}
-	if !trusted {
+	if len(rowsWhere(auditRows(t, dir), has{"kind": "consent", "consent_channel": "trusted"})) == 0 {
 		t.Error("no consent_channel=trusted row")
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/datadir"
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // Chrome must never outlive lyrad: when lyrad dies (SIGKILL, a panic) or is
@@ -138,7 +139,7 @@ func profileProcs(dataDir string) []int {
 		// Helpers rewrite their command line into one string with
 		// spaces; the browser keeps its NUL-separated argv.
 		cmdline := strings.ReplaceAll(string(b), "\x00", " ") + " "
-		if strings.Contains(cmdline, needle+" ") && alive(pid) {
+		if strings.Contains(cmdline, needle+" ") && testenv.Running(pid) {
 			pids = append(pids, pid)
 		}
 	}
@@ -154,26 +155,27 @@ func killProfileProcs(dataDir string) {
 }
 
 var (
-	panicBinOnce sync.Once
-	panicBin     string
-	panicBinErr  error
+	testBinOnce sync.Once
+	testBin     string
+	testBinErr  error
 )
 
-// lyradPanicBuild builds lyrad with the lyrad_testpanic tag: it panics in a
-// goroutine on SIGUSR1.
-func lyradPanicBuild(t *testing.T) string {
+// lyradTestBuild builds lyrad once with its test hooks: the lyrad_testpanic
+// tag (it panics in a goroutine on SIGUSR1) and lyrad_testhooks (settings
+// only a test may shorten, such as LYRAD_TEST_DIALOG_TTL).
+func lyradTestBuild(t *testing.T) string {
 	t.Helper()
-	panicBinOnce.Do(func() {
-		panicBin = filepath.Join(filepath.Dir(lyradBin), "lyrad-testpanic")
-		out, err := exec.Command("go", "build", "-tags", "lyrad_testpanic", "-o", panicBin, "../cmd/lyrad").CombinedOutput()
+	testBinOnce.Do(func() {
+		testBin = filepath.Join(filepath.Dir(lyradBin), "lyrad-test")
+		out, err := exec.Command("go", "build", "-tags", "lyrad_testpanic,lyrad_testhooks", "-o", testBin, "../cmd/lyrad").CombinedOutput()
 		if err != nil {
-			panicBinErr = fmt.Errorf("%v: %s", err, out)
+			testBinErr = fmt.Errorf("%v: %s", err, out)
 		}
 	})
-	if panicBinErr != nil {
-		t.Fatalf("building the panicking lyrad: %v", panicBinErr)
+	if testBinErr != nil {
+		t.Fatalf("building lyrad with its test hooks: %v", testBinErr)
 	}
-	return panicBin
+	return testBin
 }
 
 // guardedPoster opens the browser on v, shows it is fresh and guarded (a
@@ -191,15 +193,7 @@ func guardedPoster(t *testing.T, v *victim, dir string, a *site, b *site, sk *si
 	a.page("/poster-"+tag, hostilePoster(b.URL+path))
 	before := sk.total()
 	wantStatus(t, call(t, v.cs, "navigate", map[string]any{"url": a.URL + "/poster-" + tag}), "ok")
-	refused := func() int {
-		n := 0
-		for _, r := range auditRows(t, dir) {
-			if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), path) {
-				n++
-			}
-		}
-		return n
-	}
+	refused := func() int { return len(refusals(t, dir, path)) }
 	for deadline := time.Now().Add(30 * time.Second); refused() < 20; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: the poster's posts were not refused 20 times within 30 s (%d refused, %d reached the sink)", tag, refused(), sk.total()-before)
@@ -271,7 +265,7 @@ func TestBrowserDiesWithKilledLyrad(t *testing.T) {
 }
 
 func TestBrowserDiesWithPanickingLyrad(t *testing.T) {
-	deathRuns(t, "panic", lyradPanicBuild(t), func(t *testing.T, v *victim, dir string) {
+	deathRuns(t, "panic", lyradTestBuild(t), func(t *testing.T, v *victim, dir string) {
 		if err := syscall.Kill(v.pid, syscall.SIGUSR1); err != nil {
 			t.Fatal(err)
 		}
@@ -287,14 +281,12 @@ func TestSIGHUPClosesBrowser(t *testing.T) {
 		if err := syscall.Kill(v.pid, syscall.SIGHUP); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "lyrad to exit on SIGHUP", 15*time.Second, func() bool { return !alive(v.pid) })
+		waitFor(t, "lyrad to exit on SIGHUP", 15*time.Second, func() bool { return !testenv.Running(v.pid) })
 		// Both rows may come: the session ends as the front door closes.
 		if got := auditShutdowns(t, dir); got <= before {
 			var rows []string
-			for _, r := range auditRows(t, dir) {
-				if r["kind"] != "guard" {
-					rows = append(rows, jsonString(r))
-				}
+			for _, r := range rowsWhere(auditRows(t, dir), has{"kind": func(k any) bool { return k != "guard" }}) {
+				rows = append(rows, jsonString(r))
 			}
 			t.Errorf("SIGHUP: no audit row for the browser closed in order; audit rows but the guard's:\n%s", strings.Join(rows, "\n"))
 		}
@@ -305,14 +297,9 @@ func TestSIGHUPClosesBrowser(t *testing.T) {
 // browser: closed at shutdown, or handed on when the client's session
 // ended first (the front door closes before the browser).
 func auditShutdowns(t *testing.T, dir string) int {
-	n := 0
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "browser" && r["status"] == "closed" && r["reason"] == "shutdown" ||
-			r["kind"] == "session" && r["status"] == "handoff" {
-			n++
-		}
-	}
-	return n
+	rows := auditRows(t, dir)
+	return len(rowsWhere(rows, has{"kind": "browser", "status": "closed", "reason": "shutdown"})) +
+		len(rowsWhere(rows, has{"kind": "session", "status": "handoff"}))
 }
 
 // TestOrphanKilledBeforeLaunch: a browser an earlier lyrad left running on
@@ -321,7 +308,7 @@ func auditShutdowns(t *testing.T, dir string) int {
 // with its helpers by the next open_browser, which then opens a fresh,
 // guarded browser on the same profile.
 func TestOrphanKilledBeforeLaunch(t *testing.T) {
-	needBrowser(t)
+	browser := needBrowser(t)
 	dir := t.TempDir()
 	t.Cleanup(func() { killProfileProcs(dir) })
 	a := newSite(t, "127.0.0.1")
@@ -332,15 +319,11 @@ func TestOrphanKilledBeforeLaunch(t *testing.T) {
 
 	// The earlier lyrad: the profile lock, a browser recorded in the pid
 	// file, then the lock let go as a dying process lets it go.
-	found, err := chrome.Find("", "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	prof, release, err := datadir.New(dir).AcquireProfile(chrome.EndOrphan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orphan, err := chrome.Launch(t.Context(), chrome.LaunchOptions{Path: found.Path, ProfileDir: prof.Dir, Headless: true,
+	orphan, err := chrome.Launch(t.Context(), chrome.LaunchOptions{Path: browser, ProfileDir: prof.Dir, Headless: true,
 		PIDFile: prof.PIDFile, StartURL: a.URL + "/poster-orphan"})
 	if err != nil {
 		release()
@@ -371,13 +354,7 @@ func TestOrphanKilledBeforeLaunch(t *testing.T) {
 	if n := orphanSink.since(settled); n != 0 {
 		t.Errorf("%d orphan posts after the new browser opened", n)
 	}
-	var audited bool
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "browser" && r["status"] == "orphan_killed" && r["pid"] == float64(orphan.PID()) {
-			audited = true
-		}
-	}
-	if !audited {
+	if len(rowsWhere(auditRows(t, dir), has{"kind": "browser", "status": "orphan_killed", "pid": float64(orphan.PID())})) == 0 {
 		t.Error("no audit row for the orphan killed")
 	}
 	wantStatus(t, call(t, v.cs, "close_browser", nil), "ok")

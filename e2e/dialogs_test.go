@@ -120,11 +120,9 @@ func TestDialogs(t *testing.T) {
 		t.Errorf("storm: %d listed, dialogs_more %v", len(ds), env["dialogs_more"])
 	}
 
-	for _, r := range auditRows(t, a.dir) {
-		if r["tool"] == "handle_dialog" {
-			if args, _ := r["args"].(map[string]any); args["text"] != nil && args["text"] != "[redacted]" {
-				t.Errorf("handle_dialog's text in the audit: %v", args["text"])
-			}
+	for _, r := range rowsWhere(auditRows(t, a.dir), has{"tool": "handle_dialog"}) {
+		if args, _ := r["args"].(map[string]any); args["text"] != nil && args["text"] != "[redacted]" {
+			t.Errorf("handle_dialog's text in the audit: %v", args["text"])
 		}
 	}
 }

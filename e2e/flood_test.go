@@ -53,14 +53,10 @@ add();
 	// Every frame is judged (and refused: no document URL needs 2 MB);
 	// rows past the limiter's burst are counted in suppressed rows.
 	judged := func() int {
-		n := 0
-		for _, r := range auditRows(t, dir) {
-			switch {
-			case r["kind"] == "guard" && strings.Contains(fmt.Sprint(r["request_url"]), "/f?"):
-				n++
-			case r["kind"] == "suppressed":
-				n += int(r["count"].(float64))
-			}
+		rows := auditRows(t, dir)
+		n := len(rowsWhere(rows, has{"kind": "guard", "request_url": urlHas("/f?")}))
+		for _, r := range rowsWhere(rows, has{"kind": "suppressed"}) {
+			n += int(r["count"].(float64))
 		}
 		return n
 	}

@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // allowPopups writes the profile preference a person sets with "always
@@ -30,19 +29,6 @@ func allowPopups(t *testing.T, dataDir, origin string) {
 	if err := os.WriteFile(filepath.Join(dir, "Preferences"), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// guardRows are the audit rows of judged requests whose URL has this path.
-func guardRows(rows []map[string]any, path string) []map[string]any {
-	var out []map[string]any
-	for _, r := range rows {
-		if r["kind"] == "guard" {
-			if u, _ := r["request_url"].(string); strings.HasSuffix(u, path) {
-				out = append(out, r)
-			}
-		}
-	}
-	return out
 }
 
 // TestPopupAndCrossSiteIframeAreHeld: a popup the page opens and a
@@ -114,47 +100,13 @@ func TestPopupAndCrossSiteIframeAreHeld(t *testing.T) {
 	}
 }
 
-var ssPid = regexp.MustCompile(`127\.0\.0\.1:(\d+)\s.*pid=(\d+),`)
-
-// debugPort finds, from the outside, the port the browser process listens on.
-func debugPort(t *testing.T, pid int) int {
-	t.Helper()
-	out, err := exec.Command("ss", "-Htlnp").Output()
-	if err != nil {
-		t.Fatalf("ss: %v", err)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if m := ssPid.FindStringSubmatch(line); m != nil && m[2] == strconv.Itoa(pid) {
-			p, _ := strconv.Atoi(m[1])
-			return p
-		}
-	}
-	t.Fatalf("no listening port for browser pid %d in:\n%s", pid, out)
-	return 0
-}
-
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || (s[i+2] != 'Z' && s[i+2] != 'X')
-}
-
 // TestCutSocketKillsBrowser cuts lyrad's CDP connection from the outside
 // (ss -K, as a crash of the socket would) while a tab is open: Chrome must
 // be killed at once, every call answers guard_lost until close_browser, and
 // the next open_browser is a fresh guarded browser.
 func TestCutSocketKillsBrowser(t *testing.T) {
 	needBrowser(t)
-	if _, err := exec.LookPath("ss"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ss (iproute2) is needed to cut the socket")
-		}
-		t.Skip("no ss")
-	}
+	needSS(t)
 	s := friendly(t)
 	for run := 0; run < 3; run++ {
 		dir := t.TempDir()
@@ -168,16 +120,13 @@ func TestCutSocketKillsBrowser(t *testing.T) {
 		port := debugPort(t, pid)
 
 		start := time.Now()
-		out, err := exec.Command("ss", "-K", "dst", "127.0.0.1", "dport", "=", strconv.Itoa(port)).CombinedOutput()
-		if err != nil {
-			t.Fatalf("ss -K: %v %s", err, out)
-		}
+		cutSocket(t, port)
 		cut := time.Since(start)
-		for alive(pid) && time.Since(start) < 5*time.Second {
+		for testenv.Running(pid) && time.Since(start) < 5*time.Second {
 			time.Sleep(time.Millisecond / 2)
 		}
 		gone := time.Since(start)
-		if alive(pid) {
+		if testenv.Running(pid) {
 			t.Fatalf("browser still running 5s after its guard connection was cut")
 		}
 		t.Logf("run %d: socket cut in %v; browser gone %v after the cut began", run+1, cut, gone)
@@ -192,20 +141,13 @@ func TestCutSocketKillsBrowser(t *testing.T) {
 				t.Errorf("%s after the cut: %v, want guard_lost naming close_browser", tool, env)
 			}
 		}
-		var lost bool
+		var killed []map[string]any
 		waitFor(t, "the kill to be audited", 5*time.Second, func() bool {
-			for _, r := range auditRows(t, dir) {
-				if r["kind"] == "guard_lost" {
-					lost = true
-				}
-				if r["kind"] == "browser" && r["status"] == "killed" {
-					t.Logf("run %d: lyrad saw the connection end and the browser exited %vms later", run+1, r["exit_ms"])
-					return true
-				}
-			}
-			return false
+			killed = rowsWhere(auditRows(t, dir), has{"kind": "browser", "status": "killed"})
+			return len(killed) > 0
 		})
-		if !lost {
+		t.Logf("run %d: lyrad saw the connection end and the browser exited %vms later", run+1, killed[0]["exit_ms"])
+		if len(rowsWhere(auditRows(t, dir), has{"kind": "guard_lost"})) == 0 {
 			t.Error("no guard_lost row in the audit trail")
 		}
 		wantStatus(t, call(t, cs, "close_browser", nil), "ok")

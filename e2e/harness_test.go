@@ -17,21 +17,16 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/lyrad/lyrad/audit"
-	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
-var (
-	lyradBin   string
-	browserErr error
-)
+var lyradBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "lyrad-e2e-bin")
@@ -46,32 +41,20 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building lyrad:", err)
 		os.Exit(1)
 	}
-	browserErr = findBrowser()
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
-func findBrowser() error {
-	for _, name := range []string{"chromium", "google-chrome", "google-chrome-stable", "chromium-browser"} {
-		if _, err := exec.LookPath(name); err == nil {
-			return nil
-		}
-	}
-	return fmt.Errorf("no Chromium or Chrome on PATH (Debian: apt-get install chromium)")
-}
-
-// needBrowser skips without a browser, except in CI, where a missing browser
-// is a failure: CI installs it.
-func needBrowser(t *testing.T) {
+// needBrowser comes first in every test that opens a browser: the one lyrad
+// would find, under the harness's rule (testenv.Browser: skips under
+// -short, fails in CI when there is none).
+func needBrowser(t *testing.T) string {
 	t.Helper()
-	if browserErr == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("end-to-end test needs a browser in CI: %v", browserErr)
-	}
-	t.Skipf("skipping: %v", browserErr)
+	return testenv.Browser(t, func() (string, error) {
+		f, err := chrome.Find("", "")
+		return f.Path, err
+	})
 }
 
 // site is a loopback web server that counts what reaches it.
@@ -264,7 +247,13 @@ func (l *lyrad) connectHTTP(t *testing.T, protocol string) *mcp.ClientSession {
 // holds the directory, a relay to it otherwise.
 func connectStdio(t *testing.T, dataDir, protocol string, extraEnv ...string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(lyradBin, "stdio")
+	return connectStdioBin(t, lyradBin, dataDir, protocol, extraEnv...)
+}
+
+// connectStdioBin is connectStdio with another build of lyrad (lyradTestBuild).
+func connectStdioBin(t *testing.T, bin, dataDir, protocol string, extraEnv ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin, "stdio")
 	cmd.Env = append(baseEnv(dataDir), extraEnv...)
 	cmd.Stderr = os.Stderr
 	if os.Getenv("E2E_QUIET") != "" {
@@ -319,16 +308,6 @@ func hasHint(env map[string]any) bool {
 	return ok && strings.TrimSpace(h) != ""
 }
 
-// auditRows reads the data dir's audit trail.
-func auditRows(t *testing.T, dataDir string) []map[string]any {
-	t.Helper()
-	rows, err := audit.ReadAll(filepath.Join(dataDir, "audit.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
-
 // browserPIDs finds the browser processes using this data dir's profile.
 func browserPIDs(t *testing.T, dataDir string) []int {
 	t.Helper()
@@ -372,62 +351,4 @@ func execLyrad(dataDir string, args ...string) *exec.Cmd {
 func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// plainChromium launches Chromium through the chrome package, with no lyrad
-// and no guard, and dials it with a bare CDP client: the baseline the
-// invisibility tests compare lyrad with. close ends both.
-func plainChromium(t *testing.T, headless bool) (conn *cdpconn.Conn, close func()) {
-	t.Helper()
-	found, err := chrome.Find("", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: found.Path, ProfileDir: t.TempDir(), Headless: headless})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err = cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
-	if err != nil {
-		proc.Close(2 * time.Second)
-		t.Fatal(err)
-	}
-	return conn, func() {
-		conn.Close()
-		proc.Close(2 * time.Second)
-	}
-}
-
-// rawChromium starts Chromium on url with none of lyrad's settings: a fresh
-// profile, headless, no DevTools client, none of the preferences or
-// switches lyrad launches with. It is the control run for a test that shows
-// lyrad stops an attack: in it the attack must land, or the test's pass
-// means nothing. stop kills the browser (its process group); cleanup does
-// too.
-func rawChromium(t *testing.T, url string) (stop func()) {
-	t.Helper()
-	found, err := chrome.Find("", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"--headless", "--user-data-dir=" + t.TempDir(), "--no-first-run", "--no-default-browser-check"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox") // as lyrad does: Chrome refuses root otherwise
-	}
-	cmd := exec.Command(found.Path, append(args, url)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			_ = cmd.Wait()
-		})
-	}
-	t.Cleanup(stop)
-	return stop
 }

@@ -6,17 +6,14 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // startXvfb runs a private X server and returns its DISPLAY.
 func startXvfb(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("Xvfb"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("Xvfb is needed for headful tests in CI (apt-get install xvfb)")
-		}
-		t.Skip("no Xvfb")
-	}
+	testenv.Tool(t, "Xvfb", "for headful tests (apt-get install xvfb)")
 	for n := 90 + os.Getpid()%50; n < 200; n++ {
 		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
 			continue

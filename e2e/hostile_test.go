@@ -3,12 +3,12 @@ package e2e
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // hostile serves the attacker's half: pages that try to send the browser
@@ -51,12 +51,7 @@ func TestRedirectHopsRefusedBeforeTheyLeave(t *testing.T) {
 		t.Errorf("the unapproved destination was reached %d times", n)
 	}
 	t.Logf("5 redirect codes to an unapproved origin: destination reached %d times", b.count("/landing"))
-	var hops int
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "guard" && r["verdict"] == "deny" && r["redirect_from"] != nil {
-			hops++
-		}
-	}
+	hops := len(rowsWhere(auditRows(t, dir), has{"kind": "guard", "verdict": "deny", "redirect_from": present}))
 	if hops != 5 {
 		t.Errorf("%d refused hops with redirect_from in the audit, want 5", hops)
 	}
@@ -82,13 +77,13 @@ func TestPageRedirectingItselfIsBlocked(t *testing.T) {
 	if b.count("/x") != 0 {
 		t.Errorf("destination reached")
 	}
-	if len(guardRowsFor(t, dir, "/x", "deny")) == 0 {
+	if len(refusals(t, dir, "/x")) == 0 {
 		t.Errorf("self-redirect: no deny row for it")
 	}
 	// A page that leaves after its load: navigate has answered ok; the
 	// refusal is on the trail and the tab has not moved.
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/late", "wait_until": "load"}), "ok")
-	waitFor(t, "the late self-redirect's refusal", 15*time.Second, func() bool { return len(guardRowsFor(t, dir, "/y", "deny")) >= 1 })
+	waitFor(t, "the late self-redirect's refusal", 15*time.Second, func() bool { return len(refusals(t, dir, "/y")) >= 1 })
 	if env := call(t, cs, "get_url", nil); env["url"] != a.URL+"/late" || b.count("/y") != 0 {
 		t.Errorf("late self-redirect: tab at %v, destination reached %d times", env["url"], b.count("/y"))
 	}
@@ -109,12 +104,7 @@ for (let i = 0; i < 10; i++) window.open(%q + "?n=" + i, "_blank");
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/storm", "wait_until": "load"}), "ok")
 	var judged int
 	waitFor(t, "ten popups judged", 10*time.Second, func() bool {
-		judged = 0
-		for _, r := range auditRows(t, dir) {
-			if r["kind"] == "guard" && strings.Contains(fmt.Sprint(r["request_url"]), "/pop?n=") {
-				judged++
-			}
-		}
+		judged = len(rowsWhere(auditRows(t, dir), has{"kind": "guard", "request_url": urlHas("/pop?n=")}))
 		return judged >= 10
 	})
 	waitFor(t, "the refused popups' tabs to close", 5*time.Second, func() bool {
@@ -137,12 +127,7 @@ for (let i = 0; i < 10; i++) window.open(%q + "?n=" + i, "_blank");
 // in the seed's measurement).
 func TestHostilePosterWhenSocketCut(t *testing.T) {
 	needBrowser(t)
-	if _, err := exec.LookPath("ss"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ss (iproute2) is needed to cut the socket")
-		}
-		t.Skip("no ss")
-	}
+	needSS(t)
 	for run := 1; run <= 3; run++ {
 		a := newSite(t, "127.0.0.1")
 		a.handle("/post", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
@@ -153,23 +138,15 @@ func TestHostilePosterWhenSocketCut(t *testing.T) {
 		dir := t.TempDir()
 		cs := connectStdio(t, dir, proto2026)
 		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/poster"}), "ok")
-		waitFor(t, "the poster's posts to be refused", 15*time.Second, func() bool { return len(guardRowsFor(t, dir, "/post", "deny")) >= 1 })
+		waitFor(t, "the poster's posts to be refused", 15*time.Second, func() bool { return len(refusals(t, dir, "/post")) >= 1 })
 		before := a.count("/post")
 		pid := browserPIDs(t, dir)[0]
 		port := debugPort(t, pid)
-		out, err := exec.Command("ss", "-K", "dst", "127.0.0.1", "dport", "=", strconv.Itoa(port)).CombinedOutput()
-		if err != nil {
-			t.Fatalf("ss -K: %v %s", err, out)
-		}
-		waitFor(t, "the browser to die", 5*time.Second, func() bool { return !alive(pid) })
+		cutSocket(t, port)
+		waitFor(t, "the browser to die", 5*time.Second, func() bool { return !testenv.Running(pid) })
 		time.Sleep(300 * time.Millisecond)
 		after := a.count("/post") - before
-		var refused int
-		for _, r := range auditRows(t, dir) {
-			if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), "/post") {
-				refused++
-			}
-		}
+		refused := len(refusals(t, dir, "/post"))
 		t.Logf("run %d: %d posts refused while the guard stood, %d reached the server before the cut, %d after", run, refused, before, after)
 		if before != 0 {
 			t.Errorf("run %d: %d posts got through while the guard stood", run, before)
@@ -206,12 +183,7 @@ addEventListener("load", () => {
 	cs := connectStdio(t, dir, proto2026)
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/host", "wait_until": "load"}), "ok")
 	waitFor(t, "the iframe's post to be refused", 10*time.Second, func() bool {
-		for _, r := range auditRows(t, dir) {
-			if r["kind"] == "guard" && r["verdict"] == "deny" && r["target_type"] == "iframe" && strings.HasSuffix(fmt.Sprint(r["request_url"]), "/sink") {
-				return true
-			}
-		}
-		return false
+		return len(rowsWhere(refusals(t, dir, "/sink"), has{"target_type": "iframe"})) > 0
 	})
 	// The frame's try at moving the tab (no user gesture) is stopped by
 	// Chrome itself or by the guard; either way nothing may arrive.

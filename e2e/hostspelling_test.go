@@ -41,10 +41,8 @@ func TestNumericHostSpelling(t *testing.T) {
 		t.Fatalf("the same-site click reached /next %d times: %v", s.count("/next"), env)
 	}
 	var origins []any
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "consent" {
-			origins = append(origins, r["origin"])
-		}
+	for _, r := range rowsWhere(auditRows(t, dir), has{"kind": "consent"}) {
+		origins = append(origins, r["origin"])
 	}
 	if len(origins) != 1 || origins[0] != s.URL {
 		t.Errorf("consent rows for %v, want one for %s", origins, s.URL)

@@ -59,12 +59,7 @@ func TestInteractGrantExpires(t *testing.T) {
 	if n := s.count("/clicked"); n != 1 {
 		t.Errorf("%d clicks reached the page, want exactly the approved one", n)
 	}
-	granted := 0
-	for _, r := range auditRows(t, a.dir) {
-		if r["kind"] == "consent" && r["capability"] == "INTERACT" && r["origin"] == s.URL && r["consent_channel"] == "legacy" {
-			granted++
-		}
-	}
+	granted := len(rowsWhere(auditRows(t, a.dir), has{"kind": "consent", "capability": "INTERACT", "origin": s.URL, "consent_channel": "legacy"}))
 	if granted != 1 {
 		t.Errorf("%d INTERACT consent rows for %s, want 1", granted, s.URL)
 	}

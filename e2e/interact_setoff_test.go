@@ -86,13 +86,7 @@ func TestActionBlockedByPolicy(t *testing.T) {
 	}
 
 	// The audit row of a refused action carries the same status.
-	var saw bool
-	for _, r := range auditRows(t, a.dir) {
-		if r["kind"] == "tool" && r["tool"] == "click" && r["status"] == "blocked_by_policy" {
-			saw = true
-		}
-	}
-	if !saw {
+	if len(rowsWhere(auditRows(t, a.dir), has{"kind": "tool", "tool": "click", "status": "blocked_by_policy"})) == 0 {
 		t.Error("no click row with status blocked_by_policy in the audit trail")
 	}
 }
@@ -212,15 +206,7 @@ func TestActUsableBeforeApproval(t *testing.T) {
 	dir := t.TempDir()
 	a := &actor{t: t, cs: connectStdio(t, dir, proto2026, "LYRA_BROWSER_CONSENT_CHANNEL=legacy"), dir: dir}
 	wantStatus(t, a.call("navigate", map[string]any{"url": s.URL + "/", "confirm": true}), "ok")
-	consents := func() int {
-		n := 0
-		for _, r := range auditRows(t, dir) {
-			if r["kind"] == "consent" {
-				n++
-			}
-		}
-		return n
-	}
+	consents := func() int { return len(rowsWhere(auditRows(t, dir), has{"kind": "consent"})) }
 	before := consents()
 	// The budget only bounds the wait for the control; 1.5 s leaves a
 	// loaded machine room to find it and tell.

@@ -347,12 +347,9 @@ func TestTypeText(t *testing.T) {
 		t.Errorf("submit=true: %v", env)
 	}
 
-	for _, r := range auditRows(t, a.dir) {
-		if r["tool"] == "type_text" {
-			args, _ := r["args"].(map[string]any)
-			if args["text"] != "[redacted]" {
-				t.Errorf("audit row of type_text keeps text = %v", args["text"])
-			}
+	for _, r := range rowsWhere(auditRows(t, a.dir), has{"tool": "type_text"}) {
+		if args, _ := r["args"].(map[string]any); args["text"] != "[redacted]" {
+			t.Errorf("audit row of type_text keeps text = %v", args["text"])
 		}
 	}
 	if raw := readAudit(t, a.dir); strings.Contains(raw, secret) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,12 +60,7 @@ addEventListener("load", () => document.getElementById("f").submit());
 					waitFor(t, fmt.Sprintf("%d MB to arrive", mb), 30*time.Second, func() bool { return got.Load() > int64(mb)<<20 })
 				} else {
 					waitFor(t, "the refusal", 30*time.Second, func() bool {
-						for _, r := range auditRows(t, dir) {
-							if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), sink) && r["has_body"] == true {
-								return true
-							}
-						}
-						return false
+						return len(rowsWhere(refusals(t, dir, sink), has{"has_body": true})) > 0
 					})
 					time.Sleep(100 * time.Millisecond)
 					if a.count(sink) != 0 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // TestMissingBrowserIsAnEnvelope: no browser is an answer naming what to
@@ -33,12 +35,7 @@ func TestMissingBrowserIsAnEnvelope(t *testing.T) {
 // profile, lyrad opens a private one and says so.
 func TestInstanceProfileWhenHeld(t *testing.T) {
 	needBrowser(t)
-	if _, err := exec.LookPath("flock"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("flock(1) (util-linux) is needed to hold the profile from another process")
-		}
-		t.Skip("no flock(1)")
-	}
+	testenv.Tool(t, "flock", "(util-linux) to hold the profile from another process")
 	dir := t.TempDir()
 	holder := exec.Command("flock", "--exclusive", filepath.Join(dir, "profile.lock"), "sleep", "60")
 	if err := holder.Start(); err != nil {

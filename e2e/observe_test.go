@@ -24,12 +24,7 @@ func TestObserveMode(t *testing.T) {
 	if env["url"] != b.URL+"/landing" || b.count("/landing") != 1 {
 		t.Errorf("observe mode refused: %v, destination reached %d", env, b.count("/landing"))
 	}
-	var would int
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "guard" && r["would_deny"] == true && r["verdict"] == "allow" {
-			would++
-		}
-	}
+	would := len(rowsWhere(auditRows(t, dir), has{"kind": "guard", "would_deny": true, "verdict": "allow"}))
 	if would != 1 {
 		t.Errorf("%d would_deny rows, want 1 (the redirect hop)", would)
 	}

@@ -76,7 +76,7 @@ document.body.appendChild(f);
 	}
 	do("navigate", map[string]any{"url": a.URL + "/big", "wait_until": "load"}, "ok")
 	waitFor(t, "the 1 MB iframe judged", 20*time.Second, func() bool {
-		return len(guardRowsAt(t, l.dataDir, "/frame/")) > 0
+		return len(rowsWhere(auditRows(t, l.dataDir), has{"kind": "guard", "request_url": urlHas("/frame/")})) > 0
 	})
 	l.stop(t)
 
@@ -138,7 +138,7 @@ document.body.appendChild(f);
 			t.Errorf("no audit row records %s", u)
 		}
 	}
-	for _, r := range guardRowsAt(t, l.dataDir, "/frame/") {
+	for _, r := range rowsWhere(auditRows(t, l.dataDir), has{"kind": "guard", "request_url": urlHas("/frame/")}) {
 		u := fmt.Sprint(r["request_url"])
 		if len(u) > 2048 || !strings.HasPrefix(u, b.URL+"/frame/xxx") || !strings.HasSuffix(u, "[cut]") {
 			t.Errorf("the 1 MB iframe URL is recorded as %d bytes: %.80s...", len(u), u)
@@ -158,16 +158,4 @@ func leaked(s string, secrets []string) string {
 func argURL(r map[string]any) any {
 	args, _ := r["args"].(map[string]any)
 	return args["url"]
-}
-
-// guardRowsAt are the guard rows whose request URL has this path.
-func guardRowsAt(t *testing.T, dataDir, path string) []map[string]any {
-	var out []map[string]any
-	for _, r := range auditRows(t, dataDir) {
-		u, _ := r["request_url"].(string)
-		if r["kind"] == "guard" && strings.Contains(u, path) {
-			out = append(out, r)
-		}
-	}
-	return out
 }

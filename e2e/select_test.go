@@ -70,7 +70,7 @@ func TestSelectOption(t *testing.T) {
 
 	// Choosing posts the form: stopped when undeclared, sent when declared.
 	env := call(t, cs, "select_option", map[string]any{"selector": "#auto", "label": "two"})
-	waitFor(t, "the undeclared post's refusal", 15*time.Second, func() bool { return len(guardRowsFor(t, dir, "/post", "deny")) >= 1 })
+	waitFor(t, "the undeclared post's refusal", 15*time.Second, func() bool { return len(refusals(t, dir, "/post")) >= 1 })
 	if s.count("/post") != 0 || (env["status"] != "blocked_by_policy" && env["status"] != "ok") {
 		t.Errorf("undeclared: %v, server saw %d", env, s.count("/post"))
 	}

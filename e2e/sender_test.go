@@ -75,7 +75,7 @@ func TestSendsChargedToTheirSender(t *testing.T) {
 		}
 		// The refusal is in the trail before the browser hears it.
 		deadline := time.Now().Add(15 * time.Second)
-		for len(guardRowsFor(t, dir, "/sink"+at.page, "deny")) == 0 {
+		for len(refusals(t, dir, "/sink"+at.page)) == 0 {
 			if time.Now().After(deadline) {
 				for _, r := range auditRows(t, dir) {
 					t.Log(jsonString(r))
@@ -87,17 +87,17 @@ func TestSendsChargedToTheirSender(t *testing.T) {
 		if n := b.count("/sink" + at.page); n != 0 {
 			t.Errorf("%s: B received %d posts", at.page, n)
 		}
-		row := guardRowsFor(t, dir, "/sink"+at.page, "deny")[0]
+		row := refusals(t, dir, "/sink"+at.page)[0]
 		t.Logf("%s: refused, reason %v, sender %v, origin %v", at.page, row["reason"], row["sender"], row["origin"])
 		if row["consent_channel"] == "trusted" {
 			t.Errorf("%s: the trusted send list answered for a send B did not make: %v", at.page, row)
 		}
 	}
 	// The opaque sender is refused as such; the iframe is charged itself.
-	if r := guardRowsFor(t, dir, "/sink/data", "deny")[0]; r["reason"] != "no_sender" {
+	if r := refusals(t, dir, "/sink/data")[0]; r["reason"] != "no_sender" {
 		t.Errorf("data: frame: reason %v, want no_sender", r["reason"])
 	}
-	if r := guardRowsFor(t, dir, "/sink/top", "deny")[0]; !strings.HasPrefix(fmt.Sprint(r["sender"]), "http://127.0.0.3:") {
+	if r := refusals(t, dir, "/sink/top")[0]; !strings.HasPrefix(fmt.Sprint(r["sender"]), "http://127.0.0.3:") {
 		t.Errorf("target=_top from a cross-site frame: sender %v, want the frame's origin", r["sender"])
 	}
 
@@ -156,14 +156,14 @@ setInterval(() => {
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/start"}), "ok")
 	call(t, cs, "click", map[string]any{"selector": "#open"})
 	waitFor(t, "the poster tab to post", 15*time.Second, func() bool {
-		return len(guardRowsFor(t, dir, "/sink-other", "deny")) > 0
+		return len(refusals(t, dir, "/sink-other")) > 0
 	})
 	wantStatus(t, call(t, cs, "tabs", map[string]any{"action": "switch", "index": 0}), "ok")
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/slow"}), "ok")
-	before := len(guardRowsFor(t, dir, "/sink-other", "deny"))
+	before := len(refusals(t, dir, "/sink-other"))
 	call(t, cs, "click", map[string]any{"selector": "#go", "submits": true})
 	waitFor(t, "the agent's send", 20*time.Second, func() bool { return a.count("/sink") == 1 })
-	after := len(guardRowsFor(t, dir, "/sink-other", "deny"))
+	after := len(refusals(t, dir, "/sink-other"))
 	t.Logf("while the credit was live the other tab tried %d posts; %d reached the server", after-before, a.count("/sink-other"))
 	if after-before == 0 {
 		t.Fatal("the other tab made no post while the credit was live: the test proves nothing")
@@ -171,23 +171,4 @@ setInterval(() => {
 	if n := a.count("/sink-other"); n != 0 {
 		t.Errorf("the other tab spent the credit: %d posts reached the server", n)
 	}
-}
-
-// guardRowsFor returns the guard rows with the verdict whose request went to
-// a URL with this path.
-func guardRowsFor(t *testing.T, dir, path, verdict string) []map[string]any {
-	var out []map[string]any
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] != "guard" || r["verdict"] != verdict {
-			continue
-		}
-		u := fmt.Sprint(r["request_url"])
-		if i := strings.IndexAny(u, "?#"); i >= 0 {
-			u = u[:i]
-		}
-		if strings.HasSuffix(u, path) {
-			out = append(out, r)
-		}
-	}
-	return out
 }

@@ -75,7 +75,7 @@ func TestSendsAreRecorded(t *testing.T) {
 	})
 	var rows []map[string]any
 	waitFor(t, "a send row for each", 10*time.Second, func() bool {
-		rows = sendRows(t, dir)
+		rows = rowsWhere(auditRows(t, dir), has{"kind": "send"})
 		return len(rows) >= 7 // five to C, the WebSocket, the page's own
 	})
 	byMethod := map[string]int{}
@@ -128,7 +128,7 @@ func TestSendsJudged(t *testing.T) {
 	waitFor(t, "the page's own send and the GET", 15*time.Second, func() bool { return a.count("/own") == 1 && c.count("/get") == 1 })
 	waitFor(t, "a refusal row for each send to C", 15*time.Second, func() bool {
 		n := 0
-		for _, r := range sendRows(t, dir) {
+		for _, r := range rowsWhere(auditRows(t, dir), has{"kind": "send"}) {
 			if r["status"] == "deny" {
 				n++
 			}
@@ -144,7 +144,7 @@ func TestSendsJudged(t *testing.T) {
 	if reached != 0 {
 		t.Errorf("%d sends reached the ungranted site", reached)
 	}
-	for _, r := range sendRows(t, dir) {
+	for _, r := range rowsWhere(auditRows(t, dir), has{"kind": "send"}) {
 		if r["destination"] == a.URL && r["status"] != "allow" {
 			t.Errorf("the page's own granted site: %v", r)
 		}
@@ -156,14 +156,4 @@ func TestSendsJudged(t *testing.T) {
 	if env := call(t, cs, "get_url", nil); env["url"] != a.URL+"/page" {
 		t.Errorf("after refused sends: %v", env)
 	}
-}
-
-func sendRows(t *testing.T, dir string) []map[string]any {
-	var out []map[string]any
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "send" {
-			out = append(out, r)
-		}
-	}
-	return out
 }

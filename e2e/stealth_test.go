@@ -157,8 +157,10 @@ func plainProbe(t *testing.T, p *probeSite, side string, headless, runtimeEnable
 
 func lyradProbe(t *testing.T, p *probeSite, side string, env ...string) probeReport {
 	t.Helper()
-	cs := connectStdio(t, t.TempDir(), proto2026, env...)
+	dir := t.TempDir()
+	cs := connectStdio(t, dir, proto2026, env...)
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": p.URL + "/probe?side=" + side}), "ok")
+	wantNoTells(t, browserCmdline(t, dir))
 	// Reading and waiting are part of what lyrad does on a page: they must
 	// not give it away either.
 	wantStatus(t, call(t, cs, "read_page", map[string]any{"mode": "tree"}), "ok")

@@ -66,12 +66,7 @@ func TestUndeclaredSubmissionsStopped(t *testing.T) {
 		}
 		t.Logf("%s: %v, server saw %d posts", c.name, env["status"], s.count("/submit"))
 	}
-	refused := 0
-	for _, r := range auditRows(t, dir) {
-		if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), "/submit") {
-			refused++
-		}
-	}
+	refused := len(refusals(t, dir, "/submit"))
 	if refused != len(cases) {
 		t.Errorf("%d refused posts in the audit, want %d", refused, len(cases))
 	}

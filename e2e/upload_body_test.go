@@ -109,12 +109,7 @@ document.title = "ready";
 		t.Errorf("undeclared 40 MB: %v", env)
 	}
 	waitFor(t, "the refusal's audit row", 30*time.Second, func() bool {
-		for _, r := range auditRows(t, dir)[rows:] {
-			if r["kind"] == "guard" && r["verdict"] == "deny" && strings.HasSuffix(fmt.Sprint(r["request_url"]), "/sink") {
-				return true
-			}
-		}
-		return false
+		return len(rowsWhere(auditRows(t, dir)[rows:], has{"kind": "guard", "verdict": "deny", "request_url": pathEnds("/sink")})) > 0
 	})
 	if a.count("/sink") != hits {
 		t.Fatalf("an undeclared 40 MB body reached the server")
@@ -128,13 +123,10 @@ func waitRefusal(t *testing.T, dir, reason string) map[string]any {
 	t.Helper()
 	var row map[string]any
 	waitFor(t, "a "+reason+" audit row", 30*time.Second, func() bool {
-		for _, r := range auditRows(t, dir) {
-			if r["kind"] == "guard" && r["verdict"] == "deny" && r["reason"] == reason {
-				row = r
-				return true
-			}
+		if rows := rowsWhere(auditRows(t, dir), has{"kind": "guard", "verdict": "deny", "reason": reason}); len(rows) > 0 {
+			row = rows[0]
 		}
-		return false
+		return row != nil
 	})
 	return row
 }

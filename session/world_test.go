@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -10,23 +9,19 @@ import (
 	"github.com/chromedp/cdproto/dom"
 
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/internal/testenv"
 	"github.com/lyrad/lyrad/page"
 )
 
-// testBrowser opens a headless guarded browser on a temp data dir. With no
-// browser that Open would find the test skips (fails on CI), and under
-// -short (task unit: no browser is started).
+// testBrowser opens a headless guarded browser on a temp data dir, under
+// the harness's rule (testenv.Browser: skips under -short, fails in CI when
+// Open would find no browser).
 func testBrowser(t *testing.T) (*Manager, *Browser, Caller) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a browser: not with -short")
-	}
-	if _, err := chrome.Find("", ""); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("a browser is needed in CI: %v", err)
-		}
-		t.Skipf("no browser: %v", err)
-	}
+	testenv.Browser(t, func() (string, error) {
+		f, err := chrome.Find("", "")
+		return f.Path, err
+	})
 	headless := true
 	m := New(Config{DataDir: t.TempDir(), Headless: &headless, ConsentChannel: ConsentOff})
 	t.Cleanup(m.Shutdown)
