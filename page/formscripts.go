@@ -64,10 +64,21 @@ const describeScope = el => {
   return d;
 };
 const textOf = n => n ? cut(n.textContent, 120) : '';
+// A label's own words: without the text of the controls inside it (a
+// <select>'s options would otherwise become its label).
+const labelText = l => {
+  if (!l) return '';
+  if (l.textContent.length < 20000 && l.querySelector('select,textarea,button,script,style')) {
+    const copy = l.cloneNode(true);
+    copy.querySelectorAll('select,textarea,button,script,style').forEach(n => n.remove());
+    return textOf(copy);
+  }
+  return textOf(l);
+};
 // What a control is called: its <label>, aria-label(ledby), an enclosing
 // label, placeholder or title, and last the text of its row.
 const labelOf = el => {
-  if (el.labels && el.labels.length) { const t = textOf(el.labels[0]); if (t) return t; }
+  if (el.labels && el.labels.length) { const t = labelText(el.labels[0]); if (t) return t; }
   const aria = el.getAttribute('aria-label');
   if (aria && norm(aria)) return cut(aria, 120);
   const by = el.getAttribute('aria-labelledby');
@@ -77,7 +88,7 @@ const labelOf = el => {
     if (norm(t)) return cut(t, 120);
   }
   const holder = el.closest('label');
-  if (holder) { const t = textOf(holder); if (t) return t; }
+  if (holder) { const t = labelText(holder); if (t) return t; }
   const hint = el.getAttribute('placeholder') || el.getAttribute('title');
   if (hint && norm(hint)) return cut(hint, 120);
   const row = el.closest('tr,li,dd,p');
@@ -94,7 +105,7 @@ const PUBLISH_WORDS = /draft|publish|live|unpublish|private|hidden/i;
 // A radio or checkbox that sets whether the item is public.
 const isPublishControl = el => el.localName === 'input' && (el.type === 'radio' || el.type === 'checkbox') &&
   PUBLISH_WORDS.test(labelOf(el) + ' ' + (el.name || '') + ' ' + (el.id || ''));
-const optionLabel = el => (el.labels && el.labels.length ? textOf(el.labels[0]) : '') || (el.closest('label') ? textOf(el.closest('label')) : '');
+const optionLabel = el => (el.labels && el.labels.length ? labelText(el.labels[0]) : '') || labelText(el.closest('label'));
 // A CSS selector that names the control, for the next call.
 const selectorOf = el => {
   const q = s => '"' + String(s).replace(/["\\]/g, '\\$&') + '"';
@@ -102,6 +113,12 @@ const selectorOf = el => {
   let s = el.localName;
   if (el.name && el.name.length <= 80) s += '[name=' + q(el.name) + ']';
   if ((el.type === 'radio' || el.type === 'checkbox') && el.value.length <= 80) s += '[value=' + q(el.value) + ']';
+  if (s !== el.localName) return s;
+  // Neither id nor name: its first class, under its parent's id.
+  const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/)[0] : '';
+  if (cls && cls.length <= 60) s += '.' + CSS.escape(cls);
+  const p = el.parentElement;
+  if (p && p.id && p.id.length <= 80) s = '#' + CSS.escape(p.id) + ' > ' + s;
   return s;
 };
 // Editors. An iframe editor is the iframe; an inline one is its editing
