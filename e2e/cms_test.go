@@ -15,7 +15,8 @@ import (
 // textarea fills only when CKEDITOR.instances.body.updateElement() runs (no
 // submit hook: a test that sees the body posted proves the sync), an inline
 // contenteditable, a ProseMirror-like div, an is_draft radio pair that opens
-// on Draft, a <select>, a hidden file input, a password field, a field in
+// on Draft, a <select>, a required summary (filled, so a send is not
+// stopped by the browser's own validation), a hidden file input, a password field, a field in
 // an open shadow root, and a submit button. The server records every POST
 // with its fields and file bytes, and refuses one without a title by
 // answering the form again with an error message in #alert.
@@ -82,7 +83,7 @@ func (c *cms) form(alert string) string {
 <form id="item" method="post" action="/save" enctype="multipart/form-data">
 <input type="hidden" name="csrf" value="CSRF-SECRET-TOKEN">
 <p><label for="title">Title</label> <input id="title" name="title"></p>
-<p><label>Summary <input name="summary" required></label></p>
+<p><label>Summary <input name="summary" value="A short summary" required></label> <label>Subtitle <input name="subtitle"></label></p>
 <textarea id="body" name="body" style="display:none"></textarea>
 <div id="cke_body" class="cke cke_reset cke_editor_body"><iframe class="cke_wysiwyg_frame cke_reset" title="Rich Text Editor, body" style="width:500px;height:120px"></iframe></div>
 <div id="teaser" contenteditable="true" style="min-height:30px;border:1px solid #999">Teaser here</div>

@@ -55,7 +55,7 @@ func TestReadFormCMS(t *testing.T) {
 			t.Errorf("the answer shows %s", secret)
 		}
 	}
-	for _, name := range []string{"title", "summary", "body", "category", "country", "featured", "notify", "is_draft", "image", "api_key", "tags", "price"} {
+	for _, name := range []string{"title", "summary", "subtitle", "body", "category", "country", "featured", "notify", "is_draft", "image", "api_key", "tags", "price"} {
 		if formField(env, name) == nil {
 			t.Errorf("field %s not listed", name)
 		}
@@ -193,7 +193,7 @@ func TestReadDraftCMS(t *testing.T) {
 	if f := names["category"]; f == nil || f["value"] != "News" {
 		t.Errorf("category: %v", f)
 	}
-	if names["summary"] != nil {
+	if names["subtitle"] != nil || names["summary"] == nil {
 		t.Error("an empty field is listed as something the form sends")
 	}
 	if f := names["api_key"]; f == nil || f["filled"] != true {

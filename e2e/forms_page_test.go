@@ -1,0 +1,125 @@
+package e2e
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/page"
+)
+
+// The page functions set_editor and save_draft are built on, driven
+// straight over CDP against the CMS fixture (no lyrad, no guard): the
+// editor found without a selector is the CKEditor iframe; writing it fills
+// the hidden textarea the form posts, and the POST carries the exact
+// markup; text is written as text, not parsed; the publish state reads
+// private on Draft and not on Publish.
+func TestFormPageFunctions(t *testing.T) {
+	needBrowser(t)
+	c := newCMS(t)
+	conn, closeBrowser := plainChromium(t, true)
+	defer closeBrowser()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tg, err := cdp.Call(ctx, conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flatten := true
+	att, err := cdp.Call(ctx, conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: tg.TargetID, Flatten: &flatten})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := conn.Session(att.SessionID)
+	if _, err := cdp.Call(ctx, s, cdppage.Navigate, cdppage.NavigateParams{URL: c.URL + "/edit"}); err != nil {
+		t.Fatal(err)
+	}
+	var w page.Worlds
+	frame := cdp.FrameID(tg.TargetID)
+	eval := func(fn string, out any, args ...any) {
+		t.Helper()
+		if err := w.CallFunction(ctx, s, frame, fn, out, args...); err != nil {
+			t.Fatalf("%s: %v", fn, err)
+		}
+	}
+	waitFor(t, "the form and its editor", 20*time.Second, func() bool {
+		var ready bool
+		_ = w.CallFunction(ctx, s, frame, `function(){ const f = document.querySelector('#cke_body iframe');
+			return document.readyState === 'complete' && !!f && !!f.contentDocument.body; }`, &ready)
+		return ready
+	})
+
+	// No selector: the first editor is the CKEditor iframe.
+	ed, err := page.FindEditor(ctx, conn, &w, page.FrameRef{Session: att.SessionID, Frame: frame})
+	if err != nil || ed == 0 {
+		t.Fatalf("FindEditor: %v, %v", ed, err)
+	}
+	group := page.NewActGroup()
+	defer page.ReleaseHandles(conn, group, att.SessionID)
+	const markup = `<p>Hello <b>world</b> &amp; you</p>`
+	r, err := page.WriteEditor(ctx, conn, &w, page.NewNode(att.SessionID, frame, ed, group), markup, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Kind != "ckeditor" || r.SyncedField != "body" || r.FieldChars != len(markup) || r.Surface != "#cke_body > iframe.cke_wysiwyg_frame > body" {
+		t.Errorf("html write: %+v", r)
+	}
+	var posted string
+	eval(`function(){ return document.getElementById('body').value; }`, &posted)
+	if posted != markup {
+		t.Errorf("the textarea holds %q, want %q", posted, markup)
+	}
+
+	// Text is written as text: markup in it is not parsed.
+	node := func(sel string) *page.Node {
+		t.Helper()
+		b, err := page.FindNode(ctx, conn, &w, att.SessionID, frame, `function(s){ return document.querySelector(s); }`, sel)
+		if err != nil || b == 0 {
+			t.Fatalf("%s: %v %v", sel, b, err)
+		}
+		return page.NewNode(att.SessionID, frame, b, group)
+	}
+	const plain = "Plain <b>not bold</b>"
+	for _, sel := range []string{"#teaser", "#notes"} {
+		r, err := page.WriteEditor(ctx, conn, &w, node(sel), plain, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Text string `json:"text"`
+			Bold int    `json:"bold"`
+		}
+		eval(`function(s){ const e = document.querySelector(s); return {text: e.innerText.trim(), bold: e.querySelectorAll('b').length}; }`, &got, sel)
+		if got.Text != plain || got.Bold != 0 || r.SyncedField != "" || r.Written != len(plain) {
+			t.Errorf("%s: %+v, holds %+v", sel, r, got)
+		}
+	}
+	// An element that is no editor is said to be none.
+	if r, err := page.WriteEditor(ctx, conn, &w, node("#title"), "x", false); err != nil || !r.NotEditor {
+		t.Errorf("#title: %+v %v", r, err)
+	}
+
+	// The publish state: Draft reads private, Publish does not.
+	st, err := page.ReadPublishState(ctx, &w, s, frame)
+	if err != nil || len(st) != 1 || st[0].Label != "Draft" || !page.StateIsPrivate(st) {
+		t.Errorf("state on Draft: %+v %v", st, err)
+	}
+	eval(`function(){ document.querySelector('input[name=is_draft][value="0"]').click(); }`, nil)
+	st, err = page.ReadPublishState(ctx, &w, s, frame)
+	if err != nil || len(st) != 1 || st[0].Label != "Publish" || page.StateIsPrivate(st) {
+		t.Errorf("state on Publish: %+v %v", st, err)
+	}
+	eval(`function(){ document.querySelector('input[name=is_draft][value="1"]').click(); }`, nil)
+
+	// What the form posts is what the editor shows.
+	eval(`function(){ document.getElementById('title').value = 'Spring sale'; document.getElementById('item').requestSubmit(); }`, nil)
+	waitFor(t, "the POST", 20*time.Second, func() bool { return c.postCount() == 1 })
+	p, _ := c.lastPost()
+	if p.field("body") != markup || p.field("title") != "Spring sale" || p.field("is_draft") != "1" || p.Refused {
+		t.Errorf("posted %+v", p.Fields)
+	}
+}
