@@ -65,7 +65,7 @@ func TestFormPageFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Kind != "ckeditor" || r.SyncedField != "body" || r.FieldChars != len(markup) || r.Surface != "#cke_body > iframe.cke_wysiwyg_frame > body" {
+	if r.Kind != "ckeditor" || r.SyncedField != "body" || r.SyncedEditor != "body" || r.FieldChars != len(markup) || r.Surface != "#cke_body > iframe.cke_wysiwyg_frame > body" {
 		t.Errorf("html write: %+v", r)
 	}
 	var posted string

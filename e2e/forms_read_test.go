@@ -147,6 +147,9 @@ func TestReadFormCMS(t *testing.T) {
 	}
 	bad := call(t, cs, "read_form", map[string]any{"root": "[[["})
 	wantStatus(t, bad, "error")
+	if bad["argument"] != "root" || !hasHint(bad) {
+		t.Errorf("a bad root: %v", bad)
+	}
 	small := call(t, cs, "read_form", map[string]any{"max_fields": 2})
 	if small["fieldCount"] != float64(2) || small["truncated"] != true {
 		t.Errorf("max_fields=2: fieldCount %v truncated %v", small["fieldCount"], small["truncated"])

@@ -210,19 +210,21 @@ func FindEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef) 
 	return FindNode(ctx, conn, w, f.Session, f.Frame, JSFindEditor)
 }
 
-// EditorWrite is what WriteEditor did: the surface written (an iframe's
-// body or the editing host), the characters written, and, when the editor
-// posts through a hidden field (CKEditor 4 and 5, TinyMCE), that field and
-// how many characters it now holds. NotEditor: the element is no editor;
+// EditorWrite is what WriteEditor did, with set_editor's wire names: the
+// surface written (an iframe's body or the editing host), the characters
+// written, and, when the editor posts through a hidden field (CKEditor 4
+// and 5, TinyMCE), that field (synced_editor is its id, CKEditor's
+// instance name) and how many characters it now holds. NotEditor: the element is no editor;
 // Unreadable: a cross-origin editor frame this world cannot write.
 type EditorWrite struct {
 	Kind         string `json:"kind"`
 	Surface      string `json:"surface"`
 	Written      int    `json:"written"`
-	SurfaceChars int    `json:"surfaceChars"`
-	SyncedField  string `json:"syncedField,omitempty"`
-	FieldChars   int    `json:"fieldChars,omitempty"`
-	NotEditor    bool   `json:"notEditor,omitempty"`
+	SurfaceChars int    `json:"surface_chars"`
+	SyncedEditor string `json:"synced_editor,omitempty"`
+	SyncedField  string `json:"synced_field,omitempty"`
+	FieldChars   int    `json:"field_chars,omitempty"`
+	NotEditor    bool   `json:"not_editor,omitempty"`
 	Unreadable   bool   `json:"unreadable,omitempty"`
 }
 

@@ -208,7 +208,7 @@ const JSReadForm = `function(root, whole, maxFields, valueChars) {` + jsFormHelp
     if (!within(scope, el)) continue;
     if (el.localName === 'input' && el.type === 'hidden') { out.hiddenCount++; continue; }
     if (isButtonInput(el)) continue;
-    if (isPublishControl(el) && out.drafts.length < 20)
+    if (out.drafts.length < 20 && isPublishControl(el))
       out.drafts.push({name: cut(el.name, 80), id: cut(el.id, 80), value: cut(el.value, 80), checked: el.checked,
         label: cut(optionLabel(el), 60), selector: selectorOf(el)});
     out.totalFields++;
@@ -269,7 +269,7 @@ const JSReadDraft = `function(maxChars) {` + jsFormHelpers + `
           files: Array.from(el.files || []).slice(0, 20).map(f => cut(f.name, 120)), usable: usableOf(el)});
       continue;
     }
-    if (isPublishControl(el) && el.checked && out.state.length < 20)
+    if (el.checked && out.state.length < 20 && isPublishControl(el))
       out.state.push({name: cut(el.name, 80), value: cut(el.value, 80), label: cut(optionLabel(el), 60), id: cut(el.id, 80)});
     if ((el.type === 'checkbox' || el.type === 'radio') && !el.checked) continue;
     let value = el.localName === 'select' ? Array.from(el.selectedOptions).map(o => o.text).join(', ') : String(el.value);
@@ -322,15 +322,15 @@ const JSWriteEditor = `function(content, html) {` + jsFormHelpers + `
   let el = this;
   if (el.localName !== 'iframe' && !el.isContentEditable) {
     const inner = el.querySelector('iframe,[contenteditable],.ql-editor,.ProseMirror');
-    if (!inner) return {notEditor: true, surface: selectorOf(el)};
+    if (!inner) return {not_editor: true, surface: selectorOf(el)};
     el = inner;
   }
   while (el.localName !== 'iframe' && el.parentElement && el.parentElement.isContentEditable) el = el.parentElement;
   const kind = editorKind(el);
   const body = surfaceOf(el);
   if (!body) return {unreadable: true, kind, surface: selectorOf(el)};
-  if (el.localName === 'iframe' && !editableDoc(body.ownerDocument) && !body.isContentEditable) return {notEditor: true, surface: selectorOf(el)};
-  if (el.localName !== 'iframe' && !el.isContentEditable) return {notEditor: true, surface: selectorOf(el)};
+  if (el.localName === 'iframe' && !editableDoc(body.ownerDocument) && !body.isContentEditable) return {not_editor: true, surface: selectorOf(el)};
+  if (el.localName !== 'iframe' && !el.isContentEditable) return {not_editor: true, surface: selectorOf(el)};
   const doc = body.ownerDocument;
   const surface = el.localName === 'iframe' ? selectorOf(el) + ' > body' : selectorOf(el);
   body.focus();
@@ -351,14 +351,15 @@ const JSWriteEditor = `function(content, html) {` + jsFormHelpers + `
   }
   body.dispatchEvent(new InputEvent('input', {bubbles: true, composed: true, inputType: html ? 'insertFromPaste' : 'insertText'}));
   body.dispatchEvent(new Event('change', {bubbles: true}));
-  const out = {kind, surface, written: content.length, surfaceChars: String(body.innerText || '').length};
+  const out = {kind, surface, written: content.length, surface_chars: String(body.innerText || '').length};
   const field = postedFieldOf(el);
   if (field) {
     field.value = body.innerHTML;
     field.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
     field.dispatchEvent(new Event('change', {bubbles: true}));
-    out.syncedField = field.name || field.id;
-    out.fieldChars = field.value.length;
+    out.synced_editor = field.id || field.name;
+    out.synced_field = field.name || field.id;
+    out.field_chars = field.value.length;
   }
   return out;
 }`

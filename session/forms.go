@@ -68,7 +68,11 @@ func (m *Manager) ReadForm(ctx context.Context, c Caller, o FormOptions) (*FormR
 	}
 	doc, err := page.ReadFormDoc(ctx, &b.worlds, b.conn.Session(main.sid), main.id, o.Root, o.WholePage, o.MaxFields)
 	if err != nil {
-		return nil, readErr(ctx, err, o.Root)
+		err = readErr(ctx, err, o.Root)
+		if e, ok := err.(*Error); ok && e.Fields["argument"] == "selector" {
+			e.Fields["argument"] = "root"
+		}
+		return nil, err
 	}
 	if !doc.Found {
 		return nil, noMatch(o.Root).with("argument", "root")
@@ -190,6 +194,9 @@ func (m *Manager) ReadDraft(ctx context.Context, c Caller, maxChars int) (*Draft
 	return res, nil
 }
 
+// maxFormFrames bounds the frames a form read looks into.
+const maxFormFrames = 40
+
 // scopedFrame is a frame inside the form being read, named by its iframe
 // element.
 type scopedFrame struct {
@@ -233,9 +240,15 @@ func (b *Browser) formFrames(ctx context.Context, tab cdpguard.Target, frames ma
 		return v
 	}
 	var out []scopedFrame
+	judged := 0
 	for _, f := range frames {
 		if f.id == mainID {
 			continue
+		}
+		// A page of a thousand iframes costs a call each: the first
+		// maxFormFrames are judged, the rest left out.
+		if judged++; judged > maxFormFrames {
+			break
 		}
 		if v := judge(f, 0); v.read {
 			out = append(out, scopedFrame{f: f, owner: v.owner})
