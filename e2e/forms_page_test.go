@@ -122,4 +122,31 @@ func TestFormPageFunctions(t *testing.T) {
 	if p.field("body") != markup || p.field("title") != "Spring sale" || p.field("is_draft") != "1" || p.Refused {
 		t.Errorf("posted %+v", p.Fields)
 	}
+	waitFor(t, "the saved page", 20*time.Second, func() bool {
+		a, err := page.ReadAfterSend(ctx, &w, s, frame)
+		return err == nil && !a.FormPresent && !a.Refused
+	})
+
+	// A send the server refuses reads back as refused, with its message.
+	if _, err := cdp.Call(ctx, s, cdppage.Navigate, cdppage.NavigateParams{URL: c.URL + "/edit"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the form again", 20*time.Second, func() bool {
+		var ready bool
+		_ = w.CallFunction(ctx, s, frame, `function(){ return document.readyState === 'complete' && !!document.getElementById('item'); }`, &ready)
+		return ready
+	})
+	if a, err := page.ReadAfterSend(ctx, &w, s, frame); err != nil || a.Refused || !a.FormPresent {
+		t.Errorf("the fresh form reads %+v %v", a, err)
+	}
+	eval(`function(){ document.getElementById('item').requestSubmit(); }`, nil)
+	waitFor(t, "the refused POST", 20*time.Second, func() bool { return c.postCount() == 2 })
+	var a *page.AfterSend
+	waitFor(t, "the refusal on the page", 20*time.Second, func() bool {
+		a, err = page.ReadAfterSend(ctx, &w, s, frame)
+		return err == nil && a.Refused
+	})
+	if p, _ := c.lastPost(); !p.Refused || a.Alert != cmsRefusal || !a.FormPresent || len(a.Errors) != 1 {
+		t.Errorf("refused send: post %+v, page %+v", p.Refused, a)
+	}
 }

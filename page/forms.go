@@ -318,3 +318,24 @@ func oneOf(s string, set ...string) bool {
 	}
 	return false
 }
+
+// AfterSend is what a page says once a form was sent: whether a form is
+// still there, the visible alert and error texts (at most 5, cut), the
+// first of them as alert, and refused when there is any.
+type AfterSend struct {
+	FormPresent bool     `json:"form_present"`
+	Errors      []string `json:"errors"`
+	Alert       string   `json:"alert"`
+	Refused     bool     `json:"refused"`
+}
+
+// ReadAfterSend reads a frame's page back after save_draft or publish
+// sent its form (the seed lets it settle 2.5 s first). A dialog the send
+// raised is the caller's to add: it is a refusal too.
+func ReadAfterSend(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID) (*AfterSend, error) {
+	var a AfterSend
+	if err := w.CallFunction(ctx, s, frame, JSAfterSend, &a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}

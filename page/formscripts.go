@@ -377,3 +377,24 @@ const JSPublishState = `function() {` + jsFormHelpers + `
   }
   return out;
 }`
+
+// JSAfterSend reads a page back after a form was sent: a server that
+// refuses usually answers the form again with its reasons, on the same URL
+// and with a 200, so only the page can tell a refusal from a save. The
+// reasons are the visible text of alert and error containers; a status
+// banner that is not visible, or says nothing, does not count.
+const JSAfterSend = `function() {` + jsFormHelpers + `
+  const roots = allRoots();
+  const form = queryAll(roots, 'form')[0] || null;
+  const out = {form_present: !!form, errors: [], alert: ''};
+  const boxSel = '[role=alert],#alert,.alert,.alertbox,.errorbox,.error-message,.errors,.errorlist,.invalid-feedback,.field-error,[class*=alertbox],[class*=errorbox]';
+  for (const box of queryAll(roots, boxSel)) {
+    if (out.errors.length >= 5 || !visible(box)) continue;
+    const text = cut(box.innerText || box.textContent, 300);
+    if (!text || out.errors.some(e => e.includes(text) || text.includes(e))) continue;
+    out.errors.push(text);
+    if (!out.alert) out.alert = text;
+  }
+  out.refused = out.errors.length > 0;
+  return out;
+}`
