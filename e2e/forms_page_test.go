@@ -149,4 +149,60 @@ func TestFormPageFunctions(t *testing.T) {
 	if p, _ := c.lastPost(); !p.Refused || a.Alert != cmsRefusal || !a.FormPresent || len(a.Errors) != 1 {
 		t.Errorf("refused send: post %+v, page %+v", p.Refused, a)
 	}
+
+	// The other editors a page may carry: TinyMCE (an iframe beside the
+	// textarea it posts), Quill, and a page whose only editor is
+	// ProseMirror, found without a selector.
+	c.page("/editors", `<!doctype html><title>editors</title><form>
+<textarea id="content" name="content" style="display:none"></textarea>
+<div class="tox tox-tinymce"><iframe id="content_ifr" class="tox-edit-area__iframe"></iframe></div>
+<div class="ql-container"><div class="ql-editor" contenteditable="true"><p>Quill text</p></div></div>
+</form><script>
+const d = document.getElementById('content_ifr').contentDocument;
+d.open(); d.write('<body id="tinymce" class="mce-content-body" contenteditable="true"><p>Tiny text</p></body>'); d.close();
+</script>`)
+	c.page("/pm", `<!doctype html><title>pm</title><p>Intro</p><div class="ProseMirror" contenteditable="true"><p>PM</p></div>`)
+	open := func(path string) {
+		t.Helper()
+		if _, err := cdp.Call(ctx, s, cdppage.Navigate, cdppage.NavigateParams{URL: c.URL + path}); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, path, 20*time.Second, func() bool {
+			var ready bool
+			_ = w.CallFunction(ctx, s, frame, `function(p){ return location.pathname === p && document.readyState === 'complete'; }`, &ready, path)
+			return ready
+		})
+	}
+	open("/editors")
+	doc, err := page.ReadFormDoc(ctx, &w, s, frame, "", false, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]page.FormEditor{}
+	for _, e := range doc.Editors {
+		kinds[e.Kind] = e
+	}
+	if e := kinds["tinymce"]; e.Content != "Tiny text" || e.Field != "content" || e.Selector != "#content_ifr" {
+		t.Errorf("TinyMCE: %+v", e)
+	}
+	if e := kinds["quill"]; e.Content != "Quill text" || e.Field != "" {
+		t.Errorf("Quill: %+v", e)
+	}
+	ed, err = page.FindEditor(ctx, conn, &w, page.FrameRef{Session: att.SessionID, Frame: frame})
+	if err != nil || ed == 0 {
+		t.Fatalf("FindEditor on /editors: %v %v", ed, err)
+	}
+	r, err = page.WriteEditor(ctx, conn, &w, page.NewNode(att.SessionID, frame, ed, group), "<p>New</p>", true)
+	if err != nil || r.Kind != "tinymce" || r.SyncedField != "content" || r.FieldChars != len("<p>New</p>") {
+		t.Errorf("TinyMCE write: %+v %v", r, err)
+	}
+	open("/pm")
+	ed, err = page.FindEditor(ctx, conn, &w, page.FrameRef{Session: att.SessionID, Frame: frame})
+	if err != nil || ed == 0 {
+		t.Fatalf("FindEditor on /pm: %v %v", ed, err)
+	}
+	r, err = page.WriteEditor(ctx, conn, &w, page.NewNode(att.SessionID, frame, ed, group), "Line one", false)
+	if err != nil || r.Kind != "prosemirror" || r.Surface != "div.ProseMirror" || r.SurfaceChars != len("Line one") {
+		t.Errorf("ProseMirror write: %+v %v", r, err)
+	}
 }
