@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"sort"
 
 	"go.uber.org/zap"
 
@@ -239,9 +240,16 @@ func (b *Browser) formFrames(ctx context.Context, tab cdpguard.Target, frames ma
 		v.inside, v.read, v.owner = fs.Inside, fs.Inside && !fs.EditorRead, fs.Owner
 		return v
 	}
+	// In a stable order, so two reads of the same page list the same.
+	ids := make([]string, 0, len(frames))
+	for id := range frames {
+		ids = append(ids, string(id))
+	}
+	sort.Strings(ids)
 	var out []scopedFrame
 	judged := 0
-	for _, f := range frames {
+	for _, id := range ids {
+		f := frames[cdp.FrameID(id)]
 		if f.id == mainID {
 			continue
 		}
