@@ -1,0 +1,341 @@
+package page
+
+import (
+	"context"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+
+	"github.com/lyrad/lyrad/cdpconn"
+)
+
+// Limits of the form readers, the seed's numbers.
+const (
+	// FormMaxFieldsDefault and FormMaxFieldsLimit bound read_form's
+	// max_fields (clamped to 1..500).
+	FormMaxFieldsDefault = 200
+	FormMaxFieldsLimit   = 500
+	// FormValueChars cuts a field's value in read_form.
+	FormValueChars = 200
+	// DraftMaxCharsDefault, DraftMaxCharsMin and DraftMaxCharsMax bound
+	// read_draft's max_chars.
+	DraftMaxCharsDefault = 400
+	DraftMaxCharsMin     = 80
+	DraftMaxCharsMax     = 4000
+)
+
+// FormOption is one <option> of a select (at most 60 are listed).
+type FormOption struct {
+	Value    string `json:"value"`
+	Text     string `json:"text"`
+	Selected bool   `json:"selected,omitempty"`
+}
+
+// FormField is one control of a form as read_form lists it. Per kind it
+// carries options (select), accept and multiple (file), checked (checkbox,
+// radio) or value (the rest, cut); a password carries only filled.
+type FormField struct {
+	Tag         string       `json:"tag"`
+	Type        string       `json:"type"`
+	Name        string       `json:"name"`
+	ID          string       `json:"id"`
+	Label       string       `json:"label"`
+	Required    bool         `json:"required"`
+	Disabled    bool         `json:"disabled"`
+	Usable      bool         `json:"usable"`
+	Options     []FormOption `json:"options,omitempty"`
+	OptionCount int          `json:"optionCount,omitempty"` // all the options, when more than 60
+	Accept      *string      `json:"accept,omitempty"`
+	Multiple    *bool        `json:"multiple,omitempty"`
+	Checked     *bool        `json:"checked,omitempty"`
+	Value       *string      `json:"value,omitempty"`
+	ValueChars  int          `json:"valueChars,omitempty"` // the whole value's length, when it was cut
+	Filled      *bool        `json:"filled,omitempty"`     // password: holds something (never what)
+	Frame       string       `json:"frame,omitempty"`      // the iframe it is in, when not the page's own document
+}
+
+// FormButton is a button of the form.
+type FormButton struct {
+	Tag      string `json:"tag"`
+	Type     string `json:"type"`
+	Name     string `json:"name"`
+	ID       string `json:"id"`
+	Value    string `json:"value"`
+	Text     string `json:"text"`
+	Usable   bool   `json:"usable"`
+	Selector string `json:"selector"`
+	Frame    string `json:"frame,omitempty"`
+}
+
+// FormEditor is a rich-text editor: kind is ckeditor, ckeditor5, tinymce,
+// quill, prosemirror, iframe or contenteditable; content is an excerpt of
+// its text, chars the whole text's length; field and fieldChars name the
+// field the form posts for it and how much that field holds now (an editor
+// that shows text while this is 0 posts nothing).
+type FormEditor struct {
+	Kind       string `json:"kind"`
+	Tag        string `json:"tag"`
+	ID         string `json:"id"`
+	Selector   string `json:"selector"`
+	Usable     bool   `json:"usable"`
+	Chars      int    `json:"chars"`
+	Content    string `json:"content"`
+	Field      string `json:"field,omitempty"`
+	FieldChars *int   `json:"fieldChars,omitempty"`
+	Unreadable bool   `json:"unreadable,omitempty"` // a cross-origin editor frame
+	Frame      string `json:"frame,omitempty"`
+}
+
+// PublishControl is a radio or checkbox whose label, name or id says
+// draft, publish, live, unpublish, private or hidden.
+type PublishControl struct {
+	Name     string `json:"name"`
+	ID       string `json:"id"`
+	Value    string `json:"value"`
+	Checked  bool   `json:"checked"`
+	Label    string `json:"label"`
+	Selector string `json:"selector"`
+	Frame    string `json:"frame,omitempty"`
+}
+
+// FormDoc is what JSReadForm answers for one document.
+type FormDoc struct {
+	Found       bool             `json:"found"`
+	Scope       string           `json:"scope"`
+	Fields      []FormField      `json:"fields"`
+	Buttons     []FormButton     `json:"buttons"`
+	Editors     []FormEditor     `json:"editors"`
+	Drafts      []PublishControl `json:"drafts"`
+	HiddenCount int              `json:"hiddenCount"`
+	TotalFields int              `json:"totalFields"`
+}
+
+// ReadFormDoc reads one frame's document for read_form. root is a CSS
+// selector (empty: the first form); whole reads the whole document.
+// Found is false when root matches nothing in this document. A root the
+// browser cannot parse is a ScriptError holding "lyrad:badselector".
+func ReadFormDoc(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, root string, whole bool, maxFields int) (*FormDoc, error) {
+	var d FormDoc
+	if err := w.CallFunction(ctx, s, frame, JSReadForm, &d, root, whole, maxFields, FormValueChars); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// DraftField is a field with what it is about to send.
+type DraftField struct {
+	Name       string  `json:"name"`
+	Label      string  `json:"label"`
+	Type       string  `json:"type"`
+	Value      *string `json:"value,omitempty"`
+	ValueChars int     `json:"valueChars,omitempty"`
+	Filled     *bool   `json:"filled,omitempty"` // a password: never its value
+	Usable     bool    `json:"usable"`
+	Frame      string  `json:"frame,omitempty"`
+}
+
+// Attachment is a file input with the names of the files chosen in it.
+type Attachment struct {
+	Name     string   `json:"name"`
+	ID       string   `json:"id"`
+	Accept   string   `json:"accept"`
+	Multiple bool     `json:"multiple"`
+	Files    []string `json:"files"`
+	Usable   bool     `json:"usable"`
+}
+
+// PublishState is one checked publish control.
+type PublishState struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Label string `json:"label"`
+	ID    string `json:"id,omitempty"`
+}
+
+// SubmitButton is a control that sends the form.
+type SubmitButton struct {
+	Text     string `json:"text"`
+	Name     string `json:"name"`
+	Selector string `json:"selector"`
+	Usable   bool   `json:"usable"`
+}
+
+// DraftDoc is what JSReadDraft answers for one document.
+type DraftDoc struct {
+	Scope       string         `json:"scope"`
+	Fields      []DraftField   `json:"fields"`
+	Editors     []FormEditor   `json:"editors"`
+	Attachments []Attachment   `json:"attachments"`
+	State       []PublishState `json:"state"`
+	Submits     []SubmitButton `json:"submits"`
+	HiddenCount int            `json:"hiddenCount"`
+	TotalFields int            `json:"totalFields"`
+}
+
+// ReadDraftDoc reads one frame's document for read_draft, each value cut
+// to maxChars.
+func ReadDraftDoc(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, maxChars int) (*DraftDoc, error) {
+	var d DraftDoc
+	if err := w.CallFunction(ctx, s, frame, JSReadDraft, &d, maxChars); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// FrameScope says where a frame stands for a form read: Inside the read's
+// root; EditorRead when it is an editor iframe its parent already read.
+type FrameScope struct {
+	Inside     bool   `json:"inside"`
+	EditorRead bool   `json:"editorRead"`
+	Owner      string `json:"owner"`
+}
+
+// FrameInScope asks the parent's world about a frame's iframe element
+// (owner, in parentFrame, reached through s).
+func FrameInScope(ctx context.Context, w *Worlds, s *cdpconn.Session, parentFrame cdp.FrameID, owner cdp.BackendNodeID, root string, whole bool) (*FrameScope, error) {
+	var fs FrameScope
+	if err := w.CallOnNode(ctx, s, parentFrame, owner, JSFrameScope, &fs, root, whole); err != nil {
+		return nil, err
+	}
+	return &fs, nil
+}
+
+// FindEditor finds the first editor of a frame's document when set_editor
+// is given no selector: an editor iframe (CKEditor, TinyMCE, any iframe
+// whose document is editable) first, else the first editing host
+// (contenteditable, Quill, ProseMirror), open shadow roots included. It
+// answers the element's backendNodeId, 0 when the page has no editor; pass
+// it to WriteEditor through NewNode.
+func FindEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef) (cdp.BackendNodeID, error) {
+	return FindNode(ctx, conn, w, f.Session, f.Frame, JSFindEditor)
+}
+
+// EditorWrite is what WriteEditor did, with set_editor's wire names: the
+// surface written (an iframe's body or the editing host), the characters
+// written, and, when the editor posts through a hidden field (CKEditor 4
+// and 5, TinyMCE), that field (synced_editor is its id, CKEditor's
+// instance name) and how many characters it now holds. NotEditor: the element is no editor;
+// Unreadable: a cross-origin editor frame this world cannot write.
+type EditorWrite struct {
+	Kind         string `json:"kind"`
+	Surface      string `json:"surface"`
+	Written      int    `json:"written"`
+	SurfaceChars int    `json:"surface_chars"`
+	SyncedEditor string `json:"synced_editor,omitempty"`
+	SyncedField  string `json:"synced_field,omitempty"`
+	FieldChars   int    `json:"field_chars,omitempty"`
+	NotEditor    bool   `json:"not_editor,omitempty"`
+	Unreadable   bool   `json:"unreadable,omitempty"`
+}
+
+// WriteEditor writes content into the editor n names (an editor iframe, an
+// editing host, or an element inside either): as typed text, or with html
+// as markup. It fires input and change on the surface, then copies the
+// surface's HTML into the field the form posts, as CKEditor's
+// updateElement() does (window.CKEDITOR is the page's and out of this
+// world's reach), firing input and change there too.
+func WriteEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, content string, html bool) (*EditorWrite, error) {
+	var r EditorWrite
+	if err := Call(ctx, conn, w, n, JSWriteEditor, &r, content, html); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// ReadPublishState lists the checked publish controls of a frame's first
+// form (else of its whole document). save_draft sends only when
+// StateIsPrivate holds for it.
+func ReadPublishState(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID) ([]PublishState, error) {
+	var st []PublishState
+	if err := w.CallFunction(ctx, s, frame, JSPublishState, &st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// The seed's words for how a checked publish control reads.
+var (
+	privateWords  = []string{"draft", "unpublish", "private", "hidden", "off"}
+	liveWords     = []string{"publish", "live", "public", "visible", "online"}
+	privateValues = []string{"1", "true", "yes", "draft", "private", "hidden", "unpublish"}
+)
+
+// ReadsPrivate reports whether a checked publish control positively says
+// the item is not public, by the seed's rule. The label decides first,
+// because a radio group labels each option ("Draft" / "Publish") while its
+// name (is_draft) is on both members; the name and value decide for a
+// control with no label. A control nobody can classify is not private.
+func ReadsPrivate(p PublishState) bool {
+	label := strings.ToLower(strings.TrimSpace(p.Label))
+	if label != "" {
+		if containsAny(label, privateWords) {
+			return true
+		}
+		if containsAny(label, liveWords) {
+			return false
+		}
+	}
+	name := strings.ToLower(strings.TrimSpace(p.Name))
+	value := strings.ToLower(strings.TrimSpace(p.Value))
+	switch {
+	case containsAny(name, []string{"draft", "private", "hidden"}):
+		return oneOf(value, "1", "true", "yes", "draft")
+	case containsAny(name, []string{"live", "publish", "visible"}):
+		return oneOf(value, "0", "false", "no", "draft")
+	}
+	return oneOf(value, privateValues...)
+}
+
+// StateIsPrivate: there is a publish state and every checked member of it
+// reads private. No state at all is not private: save_draft cannot tell
+// that sending keeps the item hidden.
+func StateIsPrivate(state []PublishState) bool {
+	if len(state) == 0 {
+		return false
+	}
+	for _, p := range state {
+		if !ReadsPrivate(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func oneOf(s string, set ...string) bool {
+	for _, x := range set {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// AfterSend is what a page says once a form was sent: whether a form is
+// still there, the visible alert and error texts (at most 5, cut), the
+// first of them as alert, and refused when there is any.
+type AfterSend struct {
+	FormPresent bool     `json:"form_present"`
+	Errors      []string `json:"errors"`
+	Alert       string   `json:"alert"`
+	Refused     bool     `json:"refused"`
+}
+
+// ReadAfterSend reads a frame's page back after save_draft or publish
+// sent its form (the seed lets it settle 2.5 s first). A dialog the send
+// raised is the caller's to add: it is a refusal too.
+func ReadAfterSend(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID) (*AfterSend, error) {
+	var a AfterSend
+	if err := w.CallFunction(ctx, s, frame, JSAfterSend, &a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}

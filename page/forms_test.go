@@ -1,0 +1,35 @@
+package page
+
+import "testing"
+
+// The seed's rule: the label decides, then the name and value; what
+// nobody can classify is not private.
+func TestReadsPrivate(t *testing.T) {
+	cases := []struct {
+		p    PublishState
+		want bool
+	}{
+		{PublishState{Name: "is_draft", Value: "1", Label: "Draft"}, true},
+		{PublishState{Name: "is_draft", Value: "0", Label: "Publish"}, false},
+		{PublishState{Name: "is_draft", Value: "1"}, true},
+		{PublishState{Name: "is_draft", Value: "0"}, false},
+		{PublishState{Name: "is_live", Value: "1"}, false},
+		{PublishState{Name: "is_live", Value: "0"}, true},
+		{PublishState{Name: "status", Value: "x", Label: "Unpublished"}, true},
+		{PublishState{Name: "status", Value: "x", Label: "Go live"}, false},
+		{PublishState{Name: "visibility", Value: "private"}, true},
+		{PublishState{Name: "visibility", Value: "everyone"}, false},
+		{PublishState{Name: "hidden", Value: "on"}, false},
+	}
+	for _, c := range cases {
+		if got := ReadsPrivate(c.p); got != c.want {
+			t.Errorf("%+v: %v, want %v", c.p, got, c.want)
+		}
+	}
+	if StateIsPrivate(nil) {
+		t.Error("no state read as private")
+	}
+	if StateIsPrivate([]PublishState{{Name: "is_draft", Value: "1", Label: "Draft"}, {Name: "is_live", Value: "1"}}) {
+		t.Error("a state with one live member read as private")
+	}
+}

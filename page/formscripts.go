@@ -1,0 +1,400 @@
+package page
+
+// The page-side JavaScript of the form tools (read_form, read_draft,
+// set_editor, save_draft, publish). Like scripts.go, all of it runs in
+// lyrad's isolated world: it shares the DOM with the page, never its
+// globals. That is why a CKEditor instance is recognised by the markup it
+// builds (.cke, iframe.cke_wysiwyg_frame) and synced by doing what its
+// updateElement() does (copy the editing body's HTML into the textarea the
+// form posts), not by calling window.CKEDITOR, which this world cannot see.
+//
+// Every string the page controls is cut before it is returned: a hostile
+// page's label or value cannot blow up an answer.
+
+// jsFormHelpers are shared by the functions below: text cutting, where the
+// form is, what a control is called, and which editor an element is.
+const jsFormHelpers = `
+const norm = s => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
+// Cut a page-controlled string: look at no more than 4x the limit, so a
+// megabyte of text costs nothing to cut.
+const cut = (s, n) => { s = norm(String(s == null ? '' : s).slice(0, n * 4 + 16)); return s.length > n ? s.slice(0, n - 1) + '…' : s; };
+const cutRaw = (s, n) => { s = String(s == null ? '' : s); return s.length > n ? s.slice(0, n - 1) + '…' : s; };
+const visible = el => {
+  if (!el.isConnected) return false;
+  if (el.checkVisibility && !el.checkVisibility({visibilityProperty: true, contentVisibilityAuto: true})) return false;
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+};
+const disabledOf = el => { try { return el.matches(':disabled'); } catch (e) { return !!el.disabled; } };
+const usableOf = el => !disabledOf(el) && visible(el);
+// The document and every open shadow root in it.
+const allRoots = () => {
+  const roots = [document];
+  for (let i = 0; i < roots.length; i++)
+    for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+  return roots;
+};
+const queryAll = (roots, sel) => { const out = []; for (const r of roots) out.push(...r.querySelectorAll(sel)); return out; };
+// The element a read is limited to: root's first match, else the first
+// form; null means the whole document. A root that matches nothing answers
+// {missing: true}.
+const scopeOf = (roots, root, whole) => {
+  if (whole) return {el: null};
+  const sel = root || 'form';
+  for (const r of roots) {
+    let el;
+    try { el = r.querySelector(sel); } catch (e) { throw new Error('lyrad:badselector'); }
+    if (el) return {el};
+  }
+  return root ? {missing: true} : {el: null};
+};
+// Inside scope: a descendant across shadow boundaries, or a control that
+// names the form with its form= attribute.
+const within = (scope, el) => {
+  if (!scope) return true;
+  if (scope.localName === 'form' && el.form === scope) return true;
+  for (let n = el; n; n = n.parentNode || n.host) if (n === scope) return true;
+  return false;
+};
+const describeScope = el => {
+  if (!el) return 'page';
+  let d = el.localName;
+  if (el.id) d += '#' + cut(el.id, 60);
+  else if (el.getAttribute('name')) d += '[name="' + cut(el.getAttribute('name'), 60) + '"]';
+  return d;
+};
+const textOf = n => n ? cut(n.textContent, 120) : '';
+// A label's own words: without the text of the controls inside it (a
+// <select>'s options would otherwise become its label).
+const labelText = l => {
+  if (!l) return '';
+  if (l.textContent.length < 20000 && l.querySelector('select,textarea,button,script,style')) {
+    const copy = l.cloneNode(true);
+    copy.querySelectorAll('select,textarea,button,script,style').forEach(n => n.remove());
+    return textOf(copy);
+  }
+  return textOf(l);
+};
+// What a control is called: its <label>, aria-label(ledby), an enclosing
+// label, placeholder or title, and last the text of its row.
+const labelOf = el => {
+  if (el.labels && el.labels.length) { const t = labelText(el.labels[0]); if (t) return t; }
+  const aria = el.getAttribute('aria-label');
+  if (aria && norm(aria)) return cut(aria, 120);
+  const by = el.getAttribute('aria-labelledby');
+  if (by) {
+    const root = el.getRootNode();
+    const t = by.split(/\s+/).slice(0, 4).map(id => textOf(root.getElementById ? root.getElementById(id) : null)).join(' ');
+    if (norm(t)) return cut(t, 120);
+  }
+  const holder = el.closest('label');
+  if (holder) { const t = labelText(holder); if (t) return t; }
+  const hint = el.getAttribute('placeholder') || el.getAttribute('title');
+  if (hint && norm(hint)) return cut(hint, 120);
+  const row = el.closest('tr,li,dd,p');
+  if (row && row.textContent.length < 2000) {
+    const copy = row.cloneNode(true);
+    copy.querySelectorAll('input,select,textarea,button,script,style').forEach(n => n.remove());
+    return textOf(copy);
+  }
+  return '';
+};
+const buttonTypes = ['submit', 'button', 'reset', 'image'];
+const isButtonInput = el => el.localName === 'input' && buttonTypes.includes(el.type);
+const PUBLISH_WORDS = /draft|publish|live|unpublish|private|hidden/i;
+// A radio or checkbox that sets whether the item is public.
+const isPublishControl = el => el.localName === 'input' && (el.type === 'radio' || el.type === 'checkbox') &&
+  PUBLISH_WORDS.test(labelOf(el) + ' ' + (el.name || '') + ' ' + (el.id || ''));
+const optionLabel = el => (el.labels && el.labels.length ? labelText(el.labels[0]) : '') || labelText(el.closest('label'));
+// A CSS selector that names the control, for the next call.
+const selectorOf = el => {
+  const q = s => '"' + String(s).replace(/["\\]/g, '\\$&') + '"';
+  if (el.id && el.id.length <= 80) return '#' + CSS.escape(el.id);
+  let s = el.localName;
+  if (el.name && el.name.length <= 80) s += '[name=' + q(el.name) + ']';
+  if ((el.type === 'radio' || el.type === 'checkbox') && el.value.length <= 80) s += '[value=' + q(el.value) + ']';
+  if (s !== el.localName) return s;
+  // Neither id nor name: its first class, under its parent's id.
+  const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/)[0] : '';
+  if (cls && cls.length <= 60) s += '.' + CSS.escape(cls);
+  const p = el.parentElement;
+  if (p && p.id && p.id.length <= 80) s = '#' + CSS.escape(p.id) + ' > ' + s;
+  return s;
+};
+// Editors. An iframe editor is the iframe; an inline one is its editing
+// host (the outermost contenteditable).
+const editorKind = el => {
+  const cls = typeof el.className === 'string' ? el.className : '';
+  if (el.localName === 'iframe') {
+    if (/\bcke_wysiwyg_frame\b/.test(cls) || el.closest('.cke')) return 'ckeditor';
+    if (/tox-edit-area__iframe/.test(cls) || /_ifr$/.test(el.id) || el.closest('.tox-tinymce,.mce-tinymce')) return 'tinymce';
+    return 'iframe';
+  }
+  if (/\bck-editor__editable\b/.test(cls)) return 'ckeditor5';
+  if (/\bql-editor\b/.test(cls)) return 'quill';
+  if (/\bProseMirror\b/.test(cls)) return 'prosemirror';
+  if (el.closest('.mce-content-body,.tox-tinymce')) return 'tinymce';
+  return 'contenteditable';
+};
+// The document an iframe editor edits, when this world may read it.
+const frameDoc = el => { try { const d = el.contentDocument; return d && d.body ? d : null; } catch (e) { return null; } };
+const editableDoc = d => d && d.body && (d.designMode === 'on' || d.body.isContentEditable);
+const isEditorFrame = el => {
+  if (el.localName !== 'iframe') return false;
+  if (editorKind(el) !== 'iframe') return true;
+  return editableDoc(frameDoc(el));
+};
+const editorsIn = (roots, scope) => {
+  const out = [];
+  for (const el of queryAll(roots, 'iframe')) if (within(scope, el) && isEditorFrame(el)) out.push(el);
+  for (const el of queryAll(roots, '[contenteditable],.ql-editor,.ProseMirror')) {
+    if (!el.isContentEditable || !within(scope, el)) continue;
+    if (el.parentElement && el.parentElement.isContentEditable) continue;
+    out.push(el);
+  }
+  // A document that is itself an editor (an iframe editor's body seen
+  // from inside its own frame).
+  if (!out.length && editableDoc(document) && !scope) out.push(document.body);
+  return out;
+};
+// The surface an editor writes to: an iframe's body, or the element.
+const surfaceOf = el => el.localName === 'iframe' ? (frameDoc(el) || {}).body || null : el;
+// The field the form posts for an editor: CKEditor 4 keeps it hidden
+// beside .cke (id cke_NAME), TinyMCE beside NAME_ifr, CKEditor 5 before
+// .ck-editor.
+const postedFieldOf = el => {
+  const doc = el.ownerDocument, root = el.getRootNode();
+  const byName = n => n && ((root.getElementById && root.getElementById(n)) || doc.getElementById(n) ||
+    root.querySelector('textarea[name="' + CSS.escape(n) + '"],input[name="' + CSS.escape(n) + '"]'));
+  const pick = f => f && (f.localName === 'textarea' || f.localName === 'input') ? f : null;
+  const cke = el.closest('.cke');
+  if (cke && /^cke_/.test(cke.id)) { const f = pick(byName(cke.id.slice(4))); if (f) return f; }
+  if (cke && cke.previousElementSibling) { const f = pick(cke.previousElementSibling); if (f) return f; }
+  if (el.localName === 'iframe' && /_ifr$/.test(el.id)) { const f = pick(byName(el.id.slice(0, -4))); if (f) return f; }
+  const tiny = el.closest('.tox-tinymce,.mce-tinymce');
+  if (tiny && tiny.previousElementSibling) { const f = pick(tiny.previousElementSibling); if (f) return f; }
+  const ck5 = el.closest('.ck-editor');
+  if (ck5 && ck5.previousElementSibling) { const f = pick(ck5.previousElementSibling); if (f) return f; }
+  return null;
+};
+const editorOf = (el, n) => {
+  const kind = el === document.body ? 'iframe' : editorKind(el);
+  const surface = surfaceOf(el);
+  const text = surface ? String(surface.innerText || '') : '';
+  const e = {kind, tag: el.localName, id: cut(el.id, 80), selector: el === document.body ? 'body' : selectorOf(el),
+    usable: el === document.body ? true : visible(el), chars: text.length, content: cut(text, n)};
+  if (!surface) e.unreadable = true;
+  if (el !== document.body) {
+    const f = postedFieldOf(el);
+    if (f) { e.field = cut(f.name || f.id, 80); e.fieldChars = f.value.length; }
+  }
+  return e;
+};
+`
+
+// JSReadForm reads one document for read_form: fields, buttons, editors
+// and publish controls inside root (default: the first form; whole=true:
+// the whole document), through open shadow roots. Frames are read
+// separately, each in its own world. Values are cut to valueChars; a
+// password's value is never read.
+const JSReadForm = `function(root, whole, maxFields, valueChars) {` + jsFormHelpers + `
+  const roots = allRoots();
+  const sc = scopeOf(roots, root, whole);
+  if (sc.missing) return {found: false};
+  const scope = sc.el;
+  const out = {found: true, scope: describeScope(scope), fields: [], buttons: [], editors: [], drafts: [],
+    hiddenCount: 0, totalFields: 0, optionLimit: 60};
+  for (const el of queryAll(roots, 'input,select,textarea')) {
+    if (!within(scope, el)) continue;
+    if (el.localName === 'input' && el.type === 'hidden') { out.hiddenCount++; continue; }
+    if (isButtonInput(el)) continue;
+    if (out.drafts.length < 20 && isPublishControl(el))
+      out.drafts.push({name: cut(el.name, 80), id: cut(el.id, 80), value: cut(el.value, 80), checked: el.checked,
+        label: cut(optionLabel(el), 60), selector: selectorOf(el)});
+    out.totalFields++;
+    if (out.fields.length >= maxFields) continue;
+    const f = {tag: el.localName, type: el.localName === 'input' ? el.type : (el.localName === 'select' ? el.type : 'textarea'),
+      name: cut(el.name, 120), id: cut(el.id, 120), label: labelOf(el), required: !!el.required,
+      disabled: disabledOf(el), usable: usableOf(el)};
+    if (el.localName === 'select') {
+      const opts = el.options;
+      f.options = [];
+      for (let i = 0; i < opts.length && i < 60; i++)
+        f.options.push({value: cut(opts[i].value, 120), text: cut(opts[i].text, 80), selected: opts[i].selected});
+      if (opts.length > 60) f.optionCount = opts.length;
+      f.multiple = el.multiple;
+      f.value = cut(el.value, valueChars);
+    } else if (el.type === 'file') {
+      f.accept = cut(el.accept, 120);
+      f.multiple = el.multiple;
+    } else if (el.type === 'checkbox' || el.type === 'radio') {
+      f.checked = el.checked;
+      f.value = cut(el.value, valueChars);
+    } else if (el.type === 'password') {
+      f.filled = el.value !== '';
+    } else {
+      const v = String(el.value);
+      f.value = cutRaw(v.slice(0, valueChars * 2), valueChars);
+      if (v.length > valueChars) f.valueChars = v.length;
+    }
+    out.fields.push(f);
+  }
+  const btnSel = 'button,input[type=submit],input[type=image],input[type=button],input[type=reset],[role=button]';
+  for (const b of queryAll(roots, btnSel)) {
+    if (!within(scope, b) || out.buttons.length >= 40) continue;
+    out.buttons.push({tag: b.localName, type: b.localName === 'button' || b.localName === 'input' ? b.type : 'button',
+      name: cut(b.getAttribute('name'), 80), id: cut(b.id, 80),
+      value: b.localName === 'input' || b.localName === 'button' ? cut(b.value, 80) : '',
+      text: cut(b.localName === 'input' ? b.value : (b.innerText || b.textContent), 60), usable: usableOf(b), selector: selectorOf(b)});
+  }
+  for (const el of editorsIn(roots, scope).slice(0, 20)) out.editors.push(editorOf(el, 300));
+  return out;
+}`
+
+// JSReadDraft reads one document for read_draft: what the form (the first
+// form, else the whole document) is about to send, cut to maxChars each.
+// Checkboxes and radios appear only when checked; hidden inputs are
+// counted; a password's value is never read.
+const JSReadDraft = `function(maxChars) {` + jsFormHelpers + `
+  const roots = allRoots();
+  const scope = scopeOf(roots, '', false).el;
+  const out = {scope: describeScope(scope), fields: [], editors: [], attachments: [], state: [], submits: [],
+    hiddenCount: 0, totalFields: 0};
+  for (const el of queryAll(roots, 'input,select,textarea')) {
+    if (!within(scope, el) || isButtonInput(el)) continue;
+    if (el.localName === 'input' && el.type === 'hidden') { out.hiddenCount++; continue; }
+    if (el.type === 'file') {
+      if (out.attachments.length < 20)
+        out.attachments.push({name: cut(el.name, 80), id: cut(el.id, 80), accept: cut(el.accept, 120), multiple: el.multiple,
+          files: Array.from(el.files || []).slice(0, 20).map(f => cut(f.name, 120)), usable: usableOf(el)});
+      continue;
+    }
+    if (el.checked && out.state.length < 20 && isPublishControl(el))
+      out.state.push({name: cut(el.name, 80), value: cut(el.value, 80), label: cut(optionLabel(el), 60), id: cut(el.id, 80)});
+    if ((el.type === 'checkbox' || el.type === 'radio') && !el.checked) continue;
+    let value = el.localName === 'select' ? Array.from(el.selectedOptions).map(o => o.text).join(', ') : String(el.value);
+    if (!norm(value) && el.type !== 'checkbox' && el.type !== 'radio') continue;
+    out.totalFields++;
+    if (out.fields.length >= 200) continue;
+    const f = {name: cut(el.name, 80), label: labelOf(el), type: el.localName === 'input' ? el.type : el.localName, usable: usableOf(el)};
+    if (el.type === 'password') f.filled = true;
+    else {
+      f.value = cutRaw(value.slice(0, maxChars * 2), maxChars);
+      if (value.length > maxChars) f.valueChars = value.length;
+    }
+    out.fields.push(f);
+  }
+  for (const el of editorsIn(roots, scope).slice(0, 20)) out.editors.push(editorOf(el, maxChars));
+  for (const b of queryAll(roots, 'button,input[type=submit],input[type=image]')) {
+    if (!within(scope, b) || b.type !== 'submit' && b.type !== 'image' || out.submits.length >= 20) continue;
+    out.submits.push({text: cut(b.localName === 'input' ? b.value : (b.innerText || b.textContent), 60), name: cut(b.getAttribute('name'), 80),
+      selector: selectorOf(b), usable: usableOf(b)});
+  }
+  return out;
+}`
+
+// JSFrameScope runs on an iframe element (this) in its parent's world:
+// whether the frame is inside what read_form reads (root, default the
+// first form; whole=true: everything), and whether it is an editor this
+// world already reads through contentDocument (then its own document is
+// not read again).
+const JSFrameScope = `function(root, whole) {` + jsFormHelpers + `
+  const roots = allRoots();
+  const sc = scopeOf(roots, root, whole);
+  const inside = !sc.missing && within(sc.el, this);
+  return {inside, editorRead: inside && isEditorFrame(this) && !!frameDoc(this), owner: selectorOf(this)};
+}`
+
+// JSFindEditor returns the first editor of the document (an editor iframe
+// first, as the seed does: a page may keep both, and the iframe is where
+// the editor writes), else the first inline editor; null when none.
+const JSFindEditor = `function() {` + jsFormHelpers + `
+  const eds = editorsIn(allRoots(), null);
+  return eds.find(e => e.localName === 'iframe') || eds[0] || null;
+}`
+
+// JSWriteEditor writes content into the editor `this` is (an editor
+// iframe, an editing host, or an element inside either), as text or, with
+// html, as markup; fires input and change; then fills the field the form
+// posts the way CKEditor's updateElement() does (the body's HTML into the
+// hidden textarea) and fires input and change there too.
+const JSWriteEditor = `function(content, html) {` + jsFormHelpers + `
+  let el = this;
+  if (el.localName !== 'iframe' && !el.isContentEditable) {
+    const inner = el.querySelector('iframe,[contenteditable],.ql-editor,.ProseMirror');
+    if (!inner) return {not_editor: true, surface: selectorOf(el)};
+    el = inner;
+  }
+  while (el.localName !== 'iframe' && el.parentElement && el.parentElement.isContentEditable) el = el.parentElement;
+  const kind = editorKind(el);
+  const body = surfaceOf(el);
+  if (!body) return {unreadable: true, kind, surface: selectorOf(el)};
+  if (el.localName === 'iframe' && !editableDoc(body.ownerDocument) && !body.isContentEditable) return {not_editor: true, surface: selectorOf(el)};
+  if (el.localName !== 'iframe' && !el.isContentEditable) return {not_editor: true, surface: selectorOf(el)};
+  const doc = body.ownerDocument;
+  const surface = el.localName === 'iframe' ? selectorOf(el) + ' > body' : selectorOf(el);
+  body.focus();
+  let done = false;
+  if (!html) {
+    // Typed text, the way a person's input arrives: editors that keep a
+    // model (ProseMirror, Quill) hear it as an edit.
+    try {
+      const sel = doc.getSelection(), range = doc.createRange();
+      range.selectNodeContents(body);
+      sel.removeAllRanges();
+      sel.addRange(range);
+      done = doc.execCommand('insertText', false, content) && norm(body.innerText) === norm(content);
+    } catch (e) { done = false; }
+    if (!done) body.innerText = content;
+  } else {
+    body.innerHTML = content;
+  }
+  body.dispatchEvent(new InputEvent('input', {bubbles: true, composed: true, inputType: html ? 'insertFromPaste' : 'insertText'}));
+  body.dispatchEvent(new Event('change', {bubbles: true}));
+  const out = {kind, surface, written: content.length, surface_chars: String(body.innerText || '').length};
+  const field = postedFieldOf(el);
+  if (field) {
+    field.value = body.innerHTML;
+    field.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+    field.dispatchEvent(new Event('change', {bubbles: true}));
+    out.synced_editor = field.id || field.name;
+    out.synced_field = field.name || field.id;
+    out.field_chars = field.value.length;
+  }
+  return out;
+}`
+
+// JSPublishState lists the checked publish controls of the document's
+// first form (else the whole document): what save_draft checks before it
+// sends and publish reads back.
+const JSPublishState = `function() {` + jsFormHelpers + `
+  const roots = allRoots();
+  const scope = scopeOf(roots, '', false).el;
+  const out = [];
+  for (const el of queryAll(roots, 'input[type=radio],input[type=checkbox]')) {
+    if (!within(scope, el) || !el.checked || !isPublishControl(el) || out.length >= 20) continue;
+    out.push({name: cut(el.name, 80), value: cut(el.value, 80), label: cut(optionLabel(el), 60), id: cut(el.id, 80)});
+  }
+  return out;
+}`
+
+// JSAfterSend reads a page back after a form was sent: a server that
+// refuses usually answers the form again with its reasons, on the same URL
+// and with a 200, so only the page can tell a refusal from a save. The
+// reasons are the visible text of alert and error containers; a status
+// banner that is not visible, or says nothing, does not count.
+const JSAfterSend = `function() {` + jsFormHelpers + `
+  const roots = allRoots();
+  const form = queryAll(roots, 'form')[0] || null;
+  const out = {form_present: !!form, errors: [], alert: ''};
+  const boxSel = '[role=alert],#alert,.alert,.alertbox,.errorbox,.error-message,.errors,.errorlist,.invalid-feedback,.field-error,[class*=alertbox],[class*=errorbox]';
+  for (const box of queryAll(roots, boxSel)) {
+    if (out.errors.length >= 5 || !visible(box)) continue;
+    const text = cut(box.innerText || box.textContent, 300);
+    if (!text || out.errors.some(e => e.includes(text) || text.includes(e))) continue;
+    out.errors.push(text);
+    if (!out.alert) out.alert = text;
+  }
+  out.refused = out.errors.length > 0;
+  return out;
+}`
