@@ -54,6 +54,8 @@ type Session interface {
 	CloseTab(ctx context.Context, c session.Caller, index int, in session.Intent) (*session.ActResult, error)
 	ArmDialog(ctx context.Context, c session.Caller, a session.DialogAnswer, in session.Intent) (time.Time, error)
 	ReadPage(ctx context.Context, c session.Caller, o session.ReadOptions) (*session.ReadResult, error)
+	ReadForm(ctx context.Context, c session.Caller, o session.FormOptions) (*session.FormResult, error)
+	ReadDraft(ctx context.Context, c session.Caller, maxChars int) (*session.DraftResult, error)
 	WaitFor(ctx context.Context, c session.Caller, o session.WaitOptions) (time.Duration, error)
 	Screenshot(ctx context.Context, c session.Caller, fullPage bool) (*session.Capture, bool, error)
 	ReadImage(ctx context.Context, c session.Caller, selector string) (*session.Capture, error)
