@@ -49,6 +49,7 @@ var (
 	toolSecretKeys = map[string]map[string]bool{
 		"type_text":     {"text": true},
 		"handle_dialog": {"text": true, "prompt_text": true},
+		"set_editor":    {"content": true},
 	}
 )
 

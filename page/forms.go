@@ -3,6 +3,7 @@ package page
 import (
 	"context"
 	"strings"
+	"unicode"
 
 	"github.com/chromedp/cdproto/cdp"
 
@@ -268,10 +269,14 @@ var (
 func ReadsPrivate(p PublishState) bool {
 	label := strings.ToLower(strings.TrimSpace(p.Label))
 	if label != "" {
-		if containsAny(label, privateWords) {
+		// Whole words, or words that begin with one ("Unpublished"): "off"
+		// is not in "Office", and "publish" is not in "Unpublish". A label
+		// that says both is not trusted to mean private.
+		private, live := labelSays(label, privateWords), labelSays(label, liveWords)
+		switch {
+		case private && !live:
 			return true
-		}
-		if containsAny(label, liveWords) {
+		case live:
 			return false
 		}
 	}
@@ -299,6 +304,19 @@ func StateIsPrivate(state []PublishState) bool {
 		}
 	}
 	return true
+}
+
+// labelSays: one of label's words is, or begins with, one of words ("off"
+// only as a whole word).
+func labelSays(label string, words []string) bool {
+	for _, w := range strings.FieldsFunc(label, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for _, k := range words {
+			if w == k || (len(k) > 3 && strings.HasPrefix(w, k)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func containsAny(s string, words []string) bool {
@@ -338,4 +356,14 @@ func ReadAfterSend(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp
 		return nil, err
 	}
 	return &a, nil
+}
+
+// PublishStateOf lists the checked publish controls of the form control n
+// sends (save_draft's check).
+func PublishStateOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) ([]PublishState, error) {
+	var st []PublishState
+	if err := Call(ctx, conn, w, n, JSPublishStateOf, &st); err != nil {
+		return nil, err
+	}
+	return st, nil
 }

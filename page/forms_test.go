@@ -20,6 +20,11 @@ func TestReadsPrivate(t *testing.T) {
 		{PublishState{Name: "visibility", Value: "private"}, true},
 		{PublishState{Name: "visibility", Value: "everyone"}, false},
 		{PublishState{Name: "hidden", Value: "on"}, false},
+		// Words, not substrings: a label that only looks private is not.
+		{PublishState{Name: "audience", Value: "1", Label: "Publish to the office intranet"}, false},
+		{PublishState{Name: "audience", Value: "2", Label: "Office"}, false},
+		{PublishState{Name: "status", Value: "x", Label: "Draft (public preview link)"}, false},
+		{PublishState{Name: "status", Value: "x", Label: "Hidden"}, true},
 	}
 	for _, c := range cases {
 		if got := ReadsPrivate(c.p); got != c.want {

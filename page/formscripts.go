@@ -398,3 +398,19 @@ const JSAfterSend = `function() {` + jsFormHelpers + `
   out.refused = out.errors.length > 0;
   return out;
 }`
+
+// JSPublishStateOf is JSPublishState for the form the control it is called
+// on sends (its form, by the form attribute too), else the whole document:
+// save_draft checks the state of the form it is about to send, not of the
+// page's first form, which a page could keep private as a decoy.
+const JSPublishStateOf = `function() {` + jsFormHelpers + `
+  const f = this.form || (this.closest && this.closest('form')) || null;
+  const roots = allRoots();
+  const out = [];
+  for (const el of queryAll(roots, 'input[type=radio],input[type=checkbox]')) {
+    if (f && el.form !== f) continue;
+    if (!el.checked || !isPublishControl(el) || out.length >= 20) continue;
+    out.push({name: cut(el.name, 80), value: cut(el.value, 80), label: cut(optionLabel(el), 60), id: cut(el.id, 80)});
+  }
+  return out;
+}`

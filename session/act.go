@@ -210,6 +210,12 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, err
 	}
 	defer m.releaseCredits(a)
+	if in := a.spec.opts.Intent; in.Publish {
+		// The form this call sends spends its PUBLISH, not a SUBMIT.
+		if o, ok := policy.ScopeOf(actsIn).Origin(); ok {
+			m.calls.declare(policy.Declared{Publish: true, Submit: in.Submit, Origin: o})
+		}
+	}
 
 	actx, cancel := context.WithTimeout(ctx, spec.opts.Timeout)
 	defer cancel()

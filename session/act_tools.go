@@ -27,44 +27,55 @@ func (m *Manager) Hover(ctx context.Context, c Caller, opts ActOptions) (*ActRes
 func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind actKind) (*ActResult, error) {
 	return m.act(ctx, c, actSpec{verb: kind.verb(), opts: opts, usable: kind, on: onElement, watch: settleInput,
 		do: func(ctx context.Context, a *act) error {
-			n := a.loc.Node
-			x, y, fx, fy, err := a.point(ctx, n)
-			if err != nil {
-				return err
-			}
-			s := a.b.conn.Session(a.tab.SessionID)
-			if err := page.MouseMove(ctx, s, x, y); err != nil {
-				return err
-			}
 			a.res.Element = a.st.info()
-			linger := lingerLight
-			if kind == actClick {
-				// The pointer's arrival can change the page (a hover menu
-				// over the button, the button replaced): check again before
-				// pressing.
-				var hit struct {
-					Gone    bool   `json:"gone"`
-					Covered string `json:"covered"`
-				}
-				if err := a.b.call(ctx, n, page.JSHit, &hit, fx, fy); err != nil {
+			if kind == actHover {
+				if _, _, _, _, err := a.pointAt(ctx, a.loc.Node); err != nil {
 					return err
 				}
-				if hit.Gone {
-					return &page.NodeGoneError{Err: errors.New("detached")}
-				}
-				if hit.Covered != "" {
-					return a.failure(StatusNotActionable, "when the pointer reached it, the element was covered by "+hit.Covered,
-						"Moving the pointer over it opened something on top (a menu, a tooltip, an overlay): act on that first, or dismiss it, then retry.").
-						with("covered_by", hit.Covered)
-				}
-				if err := page.MouseClick(ctx, s, x, y); err != nil {
-					return err
-				}
-				linger = lingerPress
+				a.settle(ctx, lingerLight, a.loc.Node)
+				return nil
 			}
-			a.settle(ctx, linger, n)
+			if err := a.clickNode(ctx, a.loc.Node); err != nil {
+				return err
+			}
+			a.settle(ctx, lingerPress, a.loc.Node)
 			return nil
 		}})
+}
+
+// pointAt brings the pointer over n, into view first, and answers the
+// point in the tab's viewport and in n's frame (for the hit check).
+func (a *act) pointAt(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
+	if x, y, fx, fy, err = a.point(ctx, n); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	return x, y, fx, fy, page.MouseMove(ctx, a.b.conn.Session(a.tab.SessionID), x, y)
+}
+
+// clickNode clicks n with the real mouse: the pointer arrives, and since
+// its arrival can change the page (a hover menu over the button, the
+// button replaced) the hit is checked again before pressing.
+func (a *act) clickNode(ctx context.Context, n *page.Node) error {
+	x, y, fx, fy, err := a.pointAt(ctx, n)
+	if err != nil {
+		return err
+	}
+	var hit struct {
+		Gone    bool   `json:"gone"`
+		Covered string `json:"covered"`
+	}
+	if err := a.b.call(ctx, n, page.JSHit, &hit, fx, fy); err != nil {
+		return err
+	}
+	if hit.Gone {
+		return &page.NodeGoneError{Err: errors.New("detached")}
+	}
+	if hit.Covered != "" {
+		return a.failure(StatusNotActionable, "when the pointer reached it, the element was covered by "+hit.Covered,
+			"Moving the pointer over it opened something on top (a menu, a tooltip, an overlay): act on that first, or dismiss it, then retry.").
+			with("covered_by", hit.Covered)
+	}
+	return page.MouseClick(ctx, a.b.conn.Session(a.tab.SessionID), x, y)
 }
 
 // TypeText replaces what a text field holds with text, as typed text

@@ -24,10 +24,12 @@ const (
 	actType
 	actScroll
 	actSelect
+	actUpload // a file input, hidden or not (a styled picker hides it)
+	actEditor // an editor: visible and enabled, of any kind
 )
 
 func (k actKind) verb() string {
-	return [...]string{"click", "hover", "type_text", "scroll", "select_option"}[k]
+	return [...]string{"click", "hover", "type_text", "scroll", "select_option", "upload_file", "set_editor"}[k]
 }
 
 // elemState is what page.JSState reports.
@@ -51,12 +53,14 @@ func (s elemState) info() *ElementInfo {
 // and for type_text a writable text field. A page that changes wakes the
 // wait at once (page.JSWaitChange).
 func (a *act) waitUsable(ctx context.Context) error {
-	loc, st, err := a.usable(ctx, a.spec.usable)
+	loc, st, err := a.usable(ctx, a.sel, a.spec.usable)
 	a.loc, a.st = loc, st
 	return err
 }
 
-func (a *act) usable(ctx context.Context, kind actKind) (*located, elemState, error) {
+// usable is waitUsable for any selector of the call (publish names two
+// controls).
+func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*located, elemState, error) {
 	b := a.b
 	window := appearWindow
 	if a.spec.opts.Timeout < window {
@@ -70,7 +74,7 @@ func (a *act) usable(ctx context.Context, kind actKind) (*located, elemState, er
 	var st elemState
 	for {
 		var err error
-		loc, err = b.locate(wctx, a.tab, a.sel, a.group)
+		loc, err = b.locate(wctx, a.tab, sel, a.group)
 		if err == nil && loc.Node != nil {
 			st = elemState{}
 			err = b.call(wctx, loc.Node, page.JSState, &st)
@@ -94,7 +98,7 @@ func (a *act) usable(ctx context.Context, kind actKind) (*located, elemState, er
 			switch {
 			case loc.Node == nil || !st.Connected:
 				last = StatusNotFound
-			case !st.Visible:
+			case !st.Visible && kind != actUpload:
 				last = StatusHidden
 			case !st.Enabled:
 				last = StatusDisabled
@@ -107,6 +111,16 @@ func (a *act) usable(ctx context.Context, kind actKind) (*located, elemState, er
 				if kind == actSelect && st.Tag != "select" {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),
 						"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").with("matches", loc.Matches)
+				}
+				if kind == actUpload {
+					var file bool
+					if err := b.call(wctx, loc.Node, `function() { return this.localName === 'input' && this.type === 'file'; }`, &file); err != nil {
+						return nil, st, a.annotate(ctx, err)
+					}
+					if !file {
+						return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a file input (%s %q)", st.Tag, st.Role, st.Name),
+							"upload_file needs an input[type=file]; read_form lists them (type file), hidden ones included.").with("matches", loc.Matches)
+					}
 				}
 				if kind == actType && st.ReadOnly {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the field is read-only (%s %q)", st.Role, st.Name),
@@ -123,8 +137,8 @@ func (a *act) usable(ctx context.Context, kind actKind) (*located, elemState, er
 			}
 			return nil, st, a.notReady(last, loc, st, window)
 		}
-		if a.sel.kind == selRef && last == StatusNotFound {
-			return nil, st, a.failure(StatusNotFound, "the element of "+a.sel.raw+" is gone", RefHint)
+		if sel.kind == selRef && last == StatusNotFound {
+			return nil, st, a.failure(StatusNotFound, "the element of "+sel.raw+" is gone", RefHint)
 		}
 		// Wait for the page to change, in the frame the target is in.
 		f := page.FrameRef{Session: a.tab.SessionID, Frame: cdp.FrameID(a.tab.ID)}

@@ -34,6 +34,9 @@ type Config struct {
 	// CaptureDir is where screenshot and read_image write their PNGs
 	// (default <DataDir>/captures); CaptureKeep is how many of them are
 	// kept, the oldest pruned first (default 200).
+	// UploadRoots are the directories upload_file may take files from
+	// (LYRA_BROWSER_UPLOAD_ROOTS); empty: the user's home (uploads.go).
+	UploadRoots []string
 	CaptureDir  string
 	CaptureKeep int
 

@@ -1,5 +1,7 @@
 package session
 
+import "github.com/lyrad/lyrad/page"
+
 // Typed answers. Package session says what happened; package tools alone
 // chooses the wire keys and builds the envelopes.
 
@@ -38,6 +40,35 @@ type ActResult struct {
 	Load       *LoadInfo       // navigate, go_back, reload_page
 	Tabs       *TabList        // tabs
 	Closed     *TabInfo        // tabs close: the tab closed
+	Editor     *EditorResult   // set_editor
+	Files      []UploadedFile  // upload_file: what was attached
+	Sent       *SendResult     // save_draft, publish
+}
+
+// EditorResult is what set_editor wrote, and the field the form posts.
+type EditorResult struct {
+	Kind        string // ckeditor, tinymce, iframe, contenteditable, quill, prosemirror
+	Surface     string // what was written: an iframe's body, the editing host
+	Written     int    // characters written
+	SyncedField string // the field the form posts for it, "" when the surface is what it posts
+	FieldChars  int    // characters that field now holds
+}
+
+// UploadedFile is a file handed to a page.
+type UploadedFile struct {
+	Name  string // the file's name, as the page sees it
+	Path  string // where it is on this machine
+	Bytes int64
+}
+
+// SendResult is what save_draft or publish sent and what the page said.
+type SendResult struct {
+	Published bool                // the live control was set and the form sent
+	State     []page.PublishState // the publish state the form was sent with
+	Errors    []string            // what the page showed afterwards as errors
+	Alert     string              // the first of them, or a dialog's message
+	Refused   bool                // the site refused it
+	FormStill bool                // the form is still on the page
 }
 
 // SelectedOption is the option select_option chose.

@@ -92,10 +92,29 @@ func (m *Manager) ownerID() string {
 // send can be told apart: one the agent's action set off, or one the page
 // made on its own.
 type calls struct {
-	mu    sync.Mutex
-	tool  string
-	start time.Time
-	end   time.Time // zero while the call runs
+	mu       sync.Mutex
+	tool     string
+	start    time.Time
+	end      time.Time       // zero while the call runs
+	declared policy.Declared // what the call under way declared (publish's PUBLISH)
+}
+
+// declare records what the call under way declared, for the guard's
+// judgement of what it sends.
+func (c *calls) declare(d policy.Declared) {
+	c.mu.Lock()
+	c.declared = d
+	c.mu.Unlock()
+}
+
+// declaration is what the call under way declared; nothing once it ended.
+func (c *calls) declaration() policy.Declared {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.end.IsZero() {
+		return policy.Declared{}
+	}
+	return c.declared
 }
 
 // callTail is how long after an acting call a send still counts as set off
@@ -104,7 +123,7 @@ const callTail = 2 * time.Second
 
 func (c *calls) begin(tool string) {
 	c.mu.Lock()
-	c.tool, c.start, c.end = tool, time.Now(), time.Time{}
+	c.tool, c.start, c.end, c.declared = tool, time.Now(), time.Time{}, policy.Declared{}
 	c.mu.Unlock()
 }
 

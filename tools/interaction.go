@@ -90,7 +90,8 @@ func interactionTools(d Deps) []*tool {
 				setOff,
 			params: []param{
 				selectorParam(true),
-				{name: "text", kind: "string", required: true, description: "What the field should hold afterwards (\"\" clears it)."},
+				{name: "text", kind: "string", description: "What the field should hold afterwards (\"\" clears it)."},
+				{name: "value", kind: "string", description: "The same as text (the name older agents use); give one of them."},
 				{name: "submit", kind: "boolean", description: "Press Enter afterwards to send the form (asks for the permission to send it)."},
 				timeoutParam, reasonParam, confirmParam,
 			},
@@ -105,7 +106,22 @@ func interactionTools(d Deps) []*tool {
 					return nil, err
 				}
 				opts.Intent.Submit = c.boolean("submit")
-				res, err := m.TypeText(ctx, c.caller, opts, c.str("text"), c.boolean("submit"))
+				given := present(c, "text", "value")
+				_, hasText := c.args["text"]
+				_, hasValue := c.args["value"]
+				if hasText == hasValue {
+					arg := "text"
+					if len(given) > 1 || (hasText && hasValue) {
+						arg = "text, value"
+					}
+					return nil, badArg(arg, "type_text takes the text to type as text (or value), exactly one of them",
+						`Pass text="what the field should hold" ("" clears it).`)
+				}
+				text := c.str("text")
+				if hasValue {
+					text = c.str("value")
+				}
+				res, err := m.TypeText(ctx, c.caller, opts, text, c.boolean("submit"))
 				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
 					if r.Element != nil {
 						out["typed_into"], out["typed_chars"] = element(r.Element), r.TypedChars

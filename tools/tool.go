@@ -56,6 +56,10 @@ type Session interface {
 	ReadPage(ctx context.Context, c session.Caller, o session.ReadOptions) (*session.ReadResult, error)
 	ReadForm(ctx context.Context, c session.Caller, o session.FormOptions) (*session.FormResult, error)
 	ReadDraft(ctx context.Context, c session.Caller, maxChars int) (*session.DraftResult, error)
+	SetEditor(ctx context.Context, c session.Caller, o session.EditorOptions) (*session.ActResult, error)
+	UploadFile(ctx context.Context, c session.Caller, opts session.ActOptions, paths []string) (*session.ActResult, error)
+	SaveDraft(ctx context.Context, c session.Caller, submit string, opts session.ActOptions) (*session.ActResult, error)
+	Publish(ctx context.Context, c session.Caller, selector, submit string, opts session.ActOptions) (*session.ActResult, error)
 	WaitFor(ctx context.Context, c session.Caller, o session.WaitOptions) (time.Duration, error)
 	Screenshot(ctx context.Context, c session.Caller, fullPage bool) (*session.Capture, bool, error)
 	ReadImage(ctx context.Context, c session.Caller, selector string) (*session.Capture, error)
@@ -149,6 +153,7 @@ func all(d Deps) []*tool {
 	out = append(out, tabTools(d)...)
 	out = append(out, historyTools(d)...)
 	out = append(out, formTools(d)...)
+	out = append(out, formActTools(d)...)
 	return out
 }
 
@@ -157,6 +162,9 @@ func (t *tool) mcpTool() *mcp.Tool {
 	var required []string
 	for _, p := range t.params {
 		sch := map[string]any{"type": p.kind, "description": p.description}
+		if p.kind == "array" {
+			sch["items"] = map[string]any{"type": "string"}
+		}
 		if len(p.enum) > 0 {
 			sch["enum"] = p.enum
 		}
@@ -454,6 +462,24 @@ func checkArgs(t *tool, raw json.RawMessage) (map[string]any, error) {
 				return nil, badArg(p.name, fmt.Sprintf("%s must be an integer, not %s", p.name, jsonType(v)), "Pass a whole number.")
 			}
 			out[p.name] = i
+		case "array":
+			// A list of strings; one string is taken as a list of one.
+			var list []string
+			switch x := v.(type) {
+			case string:
+				list = []string{x}
+			case []any:
+				for _, e := range x {
+					s, ok := e.(string)
+					if !ok {
+						return nil, badArg(p.name, fmt.Sprintf("%s must hold strings, not %s", p.name, jsonType(e)), "Pass a JSON array of strings.")
+					}
+					list = append(list, s)
+				}
+			default:
+				return nil, badArg(p.name, fmt.Sprintf("%s must be an array of strings, not %s", p.name, jsonType(v)), "Pass a JSON array of strings.")
+			}
+			out[p.name] = list
 		}
 	}
 	return out, nil
