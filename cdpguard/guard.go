@@ -349,6 +349,30 @@ func (g *Guard) Frames(tab target.ID) []Target {
 	return out
 }
 
+// FrameOf names the tab a frame belongs to and the URL of its document as
+// last seen (a tab's main frame has the tab's id; an out-of-process
+// iframe's frame has its target's). ok is false for a frame the guard
+// never saw.
+func (g *Guard) FrameOf(f cdp.FrameID) (tab target.ID, url string, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, t := range g.targets {
+		if string(t.ID) == string(f) && (t.Type == "page" || t.Type == "iframe") {
+			url = t.URL
+			if fr, seen := g.frames[f]; seen && fr.url != "" {
+				url = fr.url
+			}
+			return t.TabID, url, true
+		}
+	}
+	if fr, seen := g.frames[f]; seen {
+		if t := g.targets[fr.session]; t != nil {
+			return t.TabID, fr.url, true
+		}
+	}
+	return "", "", false
+}
+
 func sortTargets(ts []Target) {
 	for i := 1; i < len(ts); i++ {
 		for j := i; j > 0 && ts[j].Seq < ts[j-1].Seq; j-- {

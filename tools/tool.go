@@ -117,6 +117,7 @@ func all(d Deps) []*tool {
 	out = append(out, interactionTools(d)...)
 	out = append(out, tabTools(d)...)
 	out = append(out, historyTools(d)...)
+	out = append(out, downloadTools(d)...)
 	return out
 }
 
