@@ -348,6 +348,13 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		initiator: urlOrigin(doc),
 		tab:       tab,
 	}
+	if it.initiator == "" && tab != "" && d.opener != nil {
+		// A popup's first document is its opener's doing.
+		if op := d.opener(tab); op != "" {
+			_, doc, _ := d.frameOf(cdp.FrameID(op))
+			it.initiator = urlOrigin(doc)
+		}
+	}
 	if it.initiator == "" && strings.HasPrefix(w.URL, "blob:") {
 		it.initiator = it.origin // a blob belongs to the page that made it
 	}
