@@ -415,6 +415,11 @@ func (d *downloads) progress(p *browser.EventDownloadProgress) {
 		return
 	case browser.DownloadProgressStateCompleted:
 		it.done = true
+		if it.cancelReason == "" && d.rules.maxBytes > 0 && p.ReceivedBytes > float64(d.rules.maxBytes) {
+			// Finished between two progress events: too late to stop, not
+			// too late to refuse.
+			it.cancelReason = "too_large"
+		}
 		keep := it.keep && it.cancelReason == ""
 		d.mu.Unlock()
 		if !keep {
