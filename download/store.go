@@ -6,7 +6,7 @@
 //	<dir>/                  0700 (LYRA_BROWSER_DOWNLOAD_DIR, default <data_dir>/downloads)
 //	  <name>                the kept files, 0600, named by SanitizeName
 //	  .<random>.part        a file being moved into place
-//	  .incoming/            where the browser writes (0700); never listed
+//	  .incoming-<pid>/      where the browser of lyrad <pid> writes (0700); never listed
 //	  .lyrad-downloads.json the ledger: what lyrad kept, oldest first
 package download
 
@@ -20,13 +20,15 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
 const (
-	ledgerName   = ".lyrad-downloads.json"
-	incomingName = ".incoming"
+	ledgerName     = ".lyrad-downloads.json"
+	incomingPrefix = ".incoming"
 	// SessionMax bounds what List reports: a session's newest files.
 	SessionMax = 200
 	// maxTaken is how many "name (n).ext" are tried before giving up.
@@ -55,10 +57,12 @@ type record struct {
 	ModTime   int64  `json:"mtime_unix_nano"`
 }
 
-// Store is one download directory.
+// Store is one download directory. Two lyrads may share it (a second one
+// runs on a throwaway profile): each has its own incoming directory.
 type Store struct {
-	dir  string
-	keep int // 0: keep all
+	dir      string
+	keep     int // 0: keep all
+	incoming string
 
 	mu      sync.Mutex
 	session []Entry // what this process kept, oldest first, at most SessionMax
@@ -80,18 +84,36 @@ func Open(dir string, keep int) (*Store, error) {
 		return nil, fmt.Errorf("download: create the download directory: %w (set LYRA_BROWSER_DOWNLOAD_DIR to a writable directory)", err)
 	}
 	_ = os.Chmod(abs, 0o700)
-	s := &Store{dir: abs, keep: keep}
+	s := &Store{dir: abs, keep: keep, incoming: filepath.Join(abs, incomingPrefix+"-"+strconv.Itoa(os.Getpid()))}
 	if err := s.clearIncoming(); err != nil {
 		return nil, err
 	}
-	if ents, err := os.ReadDir(abs); err == nil {
-		for _, e := range ents {
-			if partName.MatchString(e.Name()) && e.Type().IsRegular() {
-				_ = os.Remove(filepath.Join(abs, e.Name()))
+	s.clearLeftovers()
+	return s, nil
+}
+
+// clearLeftovers removes what a lyrad that is gone left behind: its
+// incoming directory, and .part files older than a minute (a live one's
+// are renamed within milliseconds).
+func (s *Store) clearLeftovers() {
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		p := filepath.Join(s.dir, e.Name())
+		switch {
+		case partName.MatchString(e.Name()) && e.Type().IsRegular():
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Minute {
+				_ = os.Remove(p)
+			}
+		case e.IsDir() && p != s.incoming && strings.HasPrefix(e.Name(), incomingPrefix+"-"):
+			pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), incomingPrefix+"-"))
+			if err == nil && pid > 0 && !alive(pid) {
+				_ = os.RemoveAll(p)
 			}
 		}
 	}
-	return s, nil
 }
 
 // Dir is the download directory.
@@ -99,7 +121,7 @@ func (s *Store) Dir() string { return s.dir }
 
 // Incoming is the private directory the browser writes into. Only the
 // browser's own files are ever there.
-func (s *Store) Incoming() string { return filepath.Join(s.dir, incomingName) }
+func (s *Store) Incoming() string { return s.incoming }
 
 // clearIncoming makes the incoming directory, empty and 0700.
 func (s *Store) clearIncoming() error {
@@ -188,7 +210,7 @@ func (s *Store) place(part, name string) (string, error) {
 		if n > 0 {
 			cand = numbered(name, n)
 		}
-		if cand == ledgerName || cand == incomingName {
+		if cand == ledgerName || strings.HasPrefix(cand, incomingPrefix) {
 			continue
 		}
 		dst := filepath.Join(s.dir, cand)
@@ -262,7 +284,7 @@ func (s *Store) prune(recs []record) []record {
 	}
 	drop := len(recs) - s.keep
 	for _, r := range recs[:drop] {
-		if r.Filename != filepath.Base(r.Filename) || r.Filename == ledgerName || r.Filename == incomingName {
+		if r.Filename != filepath.Base(r.Filename) || r.Filename == ledgerName || strings.HasPrefix(r.Filename, incomingPrefix) {
 			continue
 		}
 		p := filepath.Join(s.dir, r.Filename)

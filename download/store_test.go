@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // arrive puts a file in the incoming directory as the browser would.
@@ -122,16 +123,26 @@ func TestPruneKeepsOthersFiles(t *testing.T) {
 
 func TestOpenClearsLeftovers(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, incomingName), 0o700)
-	os.WriteFile(filepath.Join(dir, incomingName, "x.crdownload"), []byte("x"), 0o600)
+	dead := filepath.Join(dir, ".incoming-999999999")
+	os.MkdirAll(dead, 0o700)
+	os.WriteFile(filepath.Join(dead, "x.crdownload"), []byte("x"), 0o600)
+	old := time.Now().Add(-2 * time.Minute)
 	os.WriteFile(filepath.Join(dir, ".0123456789abcdef.part"), []byte("x"), 0o600)
+	os.Chtimes(filepath.Join(dir, ".0123456789abcdef.part"), old, old)
+	os.WriteFile(filepath.Join(dir, ".fedcba9876543210.part"), []byte("x"), 0o600) // another lyrad's, in flight
 	os.WriteFile(filepath.Join(dir, "user.part"), []byte("x"), 0o600)
 	s, err := Open(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(t, s.Incoming()); len(got) != 0 {
-		t.Fatalf("incoming still holds %v", got)
+	if st, err := os.Stat(s.Incoming()); err != nil || !st.IsDir() {
+		t.Fatalf("no incoming directory of its own: %v", err)
+	}
+	if _, err := os.Stat(dead); err == nil {
+		t.Fatal("the incoming directory of a lyrad that is gone was kept")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".fedcba9876543210.part")); err != nil {
+		t.Fatal("a fresh .part (another lyrad's, in flight) was removed")
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".0123456789abcdef.part")); err == nil {
 		t.Fatal("a .part left by a crash was kept")

@@ -226,10 +226,11 @@ func TestDeclaredDownloads(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, "|") != ".incoming|.lyrad-downloads.json|report (1).csv|report.csv" {
-		t.Errorf("download directory holds %q", names)
+	want := fmt.Sprintf(".incoming-%d|.lyrad-downloads.json|report (1).csv|report.csv", os.Getpid())
+	if strings.Join(names, "|") != want {
+		t.Errorf("download directory holds %q, want %q", names, want)
 	}
-	if in, _ := os.ReadDir(filepath.Join(dlDir, ".incoming")); len(in) != 0 {
+	if in, _ := os.ReadDir(b.downloads.store.Incoming()); len(in) != 0 {
 		t.Errorf("incoming still holds %d files", len(in))
 	}
 	l, err := m.ListDownloads(c)
