@@ -140,7 +140,11 @@ type Options struct {
 	// is judged by the Decider (Request.Subresource) and refused with a
 	// network error.
 	HoldSends bool
-	Logger    *zap.Logger
+	// RefuseResponse, when set, is shown every document response before
+	// its body reaches the browser (one more round trip per document);
+	// true answers it with an empty 204 instead. It must not block.
+	RefuseResponse func(r Response) bool
+	Logger         *zap.Logger
 }
 
 // TargetEvent reports a change to the set of page targets.
@@ -473,6 +477,10 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 			g.fail(errors.New("cdpguard: unreadable requestPaused event"))
 			return
 		}
+		if isResponse(&p) {
+			go g.judgeResponse(ctx, ev.SessionID, &p)
+			return
+		}
 		go g.judge(ctx, ev.SessionID, &p)
 	}
 }
@@ -610,7 +618,7 @@ func (g *Guard) setup(q *Sender, info *target.Info) {
 	// Documents only: navigations, form posts, iframe loads and every
 	// redirect hop of them. Subresources are not judged, and pausing them
 	// would add a round trip to each.
-	q.Send(fetch.Enable.Method, fetch.EnableParams{Patterns: g.patterns(network.ResourceTypeDocument)})
+	q.Send(fetch.Enable.Method, fetch.EnableParams{Patterns: append(g.patterns(network.ResourceTypeDocument), g.responsePatterns()...)})
 	// A service worker would answer a navigation without a request the
 	// guard could see; the bypass needs the Network domain on.
 	q.Send(network.Enable.Method, network.EnableParams{})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -64,6 +65,51 @@ func filesHolding(t *testing.T, root string, mark []byte) []string {
 		return nil
 	})
 	return out
+}
+
+// watchDisk reads the files under roots every few milliseconds while a
+// test runs and reports each one that ever held mark: Chrome writes the
+// opening bytes of a download to a temporary file and deletes it on
+// cancel, so a look at the end alone would miss it. stop returns what was
+// seen.
+func watchDisk(roots []string, mark []byte) (stop func() []string) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			for _, root := range roots {
+				filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+					if err != nil || !d.Type().IsRegular() {
+						return nil
+					}
+					if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, mark) {
+						mu.Lock()
+						seen[p] = true
+						mu.Unlock()
+					}
+					return nil
+				})
+			}
+			select {
+			case <-quit:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	return func() []string {
+		close(quit)
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		var out []string
+		for p := range seen {
+			out = append(out, p)
+		}
+		return out
+	}
 }
 
 // downloadRows are the audit's download rows with this status.
@@ -131,8 +177,9 @@ func noSecretInAudit(t *testing.T, dataDir string) {
 // reached by navigate, one a timer starts and one a popup opens, none
 // declared: the site served each (so the test could fail), and no byte of
 // any is on disk: not in the download directory, not in ~/Downloads, not
-// in Chrome's temporary directory, not in the profile. Each is audited
-// blocked with its origin and initiator, never its query.
+// in Chrome's temporary directory (watched while it runs: not even for a
+// moment), not in the profile. Each is audited blocked with its origin and
+// initiator, never its query.
 func TestDownloadsUndeclaredBlocked(t *testing.T) {
 	needBrowser(t)
 	s := downloadSite(t)
@@ -141,6 +188,7 @@ func TestDownloadsUndeclaredBlocked(t *testing.T) {
 	cs := connectStdio(t, dir, proto2026, env...)
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
 
+	stopWatch := watchDisk([]string{tmp, filepath.Join(home, "Downloads"), filepath.Join(dir, "downloads")}, dlBody[:4096])
 	call(t, cs, "click", map[string]any{"selector": "#dl"})
 	waitDownloadRows(t, dir, "blocked", 1)
 
@@ -166,6 +214,9 @@ func TestDownloadsUndeclaredBlocked(t *testing.T) {
 	}
 	// Let a straggler land, if one were coming.
 	time.Sleep(500 * time.Millisecond)
+	if seen := stopWatch(); len(seen) != 0 {
+		t.Errorf("bytes of a blocked download reached the disk while it ran: %v", seen)
+	}
 	if got := keptFiles(t, filepath.Join(dir, "downloads")); len(got) != 0 {
 		t.Errorf("the download directory holds %v", got)
 	}

@@ -287,8 +287,10 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		OnTarget:  func(ev cdpguard.TargetEvent) { m.onTarget(b, ev) },
 		OnSend:    func(s cdpguard.Send) { m.onSend(b, s) },
 		HoldSends: m.cfg.GuardSends == SendsJudge,
-		Prepare:   prepare,
-		Logger:    m.log,
+		// Downloads no call declared are refused at their response.
+		RefuseResponse: b.refuseResponse,
+		Prepare:        prepare,
+		Logger:         m.log,
 	})
 	if err != nil {
 		b.closing.Store(true)

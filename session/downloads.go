@@ -149,6 +149,10 @@ type downloads struct {
 	allowing bool // the behaviour is allowAndName (observe, or a declared call waits)
 	blocked  []BlockedDownload
 	changed  chan struct{} // closed and replaced on every blocked download
+	// refused are the responses refused before their body came (by URL):
+	// the download the browser still announces for one is not counted
+	// twice.
+	refused map[string]time.Time
 }
 
 // dlItem is one download the browser announced.
@@ -159,6 +163,7 @@ type dlItem struct {
 	keep                              bool         // let it finish and keep it (declared, or observed)
 	observed                          bool
 	user                              bool   // started by the user during a takeover
+	folded                            bool   // its response was refused and recorded already
 	cancelReason                      string // why lyrad cancels it: blocked, too_large, timeout
 	cancelSent                        bool
 	timer                             *time.Timer
@@ -360,7 +365,11 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 	}
 	d.mu.Lock()
 	d.items[w.GUID] = it
-	if e := d.claimLocked(tab); e != nil {
+	if at, ok := d.refused[w.URL]; ok && time.Since(at) < refusedFold {
+		// Refused at its response: recorded then, and it never had a byte.
+		delete(d.refused, w.URL)
+		it.cancelReason, it.folded = "blocked", true
+	} else if e := d.claimLocked(tab); e != nil {
 		it.exp, it.keep = e, true
 		e.item = it
 		close(e.started)
@@ -377,7 +386,7 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		it.timer = time.AfterFunc(d.rules.timeout, func() { d.cancel(it, "timeout") })
 	}
 	d.mu.Unlock()
-	if it.cancelReason == "blocked" {
+	if it.cancelReason == "blocked" && !it.folded {
 		d.row(it, "blocked", nil)
 	}
 }

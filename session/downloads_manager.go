@@ -54,7 +54,9 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 	if err != nil {
 		return err
 	}
+	b.mu.Lock()
 	b.downloads = d
+	b.mu.Unlock()
 	return nil
 }
 
