@@ -33,10 +33,21 @@ import (
 // download directory, ~/Downloads or the HTTP cache, and no client race is
 // involved. Browser.cancelDownload sent at downloadWillBegin fails ("No
 // download item found"): the item exists only from the first
-// downloadProgress. So:
+// downloadProgress. Held by the guard's Fetch at the response stage and
+// answered with an empty 204, a download never starts writing: no file
+// appears anywhere, and the browser reports it canceled with 0 bytes. So,
+// two layers:
 //
-//   - The default browser context is set to deny at launch: every download
-//     nobody declared is cancelled by the browser itself.
+//   - A document response that is a download (Content-Disposition:
+//     attachment, or a request the download manager made for an
+//     <a download>, which carries no Accept header) that no waiting call
+//     covers is refused at the response (downloads_response.go): not a
+//     byte is written, not even the temporary file. This covers clicks,
+//     navigations, timers and popups.
+//   - The default browser context is set to deny at launch, so what that
+//     cannot see (a blob: or data: URL, a response the browser turns into
+//     a download by its media type) is cancelled by the browser itself;
+//     then only its temporary file in $TMPDIR exists, for milliseconds.
 //   - While a declared call waits (Expect .. Wait), it is set to
 //     allowAndName into the store's private incoming directory; the one
 //     file the call pays for is moved from there into the download

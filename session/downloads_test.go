@@ -17,6 +17,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
 )
 
@@ -236,5 +237,32 @@ func TestDeclaredDownloads(t *testing.T) {
 	l, err := m.ListDownloads(c)
 	if err != nil || len(l.Files) != 2 || l.Files[0].Filename != "report.csv" {
 		t.Errorf("ListDownloads = %+v, %v", l, err)
+	}
+}
+
+func TestResponseLooksLikeADownload(t *testing.T) {
+	for cd, want := range map[string]bool{
+		`attachment; filename="a.csv"`: true,
+		`ATTACHMENT`:                   true,
+		` attachment ;filename=x`:      true,
+		`inline; filename="a.pdf"`:     false,
+		``:                             false,
+	} {
+		if got := isAttachment(cd); got != want {
+			t.Errorf("isAttachment(%q) = %v", cd, got)
+		}
+	}
+	for _, c := range []struct {
+		r    cdpguard.Response
+		want string
+	}{
+		{cdpguard.Response{ContentDisposition: `attachment; filename="../r.csv"`, URL: "http://h/x"}, "../r.csv"},
+		{cdpguard.Response{ContentDisposition: `attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`, URL: "http://h/x"}, "résumé.pdf"},
+		{cdpguard.Response{ContentDisposition: `attachment`, URL: "http://h/files/data.bin?token=secret"}, "data.bin"},
+		{cdpguard.Response{URL: "http://h/"}, ""},
+	} {
+		if got := responseFilename(c.r); got != c.want {
+			t.Errorf("responseFilename(%+v) = %q, want %q", c.r, got, c.want)
+		}
 	}
 }
