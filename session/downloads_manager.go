@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/download"
 	"github.com/lyrad/lyrad/policy"
 )
@@ -50,7 +51,17 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 		return ""
 	}
 	rules := downloadRules{observe: m.cfg.Enforcement == policy.Observe, maxBytes: m.cfg.DownloadMaxBytes, timeout: m.cfg.DownloadTimeout}
-	d, err := startDownloads(ctx, b.conn, store, rules, g.FrameOf, opener, m.audit, m.log)
+	// What a page sets off on its own (blocked, would_block) is bounded
+	// per tab like its other rows; what a call paid for always lands.
+	write := func(r audit.Row) {
+		tab, _ := r.Extra["tab"].(string)
+		if (r.Status == "blocked" || r.Status == "would_block") && tab != "" {
+			m.limitedAudit(tab, "download", r)
+			return
+		}
+		m.audit(r)
+	}
+	d, err := startDownloads(ctx, b.conn, store, rules, g.FrameOf, opener, write, m.log)
 	if err != nil {
 		return err
 	}
