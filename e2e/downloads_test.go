@@ -296,3 +296,65 @@ func TestDownloadsObserveKeeps(t *testing.T) {
 	}
 	noSecretInAudit(t, dir)
 }
+
+// TestDownloadNamesStayInside: the site picks the name, so it is hostile.
+// Kept in observe mode (nothing declared needed): a path, a device name, a
+// 300-byte name with a bidi override, and a taken name all land inside the
+// download directory, sanitised, and nothing lands anywhere else.
+func TestDownloadNamesStayInside(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.handle("/named", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		// filename* carries any bytes the site likes, percent-encoded.
+		w.Header().Set("Content-Disposition", "attachment; filename*=UTF-8''"+r.URL.Query().Get("n"))
+		w.Write([]byte("named:" + r.URL.Query().Get("n")))
+	})
+	s.page("/", `<title>names</title>`)
+	root := t.TempDir()
+	dir := filepath.Join(root, "data")
+	home, tmp, env := dlEnv(t)
+	cs := connectStdio(t, dir, proto2026, append(env, "LYRA_BROWSER_ENFORCEMENT=observe")...)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	// 300 bytes with a bidi override (Chrome itself falls back to the
+	// URL's last segment for it, "named"; the sanitiser's own cut is unit
+	// tested).
+	long := strings.Repeat("a", 300) + "%E2%80%AEvsc.exe"
+	names := []string{"..%2F..%2Fevil.txt", "CON.txt", long, "report.csv", "report.csv"}
+	for i, n := range names {
+		call(t, cs, "navigate", map[string]any{"url": s.URL + "/named?n=" + n})
+		waitDownloadRows(t, dir, "would_block", i+1)
+	}
+	kept := keptFiles(t, filepath.Join(dir, "downloads"))
+	if len(kept) != len(names) {
+		t.Fatalf("kept %v, want %d files", kept, len(names))
+	}
+	for _, want := range []string{"report.csv", "report (1).csv"} {
+		if _, ok := kept[want]; !ok {
+			t.Errorf("no %q among %v", want, kept)
+		}
+	}
+	for name := range kept {
+		if strings.ContainsAny(name, "/\\\u202e") || len(name) > 180 || strings.HasPrefix(name, ".") ||
+			strings.EqualFold(strings.SplitN(name, ".", 2)[0], "CON") {
+			t.Errorf("kept name %q is not sanitised", name)
+		}
+	}
+	// Nothing outside the download directory: the data dir's parent holds
+	// only the data dir, and no copy is anywhere else.
+	if ents, _ := os.ReadDir(root); len(ents) != 1 {
+		t.Errorf("beside the data directory: %d entries", len(ents))
+	}
+	// (The profile's HTTP cache keeps the response of a download that was
+	// let through, as it keeps any page's: it sits below what DevTools can
+	// change.)
+	for _, where := range []string{home, tmp} {
+		if got := filesHolding(t, where, []byte("named:")); len(got) != 0 {
+			t.Errorf("a copy outside the download directory: %v", got)
+		}
+	}
+	list := call(t, cs, "list_downloads", nil)
+	if list["count"] != float64(len(kept)) {
+		t.Errorf("list_downloads count %v, on disk %d", list["count"], len(kept))
+	}
+}
