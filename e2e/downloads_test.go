@@ -214,6 +214,9 @@ func TestDownloadsUndeclaredBlocked(t *testing.T) {
 	}
 	// Let a straggler land, if one were coming.
 	time.Sleep(500 * time.Millisecond)
+	if n := len(downloadRows(t, dir, "blocked")); n != 4 {
+		t.Errorf("%d blocked rows, want one per download, 4", n)
+	}
 	if seen := stopWatch(); len(seen) != 0 {
 		t.Errorf("bytes of a blocked download reached the disk while it ran: %v", seen)
 	}
