@@ -51,8 +51,9 @@ import (
 //   - While a declared call waits (Expect .. Wait), it is set to
 //     allowAndName into the store's private incoming directory; the one
 //     file the call pays for is moved from there into the download
-//     directory, and any other that starts meanwhile is cancelled at its
-//     first progress event and its leftovers deleted.
+//     directory. Any other is refused at its response, or, when the guard
+//     could not see it, cancelled at its first progress event and its
+//     leftovers deleted.
 //   - In observe mode it is allowAndName all the time, nothing is
 //     cancelled, and an undeclared file is kept and audited would_block.
 //   - The caps (LYRA_BROWSER_DOWNLOAD_MAX_BYTES, _TIMEOUT) cancel a
@@ -87,7 +88,10 @@ import (
 // Expect covers the tabs named and any popup they open; a second file in
 // the same call is cancelled (one file per grant).
 
-// Download outcomes of a declared call.
+// Download outcomes of a declared call. Wait answers saved, not_started
+// or failed; blocked is what AwaitBlocked reports for a call that declared
+// nothing (a declared call's own first file is never blocked, and a second
+// one is cancelled without changing its answer).
 const (
 	DownloadSaved      = "saved"
 	DownloadNotStarted = "not_started"
