@@ -140,7 +140,11 @@ type Options struct {
 	// is judged by the Decider (Request.Subresource) and refused with a
 	// network error.
 	HoldSends bool
-	Logger    *zap.Logger
+	// RefuseResponse, when set, is shown every document response before
+	// its body reaches the browser (one more round trip per document);
+	// true answers it with an empty 204 instead. It must not block.
+	RefuseResponse func(r Response) bool
+	Logger         *zap.Logger
 }
 
 // TargetEvent reports a change to the set of page targets.
@@ -349,6 +353,30 @@ func (g *Guard) Frames(tab target.ID) []Target {
 	return out
 }
 
+// FrameOf names the tab a frame belongs to and the URL of its document as
+// last seen (a tab's main frame has the tab's id; an out-of-process
+// iframe's frame has its target's). ok is false for a frame the guard
+// never saw.
+func (g *Guard) FrameOf(f cdp.FrameID) (tab target.ID, url string, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, t := range g.targets {
+		if string(t.ID) == string(f) && (t.Type == "page" || t.Type == "iframe") {
+			url = t.URL
+			if fr, seen := g.frames[f]; seen && fr.url != "" {
+				url = fr.url
+			}
+			return t.TabID, url, true
+		}
+	}
+	if fr, seen := g.frames[f]; seen {
+		if t := g.targets[fr.session]; t != nil {
+			return t.TabID, fr.url, true
+		}
+	}
+	return "", "", false
+}
+
 func sortTargets(ts []Target) {
 	for i := 1; i < len(ts); i++ {
 		for j := i; j > 0 && ts[j].Seq < ts[j-1].Seq; j-- {
@@ -447,6 +475,10 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 			// A paused request we cannot read would stay paused forever or
 			// leave unjudged; neither is acceptable.
 			g.fail(errors.New("cdpguard: unreadable requestPaused event"))
+			return
+		}
+		if isResponse(&p) {
+			go g.judgeResponse(ctx, ev.SessionID, &p)
 			return
 		}
 		go g.judge(ctx, ev.SessionID, &p)
@@ -586,7 +618,7 @@ func (g *Guard) setup(q *Sender, info *target.Info) {
 	// Documents only: navigations, form posts, iframe loads and every
 	// redirect hop of them. Subresources are not judged, and pausing them
 	// would add a round trip to each.
-	q.Send(fetch.Enable.Method, fetch.EnableParams{Patterns: g.patterns(network.ResourceTypeDocument)})
+	q.Send(fetch.Enable.Method, fetch.EnableParams{Patterns: append(g.patterns(network.ResourceTypeDocument), g.responsePatterns()...)})
 	// A service worker would answer a navigation without a request the
 	// guard could see; the bypass needs the Network domain on.
 	q.Send(network.Enable.Method, network.EnableParams{})

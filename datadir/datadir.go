@@ -13,6 +13,7 @@
 //	  profile/                 the persistent profile (0700)
 //	  browser.pid              the browser running on profile/ (pid, start time, profile)
 //	  captures/                screenshots and element images (unless LYRA_BROWSER_CAPTURE_DIR)
+//	  downloads/               the files calls declared (unless LYRA_BROWSER_DOWNLOAD_DIR; see package download)
 //	<dir>-instances/<pid>[-N]/ a throwaway profile and its browser.pid, while profile.lock is held elsewhere
 package datadir
 
@@ -102,6 +103,9 @@ func (d Dir) BrowserPID() string { return d.path(pidFileName) }
 
 // Captures is the default directory for screenshots and element images.
 func (d Dir) Captures() string { return d.path("captures") }
+
+// Downloads is the default directory for the files calls declared.
+func (d Dir) Downloads() string { return d.path("downloads") }
 
 // Instances holds the throwaway profiles made while the persistent one is
 // held by another process: beside the directory, not in it.

@@ -45,6 +45,9 @@ type Browser struct {
 	refs    page.RefStore // aria-ref=eN handles of the latest tree read
 	refused refusals      // recent guard refusals, for the call that set them off
 	dialogs dialogs       // native dialogs answered, and the answer handle_dialog armed
+	// downloads: every download of the browser, declared or cancelled
+	// (downloads.go); set before the browser is handed over.
+	downloads *downloads
 
 	mu     sync.Mutex
 	active target.ID
@@ -284,8 +287,10 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		OnTarget:  func(ev cdpguard.TargetEvent) { m.onTarget(b, ev) },
 		OnSend:    func(s cdpguard.Send) { m.onSend(b, s) },
 		HoldSends: m.cfg.GuardSends == SendsJudge,
-		Prepare:   prepare,
-		Logger:    m.log,
+		// Downloads no call declared are refused at their response.
+		RefuseResponse: b.refuseResponse,
+		Prepare:        prepare,
+		Logger:         m.log,
 	})
 	if err != nil {
 		b.closing.Store(true)
@@ -298,6 +303,10 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 	guarded.Store(g)
 	b.mu.Unlock()
 	b.startDialogs(m.log)
+	if err := m.startDownloads(ctx, b); err != nil {
+		b.shutdown(2 * time.Second)
+		return nil, newError(StatusBrowserUnavailable, "cannot put the browser's downloads behind the guard: "+err.Error(), "Try open_browser again.")
+	}
 	// The first tab exists before we attach; wait until the guard holds it.
 	deadline := time.Now().Add(5 * time.Second)
 	for len(g.Pages()) == 0 && time.Now().Before(deadline) && b.lostWhileStarting() == nil {

@@ -39,6 +39,15 @@ type Config struct {
 	UploadRoots []string
 	CaptureDir  string
 	CaptureKeep int
+	// DownloadDir is where declared downloads are kept (default
+	// <DataDir>/downloads); DownloadKeep how many the ledger keeps before
+	// pruning the oldest (0: all); DownloadMaxBytes the largest file (0: no
+	// limit); DownloadTimeout how long a started transfer may take
+	// (default 120 s).
+	DownloadDir      string
+	DownloadKeep     int
+	DownloadMaxBytes int64
+	DownloadTimeout  time.Duration
 
 	// The guard's judgement (see package policy).
 	// ConsentChannel: auto (elicitation when the client can answer, else
@@ -80,6 +89,12 @@ func (c *Config) defaults() {
 	}
 	if c.CaptureDir == "" && c.DataDir != "" {
 		c.CaptureDir = datadir.New(c.DataDir).Captures()
+	}
+	if c.DownloadDir == "" && c.DataDir != "" {
+		c.DownloadDir = datadir.New(c.DataDir).Downloads()
+	}
+	if c.DownloadTimeout <= 0 {
+		c.DownloadTimeout = 120 * time.Second
 	}
 	if c.CaptureKeep <= 0 {
 		c.CaptureKeep = 200

@@ -56,6 +56,7 @@ type Session interface {
 	ReadPage(ctx context.Context, c session.Caller, o session.ReadOptions) (*session.ReadResult, error)
 	ReadForm(ctx context.Context, c session.Caller, o session.FormOptions) (*session.FormResult, error)
 	ReadDraft(ctx context.Context, c session.Caller, maxChars int) (*session.DraftResult, error)
+	ListDownloads(c session.Caller) (*session.DownloadList, error)
 	SetEditor(ctx context.Context, c session.Caller, o session.EditorOptions) (*session.ActResult, error)
 	UploadFile(ctx context.Context, c session.Caller, opts session.ActOptions, paths []string) (*session.ActResult, error)
 	SaveDraft(ctx context.Context, c session.Caller, submit string, opts session.ActOptions) (*session.ActResult, error)
@@ -154,6 +155,7 @@ func all(d Deps) []*tool {
 	out = append(out, historyTools(d)...)
 	out = append(out, formTools(d)...)
 	out = append(out, formActTools(d)...)
+	out = append(out, downloadTools(d)...)
 	return out
 }
 

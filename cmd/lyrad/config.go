@@ -40,6 +40,10 @@ var settings = []setting{
 	{"TRUSTED_SEND_ORIGINS", "", "Sites where SUBMIT and UPLOAD are also pre-approved."},
 	{"CAPTURE_DIR", "<data_dir>/captures", "Where screenshot and read_image write their PNGs. Unset and VEGA_DATA_DIR set: $VEGA_DATA_DIR/uploads/browser."},
 	{"CAPTURE_KEEP", "200", "How many captures are kept; the oldest of lyrad's own are pruned first."},
+	{"DOWNLOAD_DIR", "<data_dir>/downloads", "Where the files a call declared (download=true) are kept, 0700. Nothing is ever written outside it."},
+	{"DOWNLOAD_KEEP", "200", "How many kept downloads the ledger holds; the oldest of lyrad's own are pruned first. 0 keeps all."},
+	{"DOWNLOAD_MAX_BYTES", "209715200", "The largest download kept (200 MiB); a transfer is stopped when it crosses it. 0: no limit."},
+	{"DOWNLOAD_TIMEOUT", "120", "Seconds a started download may take before it is stopped."},
 }
 
 // env reads LYRA_BROWSER_<name>, else VEGA_BROWSER_<name>.
@@ -63,6 +67,11 @@ type options struct {
 
 	captureDir  string
 	captureKeep int
+
+	downloadDir      string
+	downloadKeep     int
+	downloadMaxBytes int64
+	downloadTimeout  time.Duration
 
 	consentChannel string
 	consentTimeout time.Duration
@@ -153,6 +162,9 @@ func (o *options) resolve() error {
 	if err := o.resolveCaptures(); err != nil {
 		return err
 	}
+	if err := o.resolveDownloads(); err != nil {
+		return err
+	}
 	if o.port < 0 || o.port > 65535 {
 		return fmt.Errorf("--port %d: use 0-65535", o.port)
 	}
@@ -239,6 +251,43 @@ func (o *options) resolveCaptures() error {
 		o.captureKeep = n
 	}
 	return nil
+}
+
+// resolveDownloads reads where declared downloads go, how many are kept,
+// and their caps.
+func (o *options) resolveDownloads() error {
+	if v, ok := env("DOWNLOAD_DIR"); ok && strings.TrimSpace(v) != "" {
+		o.downloadDir = strings.TrimSpace(v)
+	} else {
+		o.downloadDir = o.data().Downloads()
+	}
+	if abs, err := filepath.Abs(o.downloadDir); err == nil {
+		o.downloadDir = abs
+	}
+	var err error
+	if o.downloadKeep, err = count("DOWNLOAD_KEEP", 200, "files"); err != nil {
+		return err
+	}
+	n, err := count("DOWNLOAD_MAX_BYTES", 200<<20, "bytes")
+	if err != nil {
+		return err
+	}
+	o.downloadMaxBytes = int64(n)
+	o.downloadTimeout, err = seconds("DOWNLOAD_TIMEOUT", 120)
+	return err
+}
+
+// count reads a whole number, 0 or more.
+func count(name string, def int, unit string) (int, error) {
+	v, ok := env(name)
+	if !ok || strings.TrimSpace(v) == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("LYRA_BROWSER_%s=%q: give a whole number of %s, 0 or more", name, v, unit)
+	}
+	return n, nil
 }
 
 func seconds(name string, def float64) (time.Duration, error) {

@@ -178,6 +178,7 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
 		ReleaseGrace: o.releaseGrace, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
 		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep,
+		DownloadDir: o.downloadDir, DownloadKeep: o.downloadKeep, DownloadMaxBytes: o.downloadMaxBytes, DownloadTimeout: o.downloadTimeout,
 	})
 	for _, w := range o.warnings {
 		log.Warn("setting entry dropped", zap.String("warning", w))

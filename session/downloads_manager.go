@@ -1,0 +1,93 @@
+package session
+
+import (
+	"context"
+	"sync"
+
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/download"
+	"github.com/lyrad/lyrad/policy"
+)
+
+// dlStore is the manager's download directory, opened on first use: a
+// server that never downloads never creates it.
+type dlStore struct {
+	mu    sync.Mutex
+	store *download.Store
+}
+
+func (m *Manager) downloadStore() (*download.Store, error) {
+	m.dl.mu.Lock()
+	defer m.dl.mu.Unlock()
+	if m.dl.store != nil {
+		return m.dl.store, nil
+	}
+	if m.cfg.DownloadDir == "" {
+		return nil, newError(StatusError, "no download directory is configured", "Set LYRA_BROWSER_DOWNLOAD_DIR or LYRA_BROWSER_DATA_DIR.")
+	}
+	s, err := download.Open(m.cfg.DownloadDir, m.cfg.DownloadKeep)
+	if err != nil {
+		return nil, newError(StatusError, err.Error(), "Set LYRA_BROWSER_DOWNLOAD_DIR to a directory lyrad can write.")
+	}
+	m.dl.store = s
+	return s, nil
+}
+
+// startDownloads puts a just-guarded browser's downloads behind the guard
+// (see downloads.go). It fails when the behaviour cannot be set: the
+// browser would otherwise write every file a page offers to ~/Downloads.
+func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
+	store, err := m.downloadStore()
+	if err != nil {
+		return err
+	}
+	g := b.guardSet()
+	opener := func(id target.ID) target.ID {
+		if t, ok := g.Held(id); ok {
+			return t.OpenerID
+		}
+		return ""
+	}
+	rules := downloadRules{observe: m.cfg.Enforcement == policy.Observe, maxBytes: m.cfg.DownloadMaxBytes, timeout: m.cfg.DownloadTimeout}
+	// What a page sets off on its own (blocked, would_block) is bounded
+	// per tab like its other rows; what a call paid for always lands.
+	write := func(r audit.Row) {
+		tab, _ := r.Extra["tab"].(string)
+		if (r.Status == "blocked" || r.Status == "would_block") && tab != "" {
+			m.limitedAudit(tab, "download", r)
+			return
+		}
+		m.audit(r)
+	}
+	d, err := startDownloads(ctx, b.conn, store, rules, g.FrameOf, opener, write, m.log)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	b.downloads = d
+	b.mu.Unlock()
+	return nil
+}
+
+// DownloadList is what list_downloads answers.
+type DownloadList struct {
+	Dir   string
+	Files []download.Entry
+}
+
+// ListDownloads lists the files this server kept that are still on disk,
+// oldest first. It only reads: it opens no browser and claims nothing.
+func (m *Manager) ListDownloads(c Caller) (*DownloadList, error) {
+	_, done, err := m.enter(c, read)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	store, err := m.downloadStore()
+	if err != nil {
+		return nil, err
+	}
+	return &DownloadList{Dir: store.Dir(), Files: store.List()}, nil
+}
