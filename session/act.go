@@ -117,6 +117,10 @@ type actSpec struct {
 	// prepare, when set, reads what the step needs before anyone is asked
 	// (it must not change the page): go_back's history entry.
 	prepare func(ctx context.Context, a *act) error
+	// downloadWait is how long a call that declared a download waits for
+	// it to start (downloads.go); downloadGrace how long one that did not
+	// looks for a download it set off, which was blocked.
+	downloadWait, downloadGrace time.Duration
 	// do is the tool's own step, bounded by the call's timeout.
 	do func(ctx context.Context, a *act) error
 }
@@ -139,6 +143,7 @@ type act struct {
 	w       *page.Watcher
 	outcome page.Outcome // what Settle found
 	res     *ActResult
+	exp     *Expectation // the download the call declared
 }
 
 // act runs one acting call through the pipeline described above.
@@ -217,6 +222,15 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		}
 	}
 
+	if spec.opts.Intent.Download {
+		exp, err := b.downloads.Expect(ctx, []target.ID{a.tab.ID}, c.ID)
+		if err != nil {
+			return nil, newError(StatusError, "the browser did not open to the download: "+err.Error(), "Retry.")
+		}
+		defer exp.Close()
+		a.exp = exp
+	}
+
 	actx, cancel := context.WithTimeout(ctx, spec.opts.Timeout)
 	defer cancel()
 	if spec.watch != settleNone {
@@ -226,7 +240,14 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	if err := spec.do(actx, a); err != nil {
 		return nil, a.annotate(actx, err)
 	}
-	return a.finish(ctx)
+	if res, err = a.finish(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.downloadAnswer(ctx); err != nil {
+		err.Result = res
+		return nil, err
+	}
+	return res, nil
 }
 
 // current is the browser, or nil.

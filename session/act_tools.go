@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 
@@ -25,22 +26,26 @@ func (m *Manager) Hover(ctx context.Context, c Caller, opts ActOptions) (*ActRes
 }
 
 func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind actKind) (*ActResult, error) {
-	return m.act(ctx, c, actSpec{verb: kind.verb(), opts: opts, usable: kind, on: onElement, watch: settleInput,
-		do: func(ctx context.Context, a *act) error {
-			a.res.Element = a.st.info()
-			if kind == actHover {
-				if _, _, _, _, err := a.pointAt(ctx, a.loc.Node); err != nil {
-					return err
-				}
-				a.settle(ctx, lingerLight, a.loc.Node)
-				return nil
-			}
-			if err := a.clickNode(ctx, a.loc.Node); err != nil {
+	spec := actSpec{verb: kind.verb(), opts: opts, usable: kind, on: onElement, watch: settleInput}
+	if kind == actClick {
+		spec.downloadWait, spec.downloadGrace = opts.Timeout, BlockedGrace
+	}
+	spec.do = func(ctx context.Context, a *act) error {
+		a.res.Element = a.st.info()
+		if kind == actHover {
+			if _, _, _, _, err := a.pointAt(ctx, a.loc.Node); err != nil {
 				return err
 			}
-			a.settle(ctx, lingerPress, a.loc.Node)
+			a.settle(ctx, lingerLight, a.loc.Node)
 			return nil
-		}})
+		}
+		if err := a.clickNode(ctx, a.loc.Node); err != nil {
+			return err
+		}
+		a.settle(ctx, lingerPress, a.loc.Node)
+		return nil
+	}
+	return m.act(ctx, c, spec)
 }
 
 // pointAt brings the pointer over n, into view first, and answers the
@@ -129,6 +134,7 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, key string, opts ActOp
 			`Name one key, with modifiers joined by "+": Enter, Escape, Tab, ArrowDown, PageDown, F5, a, Control+a, Shift+Tab, Control+Shift+ArrowLeft.`).with("argument", "key")
 	}
 	return m.act(ctx, c, actSpec{verb: "key press", opts: opts, on: onFocus, watch: settleInput,
+		downloadWait: keyDownloadWait, downloadGrace: BlockedGraceKey,
 		do: func(ctx context.Context, a *act) error {
 			if err := page.Press(ctx, a.b.conn.Session(a.tab.SessionID), ch); err != nil {
 				return err
@@ -138,6 +144,10 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, key string, opts ActOp
 			return nil
 		}})
 }
+
+// keyDownloadWait is how long press_key(download=true) waits for the file
+// to start.
+const keyDownloadWait = 10 * time.Second
 
 // SelectBy says how select_option names the option: exactly one of Value,
 // Label or Index (Index is used when By is "index").

@@ -213,8 +213,10 @@ func (a *act) send(ctx context.Context, n *page.Node, r *SendResult) error {
 	}
 	if r.Refused && !a.outcome.TabClosed && a.refused() == nil {
 		r.Published = false
-		return a.failure(StatusRefused, "the site did not accept the form: "+r.Alert,
+		e := a.failure(StatusRefused, "the site did not accept the form: "+r.Alert,
 			"Fix what the page says (read_form shows the form again), then send again.")
+		e.Result = a.res
+		return e
 	}
 	return nil
 }
@@ -240,6 +242,15 @@ func (a *act) itemSummary(ctx context.Context) string {
 	}
 	if item == "" {
 		return ""
+	}
+	state := ""
+	for _, p := range d.State {
+		if p.Label != "" {
+			state = p.Label
+		}
+	}
+	if state != "" {
+		return fmt.Sprintf("%q (its publish setting now: %s)", item, state)
 	}
 	return fmt.Sprintf("%q", item)
 }

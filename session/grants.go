@@ -93,6 +93,9 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 	// The frame acted in sends what the action sets off (a form in a
 	// cross-site iframe is that frame's send); navigate acts on the tab.
 	url := actsIn
+	if url == "" && a.spec != nil && a.spec.on == onDestination {
+		url = a.spec.url // navigate(download=true): the file's site
+	}
 	if url == "" {
 		url, _ = a.b.fresh(ctx, a.tab)
 	}

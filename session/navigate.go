@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
@@ -102,6 +103,7 @@ func notOpen() *Error {
 func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil string, in Intent) (*ActResult, error) {
 	opts := ActOptions{Timeout: m.cfg.NavigationTimeout, Intent: in}
 	return m.act(ctx, c, actSpec{verb: "navigate", opts: opts, on: onDestination, url: rawURL, watch: settleLoaded,
+		downloadWait: navigateDownloadWait,
 		do: func(ctx context.Context, a *act) error {
 			before := a.tab.URL // the committed document, as the guard's registry has it
 			var loader cdp.LoaderID
@@ -109,35 +111,55 @@ func (m *Manager) Navigate(ctx context.Context, c Caller, rawURL, waitUntil stri
 				if r := a.refusedNavigation(string(loader), before); r != nil {
 					return a.blockedAnswer(ctx, r)
 				}
-				return nil
+				return a.blockedNow()
 			}
-			nav, err := cdp.Call(ctx, a.b.conn.Session(a.tab.SessionID), cdppage.Navigate, cdppage.NavigateParams{URL: rawURL})
-			if err != nil {
-				return callError(ctx, err, "navigate")
+			err := a.navigate(ctx, rawURL, waitUntil, &loader, check)
+			if errors.Is(err, errDownloadStarted) {
+				return nil // what it loads is the declared file: downloadAnswer waits for it
 			}
-			loader = nav.LoaderID
-			if err := check(); err != nil {
-				return err
-			}
-			if nav.ErrorText != "" {
-				return newError(StatusNavigationFailed, nav.ErrorText,
-					"The browser could not load the page; check the URL, or whether the site is reachable.").with("requested_url", audit.URL(rawURL))
-			}
-			a.res.Load = &LoadInfo{}
-			if nav.LoaderID == "" {
-				// A same-document navigation (a fragment): nothing to load.
-				return nil
-			}
-			if err := a.load(ctx, page.LoadSpec{Loader: nav.LoaderID, WaitUntil: waitUntil, Check: check}); err != nil {
-				return err
-			}
-			if !isHTTP(rawURL) {
-				a.res.Load.HTTPStatus, a.res.Load.ContentType = nil, nil
-			}
-			// A refusal that landed with the load (a page moving itself on
-			// as it loads) is still this navigation's answer.
-			return check()
+			return err
 		}})
+}
+
+// navigateDownloadWait is how long navigate(download=true) waits for the
+// file to start.
+const navigateDownloadWait = 2 * time.Second
+
+// navigate sends the navigation and waits for its load.
+func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cdp.LoaderID, check func() error) error {
+	nav, err := cdp.Call(ctx, a.b.conn.Session(a.tab.SessionID), cdppage.Navigate, cdppage.NavigateParams{URL: rawURL})
+	if err != nil {
+		return callError(ctx, err, "navigate")
+	}
+	*loader = nav.LoaderID
+	if err := check(); err != nil {
+		return err
+	}
+	if nav.ErrorText != "" {
+		// A navigation that turned into a download is aborted.
+		if a.exp != nil {
+			return nil
+		}
+		if bd := a.b.downloads.AwaitBlocked(ctx, []target.ID{a.tab.ID}, a.start, BlockedGrace); bd != nil {
+			return downloadBlocked(bd)
+		}
+		return newError(StatusNavigationFailed, nav.ErrorText,
+			"The browser could not load the page; check the URL, or whether the site is reachable.").with("requested_url", audit.URL(rawURL))
+	}
+	a.res.Load = &LoadInfo{}
+	if nav.LoaderID == "" {
+		// A same-document navigation (a fragment): nothing to load.
+		return nil
+	}
+	if err := a.load(ctx, page.LoadSpec{Loader: nav.LoaderID, WaitUntil: waitUntil, Check: check}); err != nil {
+		return err
+	}
+	if !isHTTP(rawURL) {
+		a.res.Load.HTTPStatus, a.res.Load.ContentType = nil, nil
+	}
+	// A refusal that landed with the load (a page moving itself on
+	// as it loads) is still this navigation's answer.
+	return check()
 }
 
 // load waits with the call's watcher and records what it found.
@@ -194,7 +216,8 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 				if r := a.refused(); r != nil {
 					return a.blockedAnswer(ctx, r)
 				}
-				return nil
+				// A step that aborts into a download is answered as it.
+				return a.blockedNow()
 			}
 			stayed := func() bool {
 				for _, d := range a.b.dialogs.since(a.start, a.tab.ID) {

@@ -43,6 +43,16 @@ type ActResult struct {
 	Editor     *EditorResult   // set_editor
 	Files      []UploadedFile  // upload_file: what was attached
 	Sent       *SendResult     // save_draft, publish
+	Download   *DownloadInfo   // a declared download, saved
+}
+
+// DownloadInfo is the file a call declared and kept.
+type DownloadInfo struct {
+	Filename  string
+	Path      string
+	Bytes     int64
+	URLOrigin string
+	Observed  bool // observe mode: kept, as enforce would have
 }
 
 // EditorResult is what set_editor wrote, and the field the form posts.

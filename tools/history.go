@@ -26,9 +26,13 @@ func historyTools(d Deps) []*tool {
 		{name: "wait_until", kind: "string", description: "How much of the load to wait for.", enum: session.WaitUntil, def: "domcontentloaded"},
 		{name: "reason", kind: "string", description: "Why; shown to the user when the step needs their approval."},
 		{name: "confirm", kind: "boolean", description: "Legacy consent for clients that cannot be asked; never overrides a user's answer."},
+		{name: "download", kind: "boolean", description: "Not accepted here: navigate(url, download=true) saves a file."},
 	}
 	run := func(back bool) func(context.Context, *call) (map[string]any, error) {
 		return func(ctx context.Context, c *call) (map[string]any, error) {
+			if c.boolean("download") {
+				return nil, badArg("download", "a history step or a reload cannot declare a download", "To save the file, navigate to its URL with download=true.")
+			}
 			step := m.Reload
 			if back {
 				step = m.GoBack

@@ -56,7 +56,7 @@ func interactionTools(d Deps) []*tool {
 	reasonParam := param{name: "reason", kind: "string", description: "Why; shown to the user when the action needs their approval."}
 	confirmParam := param{name: "confirm", kind: "boolean", description: "Legacy consent for clients that cannot be asked; never overrides a user's answer."}
 	submitsParam := param{name: "submits", kind: "boolean", description: "true when this sends a form or completes a purchase: asks for the permission to send it once. Undeclared, a form the page sends is stopped."}
-	downloadParam := param{name: "download", kind: "boolean", description: "true when this is meant to save a file. Not supported yet: answers an error."}
+	downloadParam := param{name: "download", kind: "boolean", description: "true when this is meant to save a file: asks for the permission to keep one. Undeclared, a file the page offers is not kept (download_blocked)."}
 
 	return []*tool{
 		{
@@ -67,7 +67,7 @@ func interactionTools(d Deps) []*tool {
 				failFast + "\n" +
 				"The reply says how many elements matched (matches; the first visible one is clicked, with a hint when there were several) and what was hit (clicked: tag, role, name), so a wrong pick is visible.\n" +
 				setOff + "\n" +
-				"download=true (saving a file) is not supported yet and answers an error.",
+				"download=true saves the file the action offers (asked once; the reply carries download: filename, path, bytes); without it a file is not kept and the reply is download_blocked.",
 			params: []param{selectorParam(true), submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam},
 			output: common(map[string]any{"clicked": elementSchema("what was clicked")}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
@@ -139,7 +139,7 @@ func interactionTools(d Deps) []*tool {
 				"No key is treated as special: Enter, Space and the rest do whatever the page makes of them, and that is judged when it happens. Set submits=true when you are deliberately sending a form.\n" +
 				"timeout_ms (default 10000, at most 30000) bounds it (timeout when the page does not answer).\n" +
 				setOff + "\n" +
-				"download=true (saving a file) is not supported yet and answers an error.",
+				"download=true saves the file the action offers (asked once; the reply carries download: filename, path, bytes); without it a file is not kept and the reply is download_blocked.",
 			params: []param{
 				{name: "key", kind: "string", required: true, description: "The key or chord: Enter, Escape, Tab, ArrowDown, a, Control+a, Shift+Tab ..."},
 				submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam,
@@ -317,17 +317,12 @@ func interactionTools(d Deps) []*tool {
 	}
 }
 
-// actOptions reads what every acting tool takes. download=true is refused
-// here, before anything happens: downloads are not supported yet.
+// actOptions reads what every acting tool takes.
 func actOptions(c *call, withSelector bool) (session.ActOptions, error) {
-	if c.boolean("download") {
-		return session.ActOptions{}, badArg("download", "downloads are not supported yet: lyrad cannot save a file a page offers",
-			"Repeat the call without download=true; a file the page offers is not kept.")
-	}
 	ms, given := c.args["timeout_ms"].(int64)
 	opts := session.ActOptions{
 		Timeout: session.ClampTimeout(ms, given),
-		Intent:  session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")},
+		Intent:  session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm"), Download: c.boolean("download")},
 	}
 	if withSelector {
 		opts.Selector = c.str("selector")

@@ -27,6 +27,7 @@ func navigationTools(d Deps) []*tool {
 				{name: "wait_until", kind: "string", description: "How much of the load to wait for.", enum: session.WaitUntil, def: "domcontentloaded"},
 				{name: "reason", kind: "string", description: "Why you are going there; shown to the user when approval is asked."},
 				{name: "confirm", kind: "boolean", description: "Legacy consent for clients that cannot be asked; never overrides a user's answer."},
+				{name: "download", kind: "boolean", description: "true when the URL is a file to save: asks for the permission to keep it; download_not_started when it is a page."},
 			},
 			output: map[string]any{
 				"url":          map[string]any{"type": "string", "description": "where the tab stands"},
@@ -40,7 +41,7 @@ func navigationTools(d Deps) []*tool {
 				if err != nil {
 					return nil, err
 				}
-				res, err := m.Navigate(ctx, c.caller, u, c.str("wait_until"), session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")})
+				res, err := m.Navigate(ctx, c.caller, u, c.str("wait_until"), session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm"), Download: c.boolean("download")})
 				return actReply(res, err, loadFields)
 			},
 		},

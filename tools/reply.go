@@ -72,6 +72,13 @@ func actFields(r *session.ActResult, own ownFields, partial bool) map[string]any
 	if r.DialogsMore > 0 {
 		out["dialogs_more"] = r.DialogsMore
 	}
+	if d := r.Download; d != nil {
+		dl := map[string]any{"filename": d.Filename, "path": d.Path, "bytes": d.Bytes, "url_origin": d.URLOrigin}
+		if d.Observed {
+			dl["observed"] = true
+		}
+		out["download"] = dl
+	}
 	if own != nil {
 		own(r, out)
 	}

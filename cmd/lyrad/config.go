@@ -40,6 +40,7 @@ var settings = []setting{
 	{"TRUSTED_SEND_ORIGINS", "", "Sites where SUBMIT and UPLOAD are also pre-approved."},
 	{"CAPTURE_DIR", "<data_dir>/captures", "Where screenshot and read_image write their PNGs. Unset and VEGA_DATA_DIR set: $VEGA_DATA_DIR/uploads/browser."},
 	{"CAPTURE_KEEP", "200", "How many captures are kept; the oldest of lyrad's own are pruned first."},
+	{"UPLOAD_ROOTS", "$HOME", "Directories upload_file may take files from (separated by " + string(os.PathListSeparator) + "). Never lyrad's data directory, and never a path with a dot component (~/.ssh)."},
 	{"DOWNLOAD_DIR", "<data_dir>/downloads", "Where the files a call declared (download=true) are kept, 0700. Nothing is ever written outside it."},
 	{"DOWNLOAD_KEEP", "200", "How many kept downloads the ledger holds; the oldest of lyrad's own are pruned first. 0 keeps all."},
 	{"DOWNLOAD_MAX_BYTES", "209715200", "The largest download kept (200 MiB); a transfer is stopped when it crosses it. 0: no limit."},
@@ -68,6 +69,7 @@ type options struct {
 	captureDir  string
 	captureKeep int
 
+	uploadRoots      []string
 	downloadDir      string
 	downloadKeep     int
 	downloadMaxBytes int64
@@ -256,6 +258,17 @@ func (o *options) resolveCaptures() error {
 // resolveDownloads reads where declared downloads go, how many are kept,
 // and their caps.
 func (o *options) resolveDownloads() error {
+	if v, ok := env("UPLOAD_ROOTS"); ok && strings.TrimSpace(v) != "" {
+		for _, r := range filepath.SplitList(v) {
+			if r = strings.TrimSpace(r); r == "" {
+				continue
+			}
+			if !filepath.IsAbs(r) {
+				return fmt.Errorf("LYRA_BROWSER_UPLOAD_ROOTS: %q is not an absolute path", r)
+			}
+			o.uploadRoots = append(o.uploadRoots, filepath.Clean(r))
+		}
+	}
 	if v, ok := env("DOWNLOAD_DIR"); ok && strings.TrimSpace(v) != "" {
 		o.downloadDir = strings.TrimSpace(v)
 	} else {

@@ -177,7 +177,7 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
 		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
 		ReleaseGrace: o.releaseGrace, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
-		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep,
+		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep, UploadRoots: o.uploadRoots,
 		DownloadDir: o.downloadDir, DownloadKeep: o.downloadKeep, DownloadMaxBytes: o.downloadMaxBytes, DownloadTimeout: o.downloadTimeout,
 	})
 	for _, w := range o.warnings {

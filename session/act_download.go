@@ -1,0 +1,87 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/chromedp/cdproto/target"
+)
+
+// What an acting call answers about downloads (downloads.go keeps them
+// behind the guard). A call that declared one (download=true) waits for it
+// and answers with the file kept, download_not_started or download_failed;
+// one that did not answers download_blocked when a download it set off was
+// refused.
+
+// Download statuses, as the seed names them.
+const (
+	StatusDownloadBlocked    = "download_blocked"
+	StatusDownloadNotStarted = "download_not_started"
+	StatusDownloadFailed     = "download_failed"
+)
+
+// errDownloadStarted ends a navigation's wait: what it loads is the file
+// the call declared, which has started.
+var errDownloadStarted = errors.New("the declared download started")
+
+// downloadAnswer waits for the call's declared download, or looks for one
+// it set off that was blocked.
+func (a *act) downloadAnswer(ctx context.Context) *Error {
+	if a.exp != nil {
+		out := a.exp.Wait(ctx, a.spec.downloadWait)
+		switch out.Kind {
+		case DownloadSaved:
+			f := out.File
+			a.res.Download = &DownloadInfo{Filename: f.Filename, Path: f.Path, Bytes: f.Bytes, URLOrigin: f.URLOrigin, Observed: out.Observed}
+			return nil
+		case DownloadFailed:
+			return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
+				failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)
+		default:
+			return newError(StatusDownloadNotStarted, fmt.Sprintf("no download started within %v", a.spec.downloadWait),
+				"The action did not hand the browser a file; the DOWNLOAD approval was given back. Check that the control offers a file (read_page), or navigate to the file's URL with download=true.")
+		}
+	}
+	tabs := []target.ID{a.tab.ID}
+	for _, p := range a.outcome.Popups {
+		tabs = append(tabs, p.ID)
+	}
+	if bd := a.b.downloads.AwaitBlocked(ctx, tabs, a.start, a.spec.downloadGrace); bd != nil {
+		return downloadBlocked(bd)
+	}
+	return nil
+}
+
+func downloadBlocked(bd *BlockedDownload) *Error {
+	return newError(StatusDownloadBlocked, "the page offered a file and it was not kept: the call did not declare a download",
+		"Nothing reached the disk. To save it, repeat the action with download=true (the user is asked), or navigate to the file with download=true.").
+		with("blocked_download", bd.Reply())
+}
+
+// blockedNow is a download this call set off that was blocked, as an
+// error for a navigation's wait to end with.
+func (a *act) blockedNow() error {
+	if a.exp != nil {
+		select {
+		case <-a.exp.started:
+			return errDownloadStarted
+		default:
+		}
+		return nil
+	}
+	if bd := a.b.downloads.BlockedSince(a.start, a.tab.ID); bd != nil {
+		return downloadBlocked(bd)
+	}
+	return nil
+}
+
+func failedHint(reason string) string {
+	switch reason {
+	case "too_large":
+		return "The file is larger than LYRA_BROWSER_DOWNLOAD_MAX_BYTES allows; the transfer was stopped and nothing was kept."
+	case "timeout":
+		return "The transfer took longer than LYRA_BROWSER_DOWNLOAD_TIMEOUT and was stopped; nothing was kept."
+	}
+	return "The transfer was interrupted; nothing was kept. Retry."
+}
