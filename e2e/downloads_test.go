@@ -189,10 +189,18 @@ func TestDownloadsUndeclaredBlocked(t *testing.T) {
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
 
 	stopWatch := watchDisk([]string{tmp, filepath.Join(home, "Downloads"), filepath.Join(dir, "downloads")}, dlBody[:4096])
-	call(t, cs, "click", map[string]any{"selector": "#dl"})
+	// The calls that set them off answer download_blocked, naming the file.
+	wantBlocked := func(env map[string]any) {
+		t.Helper()
+		wantStatus(t, env, "download_blocked")
+		if bd, _ := env["blocked_download"].(map[string]any); bd["filename"] != "evil.bin" || bd["url_origin"] != s.URL {
+			t.Errorf("blocked_download: %v", env)
+		}
+	}
+	wantBlocked(call(t, cs, "click", map[string]any{"selector": "#dl"}))
 	waitDownloadRows(t, dir, "blocked", 1)
 
-	call(t, cs, "navigate", map[string]any{"url": s.URL + "/file?token=" + dlSecret})
+	wantBlocked(call(t, cs, "navigate", map[string]any{"url": s.URL + "/file?token=" + dlSecret}))
 	waitDownloadRows(t, dir, "blocked", 2)
 	if u := call(t, cs, "get_url", nil)["url"]; u != s.URL+"/" {
 		t.Errorf("the tab moved to %v on an attachment", u)
