@@ -159,6 +159,9 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	if err != nil {
 		return nil, err
 	}
+	if t := m.takeover.active(b); t != nil {
+		return nil, takeoverError(t)
+	}
 	if spec.on == onDestination {
 		if err := m.grantNavigate(ctx, c, spec.url, spec.opts.Intent.Reason); err != nil {
 			return nil, err

@@ -217,6 +217,9 @@ func (m *Manager) ArmDialog(ctx context.Context, c Caller, a DialogAnswer, in In
 	if err != nil {
 		return time.Time{}, err
 	}
+	if t := m.takeover.active(b); t != nil {
+		return time.Time{}, takeoverError(t)
+	}
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	site, err := b.pageSite(sctx, tab)
 	cancel()

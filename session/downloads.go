@@ -321,7 +321,16 @@ func (e *Expectation) Close() {
 			break
 		}
 	}
-	deny := len(d.expects) == 0 && d.allowing && !d.rules.observe && !d.transferringLocked()
+	d.mu.Unlock()
+	d.denyAgain()
+}
+
+// denyAgain denies downloads again when nothing is waiting for one: no
+// declared call, no observe mode, no user holding the browser.
+func (d *downloads) denyAgain() {
+	d.mu.Lock()
+	deny := len(d.expects) == 0 && d.allowing && !d.rules.observe && !d.transferringLocked() &&
+		!(d.userDriven != nil && d.userDriven())
 	if deny {
 		d.allowing = false
 	}
@@ -329,6 +338,25 @@ func (e *Expectation) Close() {
 	if deny {
 		if err := d.setBehavior(context.Background(), false); err != nil {
 			d.log.Warn("cannot deny downloads again", zap.Error(err))
+		}
+	}
+}
+
+// userHolds opens the browser to downloads while the user holds it (a
+// takeover: what they download is theirs, kept and audited user_driven),
+// and closes it again after.
+func (d *downloads) userHolds(ctx context.Context, on bool) {
+	if !on {
+		d.denyAgain()
+		return
+	}
+	d.mu.Lock()
+	allow := !d.allowing
+	d.allowing = true
+	d.mu.Unlock()
+	if allow {
+		if err := d.setBehavior(ctx, true); err != nil {
+			d.log.Warn("cannot open the browser to the user's downloads", zap.Error(err))
 		}
 	}
 }

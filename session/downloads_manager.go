@@ -65,6 +65,9 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 	if err != nil {
 		return err
 	}
+	d.mu.Lock()
+	d.userDriven = func() bool { return m.takeover.active(b) != nil }
+	d.mu.Unlock()
 	b.mu.Lock()
 	b.downloads = d
 	b.mu.Unlock()

@@ -162,7 +162,7 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	v := policy.Judge(policy.Judgement{
 		Class: cls, Session: owner, Grants: m.grants, Now: time.Now(),
 		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
-		Tab: string(r.SenderTab), Declared: m.calls.declaration(),
+		Tab: string(r.SenderTab), Declared: m.calls.declaration(), Takeover: m.userDriving(),
 	})
 	fields := v.Fields()
 	if r.Issuer != "" {

@@ -43,6 +43,7 @@ type Manager struct {
 	calls  calls       // the acting call under way, for the sends it sets off
 	asks   pendingAsks // consent asked of a session through its client and not yet answered
 	dl     dlStore     // the download directory
+	takeover takeovers // the user holding the browser (takeover.go)
 
 	// dying counts browsers that were killed or quit but whose profile
 	// lock is not released yet; a new launch waits for them so it gets the

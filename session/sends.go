@@ -53,6 +53,11 @@ func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
 		fields["reason"] = reason
 		return cdpguard.Verdict{Allow: true, Reason: reason, Fields: fields}
 	}
+	if m.userDriving() {
+		// The user holds the browser: what the page sends is theirs.
+		fields["user_driven"] = true
+		return allow(policy.ReasonUserDriven)
+	}
 	if _, ok := dest.Origin(); ok {
 		if m.grants.Has(owner, dest, policy.Interact, time.Now()) {
 			return allow(policy.ReasonGranted)

@@ -57,6 +57,10 @@ type Session interface {
 	ReadForm(ctx context.Context, c session.Caller, o session.FormOptions) (*session.FormResult, error)
 	ReadDraft(ctx context.Context, c session.Caller, maxChars int) (*session.DraftResult, error)
 	ListDownloads(c session.Caller) (*session.DownloadList, error)
+	RequestTakeover(ctx context.Context, c session.Caller, reason string) (*session.TakeoverInfo, error)
+	ResumeAfterTakeover(ctx context.Context, c session.Caller, reason string) (*session.TakeoverInfo, error)
+	AskUser(ctx context.Context, c session.Caller, instruction, selector string) (*session.TakeoverInfo, error)
+	Highlight(ctx context.Context, c session.Caller, selector string) (*session.TakeoverInfo, error)
 	SetEditor(ctx context.Context, c session.Caller, o session.EditorOptions) (*session.ActResult, error)
 	UploadFile(ctx context.Context, c session.Caller, opts session.ActOptions, paths []string) (*session.ActResult, error)
 	SaveDraft(ctx context.Context, c session.Caller, submit string, opts session.ActOptions) (*session.ActResult, error)
@@ -95,6 +99,7 @@ type tool struct {
 // call is one invocation: the checked arguments and who made it.
 type call struct {
 	caller session.Caller
+	ss     *mcp.ServerSession // nil in unit tests
 	args   map[string]any
 	// content is added to the reply after the envelope's text block (an
 	// image, say); audit is added to the call's audit row.
@@ -155,6 +160,7 @@ func all(d Deps) []*tool {
 	out = append(out, historyTools(d)...)
 	out = append(out, formTools(d)...)
 	out = append(out, formActTools(d)...)
+	out = append(out, collaborationTools(d)...)
 	out = append(out, downloadTools(d)...)
 	return out
 }
@@ -253,7 +259,7 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		raw := req.Params.Arguments
 		args, err := checkArgs(t, raw)
 		var out map[string]any
-		cl := &call{caller: c, args: args}
+		cl := &call{caller: c, args: args, ss: req.Session}
 		if err == nil {
 			cctx := session.WithTool(session.WithConsent(ctx, consentIO(req, args)), t.name)
 			out, err = t.run(cctx, cl)

@@ -97,7 +97,7 @@ func TestEnvelope(t *testing.T) {
 }
 
 func TestToolSchemas(t *testing.T) {
-	want := []string{"click", "close_browser", "get_url", "go_back", "handle_dialog", "hover", "list_downloads", "navigate", "open_browser", "press_key", "publish", "read_draft", "read_form", "read_image", "read_page", "reload_page", "save_draft", "screenshot", "scroll", "select_option", "set_editor", "tabs", "type_text", "upload_file", "wait_for"}
+	want := []string{"ask_user_to_do", "click", "close_browser", "get_url", "go_back", "handle_dialog", "highlight_element", "hover", "list_downloads", "navigate", "open_browser", "press_key", "publish", "read_draft", "read_form", "read_image", "read_page", "reload_page", "request_takeover", "resume_after_takeover", "save_draft", "screenshot", "scroll", "select_option", "set_editor", "tabs", "type_text", "upload_file", "wait_for"}
 	if got := names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("tools %v, want %v", got, want)
 	}

@@ -1,0 +1,285 @@
+package session
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/overlay"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/page"
+	"github.com/lyrad/lyrad/policy"
+)
+
+// Collaboration: the user shares the window, and does what an agent must
+// not (passwords, CAPTCHAs, 2FA, payments).
+//
+// request_takeover hands the browser to the user. While the takeover is
+// held every acting call answers takeover_active at once (act.go checks it
+// before anything), reads keep working, and the guard lets the user's own
+// navigations through without spending a grant, each audited user_driven
+// (policy.Judgement.Takeover; the trusted lists do not apply). A download
+// the user starts is kept and audited user_driven. resume_after_takeover
+// asks the user, through the client, for INTERACT on the current origin:
+// only their yes ends it.
+//
+// Headless there is no one to hand the window to: the collaboration tools
+// answer unattended and take no lock, so the agent is never blocked
+// waiting for a person who cannot see anything.
+
+// Collaboration statuses, as the seed names them.
+const (
+	StatusTakeover     = "takeover_active"
+	StatusUnattended   = "unattended"
+	StatusAwaitingUser = "awaiting_user"
+)
+
+// highlightFor is how long highlight_element's outline stays.
+const highlightFor = 4 * time.Second
+
+// takeoverBanner is the message the browser draws over the page while the
+// user holds it: Chrome's own overlay, which a page can neither remove nor
+// draw over.
+const takeoverBanner = "lyrad: you have control. Tell your agent when you are done."
+
+// takeoverState is a takeover in force, for one browser.
+type takeoverState struct {
+	b      *Browser
+	reason string
+	since  time.Time
+	by     string // the session that asked for it
+}
+
+// takeovers holds the takeover in force.
+type takeovers struct {
+	mu  sync.Mutex
+	cur *takeoverState
+}
+
+// active is the takeover in force on b, or nil.
+func (t *takeovers) active(b *Browser) *takeoverState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur == nil || b == nil || t.cur.b != b {
+		return nil
+	}
+	return t.cur
+}
+
+// inForce is the takeover in force on the current browser, or nil.
+func (m *Manager) inForce() *takeoverState {
+	return m.takeover.active(m.current())
+}
+
+// userDriving says whether the user holds the current browser.
+func (m *Manager) userDriving() bool { return m.inForce() != nil }
+
+func takeoverError(t *takeoverState) *Error {
+	return newError(StatusTakeover, "the user has control of the browser: "+t.reason,
+		"Wait for the user to say they are done, then call resume_after_takeover; reads (read_page, get_url, screenshot ...) work meanwhile.").
+		with("reason", t.reason).with("since_s", int(time.Since(t.since).Seconds()))
+}
+
+// TakeoverInfo is what the collaboration tools answer.
+type TakeoverInfo struct {
+	Reason   string
+	URL      string
+	Title    string
+	Resumed  bool // resume: a takeover was ended
+	Selector string
+	Matches  int
+}
+
+// unattended is the answer of a collaboration tool with no one at the
+// window.
+func unattended(what string) *Error {
+	return newError(StatusUnattended, "the browser runs headless: there is no one at the window to "+what,
+		"Do not wait for a human: carry on without this step, or tell the user it needs a visible browser (LYRA_BROWSER_HEADLESS=false).")
+}
+
+// RequestTakeover hands the browser to the user. Only the driver may.
+func (m *Manager) RequestTakeover(ctx context.Context, c Caller, reason string) (*TakeoverInfo, error) {
+	b, tab, done, err := m.enterTab(ctx, c, mutate)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	if !b.headful {
+		return nil, unattended("take over").with("hint", "No lock was taken and nothing is blocked: do not wait for a human.")
+	}
+	m.takeover.mu.Lock()
+	if m.takeover.cur == nil || m.takeover.cur.b != b {
+		m.takeover.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: c.ID}
+	}
+	t := m.takeover.cur
+	m.takeover.mu.Unlock()
+	m.audit(audit.Row{Kind: "takeover", Session: c.ID, Status: "active", Extra: map[string]any{"reason": reason}})
+	b.showBanner(ctx, true)
+	if d := b.downloads; d != nil {
+		d.userHolds(ctx, true)
+	}
+	url, title := b.fresh(ctx, tab)
+	return &TakeoverInfo{Reason: t.reason, URL: url, Title: title}, nil
+}
+
+// ResumeAfterTakeover ends the takeover once the user says so: INTERACT
+// on the current origin is asked ("The user is handing control back"), and
+// a refusal keeps the takeover. Without a takeover it does nothing.
+func (m *Manager) ResumeAfterTakeover(ctx context.Context, c Caller, reason string) (*TakeoverInfo, error) {
+	b, tab, done, err := m.enterTab(ctx, c, mutate)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	url, title := b.fresh(ctx, tab)
+	t := m.takeover.active(b)
+	if t == nil {
+		return &TakeoverInfo{URL: url, Title: title}, nil
+	}
+	msg := "The user is handing control back"
+	if reason != "" {
+		msg += ": " + reason
+	}
+	if scope := policy.ScopeOf(url); !scope.IsZero() && !scope.Opaque() {
+		channel, entry, err := m.obtain(ctx, c, policy.Interact, scope, msg)
+		if err != nil {
+			return nil, err // a refusal keeps the takeover
+		}
+		if err := m.grants.Grant(c.ID, scope, policy.Interact, policy.GrantOptions{Channel: channel, TrustedEntry: entry}); err != nil {
+			return nil, newError(StatusError, err.Error(), "")
+		}
+	}
+	m.takeover.mu.Lock()
+	if m.takeover.cur == t {
+		m.takeover.cur = nil
+	}
+	m.takeover.mu.Unlock()
+	m.audit(audit.Row{Kind: "takeover", Session: c.ID, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
+	b.showBanner(ctx, false)
+	if d := b.downloads; d != nil {
+		d.userHolds(ctx, false)
+	}
+	url, title = b.fresh(ctx, tab)
+	return &TakeoverInfo{Reason: t.reason, URL: url, Title: title, Resumed: true}, nil
+}
+
+// showBanner draws (or removes) the takeover message over every tab, with
+// the browser's own overlay: the page cannot remove it, and cannot draw it.
+func (b *Browser) showBanner(ctx context.Context, on bool) {
+	msg := ""
+	if on {
+		msg = takeoverBanner
+	}
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	for _, p := range b.pages() {
+		s := b.conn.Session(p.SessionID)
+		_ = overlayOn(bctx, s)
+		_, _ = cdp.Call(bctx, s, overlay.SetPausedInDebuggerMessage, overlay.SetPausedInDebuggerMessageParams{Message: msg})
+		if !on {
+			overlayOff(bctx, s)
+		}
+	}
+}
+
+// AskUser asks the user to do a step the agent must not: it highlights the
+// selector when one is given and answers awaiting_user at once. It neither
+// blocks nor locks.
+func (m *Manager) AskUser(ctx context.Context, c Caller, instruction, selector string) (*TakeoverInfo, error) {
+	info := &TakeoverInfo{}
+	if selector != "" {
+		h, err := m.Highlight(ctx, c, selector)
+		if err != nil {
+			return nil, err
+		}
+		info.Selector, info.Matches = h.Selector, h.Matches
+	} else {
+		b, tab, done, err := m.enterTab(ctx, c, mutate)
+		defer done()
+		if err != nil {
+			return nil, err
+		}
+		if t := m.takeover.active(b); t != nil {
+			return nil, takeoverError(t)
+		}
+		if !b.headful {
+			return nil, unattended("ask")
+		}
+		info.URL, info.Title = b.fresh(ctx, tab)
+	}
+	m.audit(audit.Row{Kind: "ask_user", Session: c.ID, Status: StatusAwaitingUser, Extra: map[string]any{"instruction": instruction}})
+	return info, nil
+}
+
+// Highlight outlines the element selector names for the user to see:
+// scrolled to the middle of the view and outlined by the browser's own
+// overlay for highlightFor. Nothing is written into the page: its DOM, its
+// mutation observers and its console see nothing.
+func (m *Manager) Highlight(ctx context.Context, c Caller, selector string) (*TakeoverInfo, error) {
+	sel, err := parseSelector(selector)
+	if err != nil {
+		return nil, err
+	}
+	b, tab, done, err := m.enterTab(ctx, c, mutate)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	if t := m.takeover.active(b); t != nil {
+		return nil, takeoverError(t)
+	}
+	if !b.headful {
+		return nil, unattended("see an outline").with("hint", "An outline nobody sees is not a signal: the page was not touched.")
+	}
+	a := &act{m: m, b: b, c: c, spec: &actSpec{verb: "highlight_element", opts: ActOptions{Timeout: 10 * time.Second}},
+		tab: tab, on: tab, sel: sel, start: time.Now(), group: page.NewActGroup(), res: &ActResult{}}
+	defer a.releaseHandles()
+	if err := a.waitUsable(ctx); err != nil {
+		return nil, err
+	}
+	n := a.loc.Node
+	if err := b.call(ctx, n, `function() { this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); }`, nil); err != nil {
+		return nil, a.annotate(ctx, err)
+	}
+	s := b.conn.Session(n.Session)
+	cfg := &overlay.HighlightConfig{
+		BorderColor:  &cdp.RGBA{R: 232, G: 113, B: 10, A: 1},
+		ContentColor: &cdp.RGBA{R: 232, G: 113, B: 10, A: 0.12},
+	}
+	if err := overlayOn(ctx, s); err != nil {
+		return nil, a.annotate(ctx, err)
+	}
+	if _, err := cdp.Call(ctx, s, overlay.HighlightNode, overlay.HighlightNodeParams{HighlightConfig: cfg, BackendNodeID: n.Backend}); err != nil {
+		return nil, a.annotate(ctx, err)
+	}
+	time.AfterFunc(highlightFor, func() {
+		hctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, _ = cdp.Call(hctx, s, overlay.HideHighlight, cdp.Empty{})
+		if m.takeover.active(b) == nil {
+			overlayOff(hctx, s)
+		}
+	})
+	url, title := b.fresh(ctx, tab)
+	return &TakeoverInfo{URL: url, Title: title, Selector: sel.raw, Matches: a.loc.Matches}, nil
+}
+
+
+// overlayOn enables the browser's overlay on a page session (it needs the
+// DOM domain, which the page cannot see).
+func overlayOn(ctx context.Context, s *cdpconn.Session) error {
+	if _, err := cdp.Call(ctx, s, dom.Enable, dom.EnableParams{}); err != nil {
+		return err
+	}
+	_, err := cdp.Call(ctx, s, overlay.Enable, cdp.Empty{})
+	return err
+}
+
+func overlayOff(ctx context.Context, s *cdpconn.Session) {
+	_, _ = cdp.Call(ctx, s, overlay.Disable, cdp.Empty{})
+	_, _ = cdp.Call(ctx, s, dom.Disable, cdp.Empty{})
+}
