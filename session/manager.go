@@ -38,12 +38,12 @@ type Manager struct {
 	idle      *time.Timer
 	closed    bool // Shutdown was called
 
-	grants *policy.Grants
-	rows   rowLimiter  // audit rows of one kind from one tab, bounded
-	calls  calls       // the acting call under way, for the sends it sets off
-	asks   pendingAsks // consent asked of a session through its client and not yet answered
-	dl     dlStore     // the download directory
-	takeover takeovers // the user holding the browser (takeover.go)
+	grants   *policy.Grants
+	rows     rowLimiter  // audit rows of one kind from one tab, bounded
+	calls    calls       // the acting call under way, for the sends it sets off
+	asks     pendingAsks // consent asked of a session through its client and not yet answered
+	dl       dlStore     // the download directory
+	takeover takeovers   // the user holding the browser (takeover.go)
 
 	// dying counts browsers that were killed or quit but whose profile
 	// lock is not released yet; a new launch waits for them so it gets the

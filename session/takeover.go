@@ -268,7 +268,6 @@ func (m *Manager) Highlight(ctx context.Context, c Caller, selector string) (*Ta
 	return &TakeoverInfo{URL: url, Title: title, Selector: sel.raw, Matches: a.loc.Matches}, nil
 }
 
-
 // overlayOn enables the browser's overlay on a page session (it needs the
 // DOM domain, which the page cannot see).
 func overlayOn(ctx context.Context, s *cdpconn.Session) error {

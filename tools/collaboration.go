@@ -47,8 +47,8 @@ func collaborationTools(d Deps) []*tool {
 			},
 		},
 		{
-			name:  "resume_after_takeover",
-			title: "Take the browser back",
+			name:        "resume_after_takeover",
+			title:       "Take the browser back",
 			description: "End a takeover once the user says they are done: the user is asked to confirm (INTERACT on the current site); a no keeps the takeover. Without a takeover it does nothing. Answers url and title.",
 			params: []param{
 				{name: "reason", kind: "string", description: "What you will do next; shown to the user."},
@@ -83,11 +83,11 @@ func collaborationTools(d Deps) []*tool {
 			},
 		},
 		{
-			name:  "highlight_element",
-			title: "Point the user to an element",
+			name:        "highlight_element",
+			title:       "Point the user to an element",
 			description: "Scroll the element a selector names to the middle of the view and outline it for 4 s, for the user to see. Drawn by the browser, never written into the page. Fails like click (not_found, hidden). Headless: unattended, and the page is untouched.",
-			params: []param{{name: "selector", kind: "string", required: true, description: "The element: " + selectorHelp}},
-			output: map[string]any{"selector": str("as given"), "matches": integer("how many elements matched"), "url": str("where the tab stands")},
+			params:      []param{{name: "selector", kind: "string", required: true, description: "The element: " + selectorHelp}},
+			output:      map[string]any{"selector": str("as given"), "matches": integer("how many elements matched"), "url": str("where the tab stands")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				i, err := m.Highlight(ctx, c.caller, c.str("selector"))
 				if err != nil {
