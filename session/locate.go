@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
@@ -102,7 +100,7 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 	if err != nil || count > 0 {
 		return &located{Matches: count, Node: n}, err
 	}
-	frames, err := b.childFrames(ctx, tab)
+	frames, err := page.ChildFrames(ctx, b.conn, b.pageTab(tab))
 	if err != nil {
 		return nil, err
 	}
@@ -120,56 +118,6 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 		out.Matches += c
 		if out.Node == nil && n != nil {
 			out.Node = n
-		}
-	}
-	return out, nil
-}
-
-// childFrames lists the tab's iframes in document order, depth first,
-// each with the session that reaches it: the tab's for a same-process
-// frame, its own for an out-of-process one.
-func (b *Browser) childFrames(ctx context.Context, tab cdpguard.Target) ([]page.FrameRef, error) {
-	oopif := map[cdp.FrameID]target.SessionID{}
-	for _, f := range b.guard.Frames(tab.ID) {
-		oopif[cdp.FrameID(f.ID)] = f.SessionID
-	}
-	var out []page.FrameRef
-	seen := map[cdp.FrameID]bool{}
-	var walk func(sid target.SessionID, depth int) error
-	walk = func(sid target.SessionID, depth int) error {
-		res, err := cdp.Call(ctx, b.conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
-		if err != nil {
-			return err
-		}
-		var kids func(t *cdppage.FrameTree)
-		kids = func(t *cdppage.FrameTree) {
-			for _, c := range t.ChildFrames {
-				if c.Frame == nil || seen[c.Frame.ID] {
-					continue
-				}
-				seen[c.Frame.ID] = true
-				if s, ok := oopif[c.Frame.ID]; ok {
-					out = append(out, page.FrameRef{Session: s, Frame: c.Frame.ID})
-					if depth < 8 {
-						_ = walk(s, depth+1)
-					}
-					continue
-				}
-				out = append(out, page.FrameRef{Session: sid, Frame: c.Frame.ID})
-				kids(c)
-			}
-		}
-		kids(res.FrameTree)
-		return nil
-	}
-	if err := walk(tab.SessionID, 0); err != nil {
-		return nil, err
-	}
-	// An out-of-process frame the tree did not show (it is attached but its
-	// parent's tree has not caught up yet) is still searched.
-	for _, f := range b.guard.Frames(tab.ID) {
-		if !seen[cdp.FrameID(f.ID)] {
-			out = append(out, page.FrameRef{Session: f.SessionID, Frame: cdp.FrameID(f.ID)})
 		}
 	}
 	return out, nil

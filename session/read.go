@@ -420,43 +420,16 @@ func (b *Browser) adoptFrame(ctx context.Context, frames map[cdp.FrameID]*treeFr
 	return ""
 }
 
-// tabFrames lists the documents of a tab: its own frames, and those of its
-// out-of-process iframes, each with the session that renders it.
+// tabFrames lists the documents of a tab (page.TabFrames), each as a
+// treeFrame.
 func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.FrameID]*treeFrame, error) {
-	frames := map[cdp.FrameID]*treeFrame{}
-	add := func(sid target.SessionID, t *cdppage.FrameTree, parent cdp.FrameID) {
-		var walk func(t *cdppage.FrameTree, parent cdp.FrameID)
-		walk = func(t *cdppage.FrameTree, parent cdp.FrameID) {
-			if t == nil || t.Frame == nil {
-				return
-			}
-			p := parent
-			if t.Frame.ParentID != "" {
-				p = t.Frame.ParentID
-			}
-			if old := frames[t.Frame.ID]; old != nil && p == "" {
-				p = old.parent
-			}
-			frames[t.Frame.ID] = &treeFrame{id: t.Frame.ID, sid: sid, loader: t.Frame.LoaderID, parent: p}
-			for _, c := range t.ChildFrames {
-				walk(c, t.Frame.ID)
-			}
-		}
-		walk(t, parent)
-	}
-	res, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), cdppage.GetFrameTree, cdp.Empty{})
+	pf, err := page.TabFrames(ctx, b.conn, b.pageTab(tab))
 	if err != nil {
 		return nil, err
 	}
-	add(tab.SessionID, res.FrameTree, "")
-	// Out-of-process iframes: their own targets hold their documents.
-	// Parents first, so a nested one finds its parent's entry.
-	for _, t := range b.guard.Frames(tab.ID) {
-		r, err := cdp.Call(ctx, b.conn.Session(t.SessionID), cdppage.GetFrameTree, cdp.Empty{})
-		if err != nil {
-			continue // gone meanwhile
-		}
-		add(t.SessionID, r.FrameTree, "")
+	frames := make(map[cdp.FrameID]*treeFrame, len(pf))
+	for id, f := range pf {
+		frames[id] = &treeFrame{id: f.ID, sid: f.Session, loader: f.Loader, parent: f.Parent}
 	}
 	return frames, nil
 }
