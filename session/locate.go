@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/chromedp/cdproto/cdp"
-
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
 )
@@ -84,9 +82,9 @@ type located struct {
 	Node    *page.Node // the element to act on; nil when nothing matched
 }
 
-// locate resolves a selector on the tab. A syntax error is an *Error
-// naming the selector argument; an aria-ref that names nothing is
-// resolveRef's not_found.
+// locate resolves a selector on the tab (page.Locate). A syntax error is
+// an *Error naming the selector argument; an aria-ref that names nothing
+// is resolveRef's not_found.
 func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSelector, group string) (*located, error) {
 	if sel.kind == selRef {
 		e, err := b.resolveRef(ctx, sel.body)
@@ -95,43 +93,15 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 		}
 		return &located{Matches: 1, Node: page.NewNode(e.SessionID, e.FrameID, e.Backend, group)}, nil
 	}
-	main := page.FrameRef{Session: tab.SessionID, Frame: cdp.FrameID(tab.ID)}
-	count, n, err := b.locateIn(ctx, main, sel, group)
-	if err != nil || count > 0 {
-		return &located{Matches: count, Node: n}, err
+	count, n, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), string(sel.kind), sel.body, group)
+	var bad *page.InvalidSelectorError
+	if errors.As(err, &bad) {
+		return nil, selectorError(sel.raw, "the selector is not valid: "+bad.Text)
 	}
-	frames, err := page.ChildFrames(ctx, b.conn, b.pageTab(tab))
 	if err != nil {
 		return nil, err
 	}
-	out := &located{}
-	for _, f := range frames {
-		c, n, err := b.locateIn(ctx, f, sel, group)
-		if err != nil {
-			var se *Error
-			if errors.As(err, &se) {
-				return nil, err
-			}
-			// A frame that went away while we looked holds nothing.
-			continue
-		}
-		out.Matches += c
-		if out.Node == nil && n != nil {
-			out.Node = n
-		}
-	}
-	return out, nil
-}
-
-// locateIn runs page.LocateIn in one frame; a selector the page's engine
-// rejects is an error that names the selector argument.
-func (b *Browser) locateIn(ctx context.Context, f page.FrameRef, sel parsedSelector, group string) (int, *page.Node, error) {
-	count, n, err := page.LocateIn(ctx, b.conn, &b.worlds, f, string(sel.kind), sel.body, group)
-	var bad *page.InvalidSelectorError
-	if errors.As(err, &bad) {
-		return 0, nil, selectorError(sel.raw, "the selector is not valid: "+bad.Text)
-	}
-	return count, n, err
+	return &located{Matches: count, Node: n}, nil
 }
 
 // call runs fn with `this` bound to the node (page.Call).
