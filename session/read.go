@@ -27,10 +27,7 @@ type ReadOptions struct {
 }
 
 // Link is one visible link of a text read.
-type Link struct {
-	Text string `json:"text"`
-	Href string `json:"href"`
-}
+type Link = page.Link
 
 // ReadResult is one page of a read.
 type ReadResult struct {
@@ -96,52 +93,37 @@ func (b *Browser) readText(ctx context.Context, tab cdpguard.Target, sel string)
 		if err != nil {
 			return "", err
 		}
-		var text string
-		err = b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend,
-			`function(){ return String(this.innerText ?? this.textContent ?? ''); }`, &text)
+		text, err := page.NodeText(ctx, b.conn, &b.worlds, e)
 		return text, readErr(ctx, err, sel)
 	}
-	var r struct {
-		Found bool   `json:"found"`
-		Text  string `json:"text"`
-	}
-	err := b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSText, &r, sel)
+	text, found, err := page.ReadText(ctx, b.conn, &b.worlds, b.pageTab(tab), sel)
 	if err != nil {
 		return "", readErr(ctx, err, sel)
 	}
-	if !r.Found {
+	if !found {
 		return "", noMatch(sel)
 	}
-	return r.Text, nil
+	return text, nil
 }
 
 func (b *Browser) readLinks(ctx context.Context, tab cdpguard.Target, sel string) ([]Link, bool, error) {
-	var r struct {
-		Found     bool   `json:"found"`
-		Links     []Link `json:"links"`
-		Truncated bool   `json:"truncated"`
-	}
-	var err error
+	var on *page.ElementRef
 	if IsRef(sel) {
 		// A ref names one element, in whichever frame: its links.
-		e, rerr := b.resolveRef(ctx, sel)
-		if rerr != nil {
-			return nil, false, rerr
+		e, err := b.resolveRef(ctx, sel)
+		if err != nil {
+			return nil, false, err
 		}
-		err = b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSLinksOn, &r, MaxLinks)
-	} else {
-		err = b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), snapshot.JSLinks, &r, sel, MaxLinks)
+		on = &e
 	}
+	links, truncated, found, err := page.Links(ctx, b.conn, &b.worlds, b.pageTab(tab), sel, on, MaxLinks)
 	if err != nil {
 		return nil, false, readErr(ctx, err, sel)
 	}
-	if !r.Found {
+	if !found {
 		return nil, false, noMatch(sel)
 	}
-	if r.Links == nil {
-		r.Links = []Link{}
-	}
-	return r.Links, r.Truncated, nil
+	return links, truncated, nil
 }
 
 func noMatch(sel string) *Error {
