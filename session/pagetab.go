@@ -1,7 +1,10 @@
 package session
 
 import (
+	"context"
+
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
@@ -18,4 +21,26 @@ func (b *Browser) pageTab(tab cdpguard.Target) page.Tab {
 		}
 		return out
 	}}
+}
+
+// treeFrame is one document of the tab, as form reads walk them.
+type treeFrame struct {
+	id     cdp.FrameID
+	sid    target.SessionID
+	loader cdp.LoaderID
+	parent cdp.FrameID
+}
+
+// tabFrames lists the documents of a tab (page.TabFrames), each as a
+// treeFrame.
+func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.FrameID]*treeFrame, error) {
+	pf, err := page.TabFrames(ctx, b.conn, b.pageTab(tab))
+	if err != nil {
+		return nil, err
+	}
+	frames := make(map[cdp.FrameID]*treeFrame, len(pf))
+	for id, f := range pf {
+		frames[id] = &treeFrame{id: f.ID, sid: f.Session, loader: f.Loader, parent: f.Parent}
+	}
+	return frames, nil
 }

@@ -10,7 +10,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
@@ -152,14 +151,6 @@ func readErr(ctx context.Context, err error, sel string) error {
 	return callError(ctx, err, "reading the page")
 }
 
-// treeFrame is one document of the tab, as form reads walk them.
-type treeFrame struct {
-	id     cdp.FrameID
-	sid    target.SessionID
-	loader cdp.LoaderID
-	parent cdp.FrameID
-}
-
 // readTree reads the tab's action map (page.TreeRead): the visible items
 // in reading order (on-screen first), how many are on screen, and their
 // refs, which become the latest read.
@@ -201,18 +192,4 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string)
 	}
 	refs := b.refs.Assign(tab.ID, t.MainLoader, t.Items, t.Ref)
 	return t, refs, nil
-}
-
-// tabFrames lists the documents of a tab (page.TabFrames), each as a
-// treeFrame.
-func (b *Browser) tabFrames(ctx context.Context, tab cdpguard.Target) (map[cdp.FrameID]*treeFrame, error) {
-	pf, err := page.TabFrames(ctx, b.conn, b.pageTab(tab))
-	if err != nil {
-		return nil, err
-	}
-	frames := make(map[cdp.FrameID]*treeFrame, len(pf))
-	for id, f := range pf {
-		frames[id] = &treeFrame{id: f.ID, sid: f.Session, loader: f.Loader, parent: f.Parent}
-	}
-	return frames, nil
 }
