@@ -135,8 +135,7 @@ func readErr(ctx context.Context, err error, sel string) error {
 	if err == nil {
 		return nil
 	}
-	var se *page.ScriptError
-	if errors.As(err, &se) && strings.Contains(se.Text, "lyrad:badselector") {
+	if page.IsBadSelector(err) {
 		return &Error{Status: StatusError, Message: "selector is not a valid CSS selector: " + sel,
 			Hint:   "Pass a CSS selector (#id, .class, tag[attr=value]), text=..., or an aria-ref=eN token from read_page(mode=\"tree\").",
 			Fields: map[string]any{"argument": "selector"}}
@@ -145,7 +144,8 @@ func readErr(ctx context.Context, err error, sel string) error {
 	if errors.As(err, &ne) {
 		return newError("not_found", "the element is gone from the page", RefHint).with("selector", sel)
 	}
-	if se != nil {
+	var se *page.ScriptError
+	if errors.As(err, &se) {
 		return newError(StatusError, se.Error(), "Retry; the page may have been changing under the read.")
 	}
 	return callError(ctx, err, "reading the page")
