@@ -1,8 +1,11 @@
 // Package page holds what lyrad does to a page over CDP: its isolated
-// world and the scripts it runs there, real input, locating elements in a
-// frame, aria-ref handles, the layout snapshot a tree read uses, and small
-// reads (a node by a page-side function, the visible-text excerpt). It
-// knows nothing of callers, grants or owners; package session decides who
-// may act and calls page to do it. cdproto's own page domain is imported
-// as cdppage.
+// world and the scripts it runs there, real input, locating elements
+// across a tab's frames, aria-ref handles, the tab's frames and where
+// they stand (pointer geometry), the reads (tree, text, links, forms), the
+// wait_for conditions, captures, and the watcher of an acting call. It
+// knows nothing of callers, grants or owners: a tab reaches it as a Tab
+// (its session and a way to list its out-of-process iframes), and its
+// failures are plain errors; package session decides who may act, calls
+// page to do it, and turns what page answers into its envelopes.
+// cdproto's own page domain is imported as cdppage.
 package page

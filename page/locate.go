@@ -193,3 +193,36 @@ func ReleaseHandles(conn *cdpconn.Conn, group string, sessions ...target.Session
 func NewNode(sid target.SessionID, frame cdp.FrameID, backend cdp.BackendNodeID, group string) *Node {
 	return &Node{Session: sid, Frame: frame, Backend: backend, group: group}
 }
+
+// Locate runs LocateIn for a selector of kind and body on the tab: the
+// main frame first, and only when nothing there matches, each of its
+// iframes (ChildFrames), adding up their matches; the node is the first
+// match found. A frame that went away while we looked holds nothing. A
+// selector the page's engine rejects is an *InvalidSelectorError.
+func Locate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kind, body, group string) (int, *Node, error) {
+	main := FrameRef{Session: tab.Session, Frame: tab.Main()}
+	count, n, err := LocateIn(ctx, conn, w, main, kind, body, group)
+	if err != nil || count > 0 {
+		return count, n, err
+	}
+	frames, err := ChildFrames(ctx, conn, tab)
+	if err != nil {
+		return 0, nil, err
+	}
+	var first *Node
+	for _, f := range frames {
+		c, n, err := LocateIn(ctx, conn, w, f, kind, body, group)
+		if err != nil {
+			var bad *InvalidSelectorError
+			if errors.As(err, &bad) {
+				return 0, nil, err
+			}
+			continue
+		}
+		count += c
+		if first == nil && n != nil {
+			first = n
+		}
+	}
+	return count, first, nil
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/snapshot"
 )
 
 // FindNode runs a JSFind-like function in a frame's isolated world and
@@ -53,4 +54,54 @@ func FindNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Sessi
 		}
 		return d.Node.BackendNodeID, nil
 	}
+}
+
+// Link is one visible link of a text read.
+type Link struct {
+	Text string `json:"text"`
+	Href string `json:"href"`
+}
+
+// ReadText is the visible text of the tab's main frame, or of the region a
+// CSS or text= selector names there (snapshot.JSText); found is false when
+// the selector matches nothing.
+func ReadText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, sel string) (text string, found bool, err error) {
+	var r struct {
+		Found bool   `json:"found"`
+		Text  string `json:"text"`
+	}
+	err = w.CallFunction(ctx, conn.Session(tab.Session), tab.Main(), snapshot.JSText, &r, sel)
+	return r.Text, r.Found, err
+}
+
+// NodeText is the rendered text of one element.
+func NodeText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, e ElementRef) (string, error) {
+	var text string
+	err := w.CallOnNode(ctx, conn.Session(e.SessionID), e.FrameID, e.Backend,
+		`function(){ return String(this.innerText ?? this.textContent ?? ''); }`, &text)
+	return text, err
+}
+
+// Links are the visible links of a text read, at most maxLinks: of the tab's
+// main frame or the region a selector names there (snapshot.JSLinks), or,
+// when e is not nil, of that element, in whichever frame
+// (snapshot.JSLinksOn). found is false when the selector matches nothing.
+func Links(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, sel string, e *ElementRef, maxLinks int) (links []Link, truncated, found bool, err error) {
+	var r struct {
+		Found     bool   `json:"found"`
+		Links     []Link `json:"links"`
+		Truncated bool   `json:"truncated"`
+	}
+	if e != nil {
+		err = w.CallOnNode(ctx, conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSLinksOn, &r, maxLinks)
+	} else {
+		err = w.CallFunction(ctx, conn.Session(tab.Session), tab.Main(), snapshot.JSLinks, &r, sel, maxLinks)
+	}
+	if err != nil {
+		return nil, false, false, err
+	}
+	if r.Links == nil {
+		r.Links = []Link{}
+	}
+	return r.Links, r.Truncated, r.Found, nil
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
-	cdppage "github.com/chromedp/cdproto/page"
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
@@ -31,10 +29,6 @@ type Capture struct {
 	Tag    string // read_image: the element's tag
 }
 
-// maxCaptureSide bounds a capture's height and width in CSS pixels: Chrome
-// cannot paint a taller surface in one piece.
-const maxCaptureSide = 16384
-
 // Screenshot captures the viewport, or the whole page. A read.
 func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Capture, bool, error) {
 	b, tab, done, err := m.enterTab(ctx, c, read)
@@ -42,28 +36,11 @@ func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Cap
 	if err != nil {
 		return nil, false, err
 	}
-	s := b.conn.Session(tab.SessionID)
-	p := cdppage.CaptureScreenshotParams{Format: cdppage.CaptureScreenshotFormatPng}
-	clipped := false
-	if fullPage {
-		lm, err := cdp.Call(ctx, s, cdppage.GetLayoutMetrics, cdp.Empty{})
-		if err != nil {
-			return nil, false, callError(ctx, err, "screenshot")
-		}
-		w, h := lm.CSSContentSize.Width, lm.CSSContentSize.Height
-		if h > maxCaptureSide || w > maxCaptureSide {
-			clipped = true
-			w, h = min(w, maxCaptureSide), min(h, maxCaptureSide)
-		}
-		t := true
-		p.Clip = &cdppage.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Ceil(h), Scale: 1}
-		p.CaptureBeyondViewport = &t
-	}
-	shot, err := cdp.Call(ctx, s, cdppage.CaptureScreenshot, p)
+	png, clipped, err := page.Screenshot(ctx, b.conn, b.pageTab(tab), fullPage)
 	if err != nil {
 		return nil, false, callError(ctx, err, "screenshot")
 	}
-	capt, err := m.saveCapture("page", shot.Data)
+	capt, err := m.saveCapture("page", png)
 	return capt, clipped, err
 }
 
@@ -90,15 +67,8 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 		}
 		e.Backend = n
 	}
-	var info struct {
-		Tag       string  `json:"tag"`
-		X         float64 `json:"x"`
-		Y         float64 `json:"y"`
-		W         float64 `json:"w"`
-		H         float64 `json:"h"`
-		Connected bool    `json:"connected"`
-	}
-	if err := b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSElementInfo, &info); err != nil {
+	info, err := page.ElementInfo(ctx, b.conn, &b.worlds, e)
+	if err != nil {
 		return nil, readErr(ctx, err, selector)
 	}
 	if info.W < 1 || info.H < 1 {
@@ -111,59 +81,31 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 	if err != nil {
 		return nil, err
 	}
-	w, h := min(info.W, maxCaptureSide), min(info.H, maxCaptureSide)
-	t := true
-	shot, err := cdp.Call(ctx, b.conn.Session(tab.SessionID), cdppage.CaptureScreenshot, cdppage.CaptureScreenshotParams{
-		Format: cdppage.CaptureScreenshotFormatPng, CaptureBeyondViewport: &t,
-		Clip: &cdppage.Viewport{X: x, Y: y, Width: w, Height: h, Scale: 1},
-	})
+	png, err := page.CaptureElement(ctx, b.conn, b.pageTab(tab), x, y, info.W, info.H)
 	if err != nil {
 		return nil, callError(ctx, err, "read_image")
 	}
-	capt, err := m.saveCapture("image", shot.Data)
+	capt, err := m.saveCapture("image", png)
 	if capt != nil {
 		capt.Tag = info.Tag
 	}
 	return capt, err
 }
 
-// toTabCoords moves a point from a frame's viewport to the tab's document.
+// toTabCoords moves a point from a frame's viewport to the tab's document
+// (page.ToTabCoords).
 func (b *Browser) toTabCoords(ctx context.Context, tab cdpguard.Target, frame cdp.FrameID, x, y float64) (float64, float64, error) {
-	main := cdp.FrameID(tab.ID)
-	var frames map[cdp.FrameID]*treeFrame
-	for cur := frame; cur != main; {
-		if frames == nil {
-			var err error
-			if frames, err = b.tabFrames(ctx, tab); err != nil {
-				return 0, 0, callError(ctx, err, "read_image")
-			}
-		}
-		f := frames[cur]
-		if f == nil {
-			return 0, 0, newError("not_found", "the element's frame is gone", RefHint)
-		}
-		parent := frames[f.parent]
-		if parent == nil {
-			parent = frames[main] // an out-of-process root whose parent its target does not name
-		}
-		owner, err := cdp.Call(ctx, b.conn.Session(parent.sid), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cur})
-		if err != nil {
-			return 0, 0, newError(StatusError, "cannot place the element's frame on the page: "+err.Error(), "Capture the frame's element with screenshot instead.")
-		}
-		var off struct{ X, Y float64 }
-		err = b.worlds.CallOnNode(ctx, b.conn.Session(parent.sid), parent.id, owner.BackendNodeID,
-			`function(){ const r = this.getBoundingClientRect(); return { X: r.x + this.clientLeft, Y: r.y + this.clientTop }; }`, &off)
-		if err != nil {
-			return 0, 0, callError(ctx, err, "read_image")
-		}
-		x, y = x+off.X, y+off.Y
-		cur = parent.id
+	x, y, err := page.ToTabCoords(ctx, b.conn, &b.worlds, b.pageTab(tab), frame, x, y)
+	var pe *page.FramePlaceError
+	switch {
+	case err == nil:
+		return x, y, nil
+	case errors.Is(err, page.ErrFrameGone):
+		return 0, 0, newError("not_found", "the element's frame is gone", RefHint)
+	case errors.As(err, &pe):
+		return 0, 0, newError(StatusError, pe.Error(), "Capture the frame's element with screenshot instead.")
 	}
-	var scroll struct{ X, Y float64 }
-	if err := b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), main, `function(){ return { X: scrollX, Y: scrollY }; }`, &scroll); err != nil {
-		return 0, 0, callError(ctx, err, "read_image")
-	}
-	return x + scroll.X, y + scroll.Y, nil
+	return 0, 0, callError(ctx, err, "read_image")
 }
 
 // captureName is how lyrad names its captures; pruning touches nothing

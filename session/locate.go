@@ -5,10 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/target"
-
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
 )
@@ -86,9 +82,9 @@ type located struct {
 	Node    *page.Node // the element to act on; nil when nothing matched
 }
 
-// locate resolves a selector on the tab. A syntax error is an *Error
-// naming the selector argument; an aria-ref that names nothing is
-// resolveRef's not_found.
+// locate resolves a selector on the tab (page.Locate). A syntax error is
+// an *Error naming the selector argument; an aria-ref that names nothing
+// is resolveRef's not_found.
 func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSelector, group string) (*located, error) {
 	if sel.kind == selRef {
 		e, err := b.resolveRef(ctx, sel.body)
@@ -97,93 +93,15 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 		}
 		return &located{Matches: 1, Node: page.NewNode(e.SessionID, e.FrameID, e.Backend, group)}, nil
 	}
-	main := page.FrameRef{Session: tab.SessionID, Frame: cdp.FrameID(tab.ID)}
-	count, n, err := b.locateIn(ctx, main, sel, group)
-	if err != nil || count > 0 {
-		return &located{Matches: count, Node: n}, err
+	count, n, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), string(sel.kind), sel.body, group)
+	var bad *page.InvalidSelectorError
+	if errors.As(err, &bad) {
+		return nil, selectorError(sel.raw, "the selector is not valid: "+bad.Text)
 	}
-	frames, err := b.childFrames(ctx, tab)
 	if err != nil {
 		return nil, err
 	}
-	out := &located{}
-	for _, f := range frames {
-		c, n, err := b.locateIn(ctx, f, sel, group)
-		if err != nil {
-			var se *Error
-			if errors.As(err, &se) {
-				return nil, err
-			}
-			// A frame that went away while we looked holds nothing.
-			continue
-		}
-		out.Matches += c
-		if out.Node == nil && n != nil {
-			out.Node = n
-		}
-	}
-	return out, nil
-}
-
-// childFrames lists the tab's iframes in document order, depth first,
-// each with the session that reaches it: the tab's for a same-process
-// frame, its own for an out-of-process one.
-func (b *Browser) childFrames(ctx context.Context, tab cdpguard.Target) ([]page.FrameRef, error) {
-	oopif := map[cdp.FrameID]target.SessionID{}
-	for _, f := range b.guard.Frames(tab.ID) {
-		oopif[cdp.FrameID(f.ID)] = f.SessionID
-	}
-	var out []page.FrameRef
-	seen := map[cdp.FrameID]bool{}
-	var walk func(sid target.SessionID, depth int) error
-	walk = func(sid target.SessionID, depth int) error {
-		res, err := cdp.Call(ctx, b.conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
-		if err != nil {
-			return err
-		}
-		var kids func(t *cdppage.FrameTree)
-		kids = func(t *cdppage.FrameTree) {
-			for _, c := range t.ChildFrames {
-				if c.Frame == nil || seen[c.Frame.ID] {
-					continue
-				}
-				seen[c.Frame.ID] = true
-				if s, ok := oopif[c.Frame.ID]; ok {
-					out = append(out, page.FrameRef{Session: s, Frame: c.Frame.ID})
-					if depth < 8 {
-						_ = walk(s, depth+1)
-					}
-					continue
-				}
-				out = append(out, page.FrameRef{Session: sid, Frame: c.Frame.ID})
-				kids(c)
-			}
-		}
-		kids(res.FrameTree)
-		return nil
-	}
-	if err := walk(tab.SessionID, 0); err != nil {
-		return nil, err
-	}
-	// An out-of-process frame the tree did not show (it is attached but its
-	// parent's tree has not caught up yet) is still searched.
-	for _, f := range b.guard.Frames(tab.ID) {
-		if !seen[cdp.FrameID(f.ID)] {
-			out = append(out, page.FrameRef{Session: f.SessionID, Frame: cdp.FrameID(f.ID)})
-		}
-	}
-	return out, nil
-}
-
-// locateIn runs page.LocateIn in one frame; a selector the page's engine
-// rejects is an error that names the selector argument.
-func (b *Browser) locateIn(ctx context.Context, f page.FrameRef, sel parsedSelector, group string) (int, *page.Node, error) {
-	count, n, err := page.LocateIn(ctx, b.conn, &b.worlds, f, string(sel.kind), sel.body, group)
-	var bad *page.InvalidSelectorError
-	if errors.As(err, &bad) {
-		return 0, nil, selectorError(sel.raw, "the selector is not valid: "+bad.Text)
-	}
-	return count, n, err
+	return &located{Matches: count, Node: n}, nil
 }
 
 // call runs fn with `this` bound to the node (page.Call).

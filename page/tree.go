@@ -1,0 +1,276 @@
+package page
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/snapshot"
+)
+
+// ErrRegionGone: the region a tree read was limited to has no layout
+// (its frame went away, or it is not rendered).
+var ErrRegionGone = errors.New("the region has no layout")
+
+// treeFrame is one document of the tab as a tree read fetches it.
+type treeFrame struct {
+	Frame
+	ax     []snapshot.AXNode
+	layout *DocLayout
+	out    *snapshot.Frame
+}
+
+// TreeRead is a tree read under way: the tab's frames are listed; the
+// caller may find the region to limit it to, then Read.
+type TreeRead struct {
+	conn   *cdpconn.Conn
+	w      *Worlds
+	tab    Tab
+	frames map[cdp.FrameID]*treeFrame
+	main   *treeFrame
+}
+
+// StartTree lists the tab's frames for a tree read. A tab whose main frame
+// is not among them (it closed) is ErrTabGone.
+func StartTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab) (*TreeRead, error) {
+	pf, err := TabFrames(ctx, conn, tab)
+	if err != nil {
+		return nil, err
+	}
+	t := &TreeRead{conn: conn, w: w, tab: tab, frames: make(map[cdp.FrameID]*treeFrame, len(pf))}
+	for id, f := range pf {
+		t.frames[id] = &treeFrame{Frame: *f}
+	}
+	if t.main = t.frames[tab.Main()]; t.main == nil {
+		return nil, ErrTabGone
+	}
+	return t, nil
+}
+
+// FindRegion finds the element a CSS or text= selector names in the main
+// frame (snapshot.JSFind); 0 when nothing matches.
+func (t *TreeRead) FindRegion(ctx context.Context, sel string) (cdp.BackendNodeID, error) {
+	return FindNode(ctx, t.conn, t.w, t.main.Session, t.main.ID, snapshot.JSFind, sel)
+}
+
+// Tree is what a tree read saw: the visible items in reading order
+// (on-screen first), how many are on screen, and where it spent its time.
+type Tree struct {
+	Items      []snapshot.Item
+	InView     int
+	MainLoader cdp.LoaderID
+	Fetch      time.Duration // asking Chrome
+	Build      time.Duration // building the map
+	frames     map[cdp.FrameID]*treeFrame
+	tab        target.ID
+}
+
+// Ref is the handle of one of the tree's items.
+func (tr *Tree) Ref(it snapshot.Item) ElementRef {
+	f := tr.frames[cdp.FrameID(it.Frame.ID)]
+	return ElementRef{TabID: tr.tab, SessionID: f.Session, FrameID: f.ID, Backend: cdp.BackendNodeID(it.Backend), Role: it.Role, Name: it.Name, Loader: f.Loader}
+}
+
+// Read reads the tab's action map, limited to the subtree of regionNode in
+// regionFrame when regionNode is not 0 (ErrRegionGone when that region has
+// no layout).
+func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode cdp.BackendNodeID) (*Tree, error) {
+	frames, main := t.frames, t.main
+	startFetch := time.Now()
+	// Per target, one layout snapshot; per frame, one accessibility tree.
+	// They are independent, so they are asked for all at once.
+	sessions := map[target.SessionID]bool{}
+	for _, f := range frames {
+		sessions[f.Session] = true
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		firstEr error
+		layouts = map[target.SessionID]*LayoutSnapshot{}
+		vp      *cdppage.LayoutViewport
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstEr == nil {
+			firstEr = err
+		}
+		mu.Unlock()
+	}
+	for sid := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, err := CaptureLayout(ctx, t.conn.Session(sid))
+			if err != nil {
+				fail(err)
+				return
+			}
+			mu.Lock()
+			layouts[sid] = l
+			mu.Unlock()
+		}()
+	}
+	for _, f := range frames {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var r struct {
+				Nodes []snapshot.AXNode `json:"nodes"`
+			}
+			err := t.conn.Session(f.Session).Call(ctx, "Accessibility.getFullAXTree", map[string]any{"frameId": f.ID}, &r)
+			if err != nil && !cdpconn.IsTargetGone(err) && !cdpconn.IsContextGone(err) {
+				fail(err)
+				return
+			}
+			f.ax = r.Nodes // a frame that went away meanwhile reads as empty
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		lm, err := cdp.Call(ctx, t.conn.Session(t.tab.Session), cdppage.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			fail(err)
+			return
+		}
+		vp = lm.CSSLayoutViewport
+	}()
+	wg.Wait()
+	fetched := time.Now()
+	if firstEr != nil {
+		return nil, firstEr
+	}
+	for _, f := range frames {
+		if l := layouts[f.Session]; l != nil {
+			f.layout = l.Docs[f.ID]
+		}
+	}
+
+	// A frame whose parent its own target does not name (an out-of-process
+	// root) is found through its owner element.
+	for _, f := range frames {
+		if f == main || (f.Parent != "" && frames[f.Parent] != nil) {
+			continue
+		}
+		f.Parent = t.adoptFrame(ctx, f)
+	}
+	// Where each frame stands in the tab: its iframe element's box.
+	for _, f := range frames {
+		f.out = &snapshot.Frame{ID: string(f.ID), Session: string(f.Session), Loader: string(f.Loader), AX: f.ax, Children: map[int64]*snapshot.Frame{}}
+		if f.layout != nil && f.layout.HasWordBreaks() {
+			f.out.WordBreakText = f.layout.WordBreakText
+		}
+	}
+	var place func(f *treeFrame, dx, dy float64, clip *snapshot.Rect)
+	place = func(f *treeFrame, dx, dy float64, clip *snapshot.Rect) {
+		l := f.layout
+		f.out.Clip = clip
+		f.out.Box = func(backend int64) (snapshot.Rect, bool) {
+			if l == nil {
+				return snapshot.Rect{}, false
+			}
+			r, ok := l.Boxes[cdp.BackendNodeID(backend)]
+			r.X += dx
+			r.Y += dy
+			return r, ok
+		}
+		for _, c := range frames {
+			if c.Parent != f.ID || c == f {
+				continue
+			}
+			owner := t.frameOwner(ctx, f, c)
+			if owner == 0 {
+				continue
+			}
+			f.out.Children[int64(owner)] = c.out
+			box, _ := f.out.Box(int64(owner))
+			cclip := box
+			if clip != nil {
+				cclip = intersect(box, *clip)
+			}
+			sx, sy := 0.0, 0.0
+			if c.layout != nil {
+				sx, sy = c.layout.ScrollX, c.layout.ScrollY
+			}
+			place(c, box.X-sx, box.Y-sy, &cclip)
+		}
+	}
+	place(main, 0, 0, nil)
+
+	if regionNode != 0 {
+		rf := frames[regionFrame]
+		if rf == nil || rf.layout == nil {
+			return nil, ErrRegionGone
+		}
+		in := rf.layout.Subtree(regionNode)
+		rf.out.InRegion = func(backend int64) bool { return in[cdp.BackendNodeID(backend)] }
+	}
+	view := snapshot.Rect{}
+	if vp != nil {
+		view = snapshot.Rect{X: float64(vp.PageX), Y: float64(vp.PageY), W: float64(vp.ClientWidth), H: float64(vp.ClientHeight)}
+	}
+	items := snapshot.Collect(main.out, view, regionNode != 0)
+	items, inView := snapshot.Order(items)
+	return &Tree{Items: items, InView: inView, MainLoader: main.Loader, Fetch: fetched.Sub(startFetch), Build: time.Since(fetched),
+		frames: frames, tab: t.tab.ID}, nil
+}
+
+func intersect(a, b snapshot.Rect) snapshot.Rect {
+	x0, y0 := max(a.X, b.X), max(a.Y, b.Y)
+	x1, y1 := min(a.X+a.W, b.X+b.W), min(a.Y+a.H, b.Y+b.H)
+	if x1 <= x0 || y1 <= y0 {
+		return snapshot.Rect{}
+	}
+	return snapshot.Rect{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+}
+
+// frameOwner finds the iframe element of child in its parent's document.
+// A frame in the parent's process is in the parent's layout snapshot; an
+// out-of-process one is asked of the parent's target.
+func (t *TreeRead) frameOwner(ctx context.Context, parent, child *treeFrame) cdp.BackendNodeID {
+	if parent.layout != nil {
+		if n, ok := parent.layout.Owners[child.ID]; ok {
+			return n
+		}
+	}
+	r, err := cdp.Call(ctx, t.conn.Session(parent.Session), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: child.ID})
+	if err != nil {
+		return 0
+	}
+	return r.BackendNodeID
+}
+
+// adoptFrame finds the frame whose document holds f's iframe element.
+func (t *TreeRead) adoptFrame(ctx context.Context, f *treeFrame) cdp.FrameID {
+	tried := map[target.SessionID]bool{f.Session: true}
+	for _, g := range t.frames {
+		if tried[g.Session] {
+			continue
+		}
+		tried[g.Session] = true
+		r, err := cdp.Call(ctx, t.conn.Session(g.Session), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.ID})
+		if err != nil || r.BackendNodeID == 0 {
+			continue
+		}
+		for _, h := range t.frames {
+			if h.Session != g.Session || h.layout == nil {
+				continue
+			}
+			for _, be := range h.layout.Backend {
+				if be == r.BackendNodeID {
+					h.layout.Owners[f.ID] = be
+					return h.ID
+				}
+			}
+		}
+	}
+	return ""
+}
