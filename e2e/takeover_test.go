@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -152,5 +151,5 @@ func TestTakeoverHeadless(t *testing.T) {
 	driver := l.connectHTTP(t, proto2026)
 	other := l.connectHTTP(t, proto2026)
 	wantStatus(t, call(t, driver, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
-	wantStatus(t, call(t, other, "request_takeover", map[string]any{"reason": fmt.Sprint("mine")}), "session_conflict")
+	wantStatus(t, call(t, other, "request_takeover", map[string]any{"reason": "mine"}), "session_conflict")
 }

@@ -193,7 +193,6 @@ type Expectation struct {
 	caller  string
 	started chan struct{} // closed when a download is claimed
 	ended   chan struct{} // closed when the claimed one ends
-	once    sync.Once
 	closed  bool
 	item    *dlItem
 	out     DownloadOutcome

@@ -207,7 +207,6 @@ func TestDeclaredDownloads(t *testing.T) {
 		t.Errorf("the server sent all %d bytes: the transfer was not stopped", n)
 	}
 
-	start = time.Now()
 	if out := declared("/endless", 10*time.Second); out.Kind != DownloadFailed || out.Reason != "timeout" {
 		t.Errorf("endless stream: %+v", out)
 	}

@@ -39,6 +39,9 @@ func collaborationTools(d Deps) []*tool {
 					return nil, err
 				}
 				if c.ss != nil {
+					// Logging is deprecated from protocol 2026-07-28 but still
+					// delivered; it is the one way to tell the client itself.
+					//lint:ignore SA1019 the issue asks for a log notification
 					_ = c.ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: "lyrad",
 						Data: "The user has control of the browser: " + i.Reason + ". The agent waits for resume_after_takeover."})
 				}
