@@ -96,7 +96,7 @@ func TestHTTPSessionWithoutDeleteEnds(t *testing.T) {
 	waitFor(t, "the silent client's session to end", timeout+30*time.Second, func() bool {
 		return len(rowsWhere(auditRows(t, l.dataDir), has{"kind": "session", "status": "handoff", "reason": "session_ended"})) > 0
 	})
-	if idle := time.Since(start); idle < timeout {
+	if idle := time.Since(start); idle < timeout-time.Second {
 		t.Errorf("the session ended after %v, before the %v timeout", idle, timeout)
 	}
 	wantStatus(t, call(t, other, "navigate", map[string]any{"url": s.URL + "/next"}), "ok")
@@ -176,8 +176,11 @@ func TestReconnectResumes(t *testing.T) {
 		return rows(has{"kind": "session", "status": "held"}) == 2
 	})
 	held := time.Now()
+	if len(browserPIDs(t, l.dataDir)) == 0 {
+		t.Fatal("the window closed at the disconnect, not after the grace")
+	}
 	waitFor(t, "the window to close after the grace", grace+30*time.Second, func() bool { return len(browserPIDs(t, l.dataDir)) == 0 })
-	if time.Since(held) < grace-time.Second {
+	if time.Since(held) < grace/2 {
 		t.Errorf("the window closed %v after the disconnect, before the %v grace", time.Since(held), grace)
 	}
 	if rows(has{"kind": "session", "status": "handoff", "reason": "reconnect_grace_expired"}) != 1 {
