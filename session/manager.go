@@ -39,9 +39,8 @@ type Manager struct {
 	browser     *Browser
 	guardLost   bool
 	owner       string
-	ownerClient string // the owner's Caller.Client and Caller.Door
-	ownerDoor   string
-	hold        *held // a disconnected driver's turn, kept for the reconnect grace
+	ownerCaller Caller // the owner's Caller, from claimLocked; trusted only while its ID is owner
+	hold        *held  // a disconnected driver's turn, kept for the reconnect grace
 	lastUse     time.Time
 	inflight    int // the owner's calls under way: a driver mid-call is not idle
 	idle        *time.Timer
@@ -168,7 +167,7 @@ func (m *Manager) idleCheck() {
 
 // claimLocked makes c the driver.
 func (m *Manager) claimLocked(c Caller) {
-	m.owner, m.ownerClient, m.ownerDoor = c.ID, c.Client, c.Door
+	m.owner, m.ownerCaller = c.ID, c
 }
 
 // handoffLocked ends the current owner's turn: grants go, the window closes.

@@ -26,18 +26,20 @@ func (h *held) resumes(c Caller) bool {
 
 // holdLocked keeps the ending owner's turn for the reconnect grace and says
 // whether it did. Nothing is kept when there is no grace, no window to
-// keep, or no client name to know the client by when it comes back.
+// keep, or no client name to know the client by when it comes back (an
+// owner set other than by claimLocked has none).
 func (m *Manager) holdLocked() bool {
 	grace := m.cfg.ReconnectGrace
-	if grace <= 0 || m.browser == nil || m.ownerClient == "" {
+	oc := m.ownerCaller
+	if grace <= 0 || m.browser == nil || oc.ID != m.owner || oc.Client == "" {
 		return false
 	}
 	prev := m.owner
 	m.grants.DropSession(prev)
-	h := &held{from: prev, client: m.ownerClient, door: m.ownerDoor, since: time.Now()}
+	h := &held{from: prev, client: oc.Client, door: oc.Door, since: time.Now()}
 	h.timer = time.AfterFunc(grace, func() { m.graceOver(h) })
 	m.hold = h
-	m.owner, m.ownerClient, m.ownerDoor = "", "", ""
+	m.owner, m.ownerCaller = "", Caller{}
 	if m.idle != nil {
 		m.idle.Stop()
 	}
