@@ -127,7 +127,7 @@ const testToken = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abc
 
 func TestHTTPChecksAgainstLyradsHandler(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	url := frontDoor(t, func(port int) http.Handler { return transport.HTTPHandler(srv, testToken, port) })
+	url := frontDoor(t, func(port int) http.Handler { return transport.HTTPHandler(srv, testToken, port, 0) })
 	for _, c := range []Check{CheckHTTPToken(url, testToken), CheckHTTPOrigin(url, testToken), CheckHTTPHost(url, testToken)} {
 		if c.Status != Pass {
 			t.Errorf("%s: %s %s", c.Name, c.Status, c.Detail)

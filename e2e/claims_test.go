@@ -234,13 +234,13 @@ func TestConsentChannelElicit(t *testing.T) {
 	}
 }
 
-// TestDriverDisconnectHandsOn: a driver that disconnects hands the browser
-// on at once (not at the idle timeout): its window closes, the audit says
-// why, and another session may drive.
+// TestDriverDisconnectHandsOn: with no reconnect grace, a driver that
+// disconnects hands the browser on at once (not at the idle timeout): its
+// window closes, the audit says why, and another session may drive.
 func TestDriverDisconnectHandsOn(t *testing.T) {
 	needBrowser(t)
 	s := friendly(t)
-	l := startServe(t, "")
+	l := startServe(t, "", "LYRA_BROWSER_RECONNECT_GRACE=0")
 	a := l.connectHTTP(t, proto2026)
 	b := l.connectHTTP(t, proto2026)
 	wantStatus(t, call(t, a, "navigate", map[string]any{"url": s.URL + "/"}), "ok")

@@ -63,6 +63,11 @@ type Config struct {
 	// a document and not a GET; SendsJudge also holds them and refuses
 	// those to a site the session holds no grant for.
 	GuardSends string
+	// ReconnectGrace is how long a driver that disconnected keeps its
+	// window and tabs for a new session of the same client through the
+	// same front door (LYRA_BROWSER_RECONNECT_GRACE). 0: the browser is
+	// handed on, its window closed, at once.
+	ReconnectGrace time.Duration
 
 	Logger *zap.Logger
 	Audit  *audit.Log

@@ -18,6 +18,12 @@ import (
 // Caller is the MCP session a call comes from.
 type Caller struct {
 	ID string
+	// Client is the name the client gave in initialize (clientInfo.name)
+	// and Door the front door it came through ("stdio" for stdio and the
+	// socket `lyrad stdio` relays to, "http"): a session that ended is
+	// resumed by a new one with the same two (reconnect.go).
+	Client string
+	Door   string
 }
 
 // Manager is the one browser of a data directory and who drives it.
@@ -30,13 +36,15 @@ type Manager struct {
 	life sync.Mutex
 	mu   sync.Mutex
 
-	browser   *Browser
-	guardLost bool
-	owner     string
-	lastUse   time.Time
-	inflight  int // the owner's calls under way: a driver mid-call is not idle
-	idle      *time.Timer
-	closed    bool // Shutdown was called
+	browser     *Browser
+	guardLost   bool
+	owner       string
+	ownerCaller Caller // the owner's Caller, from claimLocked; trusted only while its ID is owner
+	hold        *held  // a disconnected driver's turn, kept for the reconnect grace
+	lastUse     time.Time
+	inflight    int // the owner's calls under way: a driver mid-call is not idle
+	idle        *time.Timer
+	closed      bool // Shutdown was called
 
 	grants   *policy.Grants
 	rows     rowLimiter  // audit rows of one kind from one tab, bounded
@@ -101,6 +109,9 @@ func (m *Manager) admit(c Caller, a access) (*Browser, error) {
 	if m.closed {
 		return nil, newError(StatusError, "lyrad is shutting down", "Reconnect when it is back.")
 	}
+	if err := m.admitHeldLocked(c); err != nil {
+		return nil, err
+	}
 	if m.owner != "" && m.owner != c.ID {
 		if !m.idleLocked() {
 			return nil, newError(StatusSessionConflict,
@@ -119,7 +130,7 @@ func (m *Manager) admit(c Caller, a access) (*Browser, error) {
 	}
 	if a != read || m.owner == c.ID {
 		if m.owner == "" && a == mutate {
-			m.owner = c.ID
+			m.claimLocked(c)
 			m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "driver"})
 		}
 		if m.owner == c.ID {
@@ -155,11 +166,22 @@ func (m *Manager) idleCheck() {
 	m.handoffLocked("owner_idle")
 }
 
+// claimLocked makes c the driver.
+func (m *Manager) claimLocked(c Caller) {
+	m.owner, m.ownerCaller = c.ID, c
+}
+
 // handoffLocked ends the current owner's turn: grants go, the window closes.
 func (m *Manager) handoffLocked(reason string) {
 	prev := m.owner
 	m.owner = ""
 	m.grants.DropSession(prev)
+	m.closeWindowLocked(prev, reason)
+}
+
+// closeWindowLocked closes the browser of a turn that ended (prev's), so
+// the next driver never sees the previous one's documents.
+func (m *Manager) closeWindowLocked(prev, reason string) {
 	b := m.browser
 	m.browser = nil
 	m.audit(audit.Row{Kind: "session", Session: prev, Status: "handoff", Extra: map[string]any{"reason": reason}})
@@ -172,14 +194,19 @@ func (m *Manager) handoffLocked(reason string) {
 	}
 }
 
-// SessionEnded is told when an MCP session goes away. A driver that
-// disconnects hands the browser on at once instead of holding it until the
-// idle timeout.
+// SessionEnded is told when an MCP session goes away (a stdio client
+// disconnected, an HTTP session deleted or timed out). A driver that
+// disconnects keeps its window for the reconnect grace (reconnect.go), or
+// hands the browser on at once when there is none, instead of holding it
+// until the idle timeout.
 func (m *Manager) SessionEnded(id string) {
 	m.asks.dropSession(id) // its questions can no longer be answered
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.owner == id && id != "" {
+		if m.holdLocked() {
+			return
+		}
 		m.handoffLocked("session_ended")
 	}
 }
@@ -244,6 +271,10 @@ func (m *Manager) openInfo(ctx context.Context, b *Browser) *OpenInfo {
 // next session may claim the browser. Owner-only.
 func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err error) {
 	m.mu.Lock()
+	if err := m.closeHeldLocked(c); err != nil {
+		m.mu.Unlock()
+		return false, err
+	}
 	if m.owner != "" && m.owner != c.ID && !m.idleLocked() {
 		m.mu.Unlock()
 		return false, newError(StatusSessionConflict, "only the session driving the browser may close it",
@@ -275,6 +306,7 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 func (m *Manager) Shutdown() {
 	m.mu.Lock()
 	m.closed = true
+	m.dropHoldLocked()
 	b := m.browser
 	m.browser = nil
 	if m.idle != nil {

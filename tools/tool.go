@@ -231,7 +231,7 @@ func (r *registry) caller(ss *mcp.ServerSession) session.Caller {
 		r.ids = map[*mcp.ServerSession]string{}
 	}
 	if id, ok := r.ids[ss]; ok {
-		return session.Caller{ID: id}
+		return callerOf(ss, id)
 	}
 	id := fmt.Sprintf("mcp-%d", r.count.Add(1))
 	if sid := ss.ID(); sid != "" {
@@ -245,7 +245,7 @@ func (r *registry) caller(ss *mcp.ServerSession) session.Caller {
 		r.mu.Unlock()
 		r.d.Session.SessionEnded(id)
 	}()
-	return session.Caller{ID: id}
+	return callerOf(ss, id)
 }
 
 func (r *registry) handler(t *tool) mcp.ToolHandler {

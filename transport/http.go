@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -74,9 +75,11 @@ func LoadToken(path string) (string, error) {
 // HTTPHandler serves streamable HTTP MCP at /mcp, for loopback only: a
 // request must carry the bearer token, name this server in Host (no DNS
 // rebinding) and, when a browser sends an Origin, come from this server's
-// own origin (a web page cannot drive it).
-func HTTPHandler(srv *mcp.Server, token string, port int) http.Handler {
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+// own origin (a web page cannot drive it). A session with no request under
+// way and no stream open for sessionTimeout is closed (0: never), as DELETE
+// closes it.
+func HTTPHandler(srv *mcp.Server, token string, port int, sessionTimeout time.Duration) http.Handler {
+	mcpHandler := newIdleSessions(srv, sessionTimeout).wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	allowedHost := map[string]bool{
 		fmt.Sprintf("127.0.0.1:%d", port): true,
 		fmt.Sprintf("localhost:%d", port): true,

@@ -58,7 +58,7 @@ func TestHTTPFrontDoor(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	const tok = "0123456789abcdef0123456789abcdef"
 	port := 8765
-	h := HTTPHandler(srv, tok, port)
+	h := HTTPHandler(srv, tok, port, 0)
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 	cases := []struct {
 		name   string

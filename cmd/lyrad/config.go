@@ -28,6 +28,8 @@ var settings = []setting{
 	{"CHANNEL", "", "Which browser: chrome, chrome-beta, chrome-dev, chrome-canary, msedge, msedge-beta, msedge-dev, chromium, or a path to an executable. Unset: Chrome, then Edge, then Chromium."},
 	{"PROXY", "", "Route the browser through a proxy, e.g. http://127.0.0.1:3128 or socks5://127.0.0.1:1080."},
 	{"OWNER_IDLE_TIMEOUT", "900", "Seconds the driving MCP session may hold the browser without using it; then the window closes and the next session may claim it."},
+	{"RECONNECT_GRACE", "60", "Seconds a driver that disconnected keeps its window and tabs for a new session of the same client (initialize's clientInfo.name) through the same front door; others get session_conflict meanwhile. Then the window closes. 0: hand on at once."},
+	{"HTTP_SESSION_TIMEOUT", "120", "Seconds an HTTP session may go with no request under way and no stream open before it is closed, as DELETE would; its end is a disconnect. 0: never."},
 	{"NAVIGATION_TIMEOUT", "30", "Seconds navigate waits for the requested load state before answering timeout."},
 	{"LOG_LEVEL", "info", "debug, info, warn or error."},
 	{"CONSENT_CHANNEL", "auto", "How approval is asked: auto, elicit, legacy or off."},
@@ -64,7 +66,11 @@ type options struct {
 	proxy      string
 	ownerIdle  time.Duration
 	navTimeout time.Duration
-	guardSends string
+	// reconnectGrace: a disconnected driver's window kept for its client;
+	// httpSessionTimeout: an idle HTTP session closed (0 for either: none).
+	reconnectGrace     time.Duration
+	httpSessionTimeout time.Duration
+	guardSends         string
 
 	captureDir  string
 	captureKeep int
@@ -153,6 +159,12 @@ func (o *options) resolve() error {
 		return err
 	}
 	if o.navTimeout, err = seconds("NAVIGATION_TIMEOUT", 30); err != nil {
+		return err
+	}
+	if o.reconnectGrace, err = secondsOrZero("RECONNECT_GRACE", 60); err != nil {
+		return err
+	}
+	if o.httpSessionTimeout, err = secondsOrZero("HTTP_SESSION_TIMEOUT", 120); err != nil {
 		return err
 	}
 	if o.logLevel == "" {
@@ -311,6 +323,19 @@ func seconds(name string, def float64) (time.Duration, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || f <= 0 {
 		return 0, fmt.Errorf("LYRA_BROWSER_%s=%q: give a number of seconds greater than 0", name, v)
+	}
+	return time.Duration(f * float64(time.Second)), nil
+}
+
+// secondsOrZero is seconds where 0 is a setting of its own (turned off).
+func secondsOrZero(name string, def float64) (time.Duration, error) {
+	v, ok := env(name)
+	if !ok || strings.TrimSpace(v) == "" {
+		return time.Duration(def * float64(time.Second)), nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("LYRA_BROWSER_%s=%q: give a number of seconds, 0 or more (0 turns it off)", name, v)
 	}
 	return time.Duration(f * float64(time.Second)), nil
 }

@@ -63,7 +63,8 @@ func TestSettingsPrecedence(t *testing.T) {
 func TestSettingsBadValues(t *testing.T) {
 	clearEnv(t)
 	t.Setenv("HOME", t.TempDir())
-	for k, v := range map[string]string{"LYRA_BROWSER_HEADLESS": "maybe", "LYRA_BROWSER_OWNER_IDLE_TIMEOUT": "-1", "LYRA_BROWSER_NAVIGATION_TIMEOUT": "soon"} {
+	for k, v := range map[string]string{"LYRA_BROWSER_HEADLESS": "maybe", "LYRA_BROWSER_OWNER_IDLE_TIMEOUT": "-1", "LYRA_BROWSER_NAVIGATION_TIMEOUT": "soon",
+		"LYRA_BROWSER_RECONNECT_GRACE": "-1", "LYRA_BROWSER_HTTP_SESSION_TIMEOUT": "later"} {
 		t.Run(k, func(t *testing.T) {
 			t.Setenv(k, v)
 			if err := (&options{}).resolve(); err == nil {
@@ -73,6 +74,23 @@ func TestSettingsBadValues(t *testing.T) {
 	}
 	if err := (&options{flagHead: true, flagHeadful: true}).resolve(); err == nil {
 		t.Error("--headless with --no-headless accepted")
+	}
+}
+
+// TestSessionEndSettings: the reconnect grace and the HTTP session timeout
+// default to 60 s and 120 s, and 0 turns either off.
+func TestSessionEndSettings(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("HOME", t.TempDir())
+	o := &options{}
+	if err := o.resolve(); err != nil || o.reconnectGrace != 60*time.Second || o.httpSessionTimeout != 120*time.Second {
+		t.Fatalf("defaults: grace %v, http %v, %v", o.reconnectGrace, o.httpSessionTimeout, err)
+	}
+	t.Setenv("LYRA_BROWSER_RECONNECT_GRACE", "0")
+	t.Setenv("LYRA_BROWSER_HTTP_SESSION_TIMEOUT", "2.5")
+	o = &options{}
+	if err := o.resolve(); err != nil || o.reconnectGrace != 0 || o.httpSessionTimeout != 2500*time.Millisecond {
+		t.Fatalf("set: grace %v, http %v, %v", o.reconnectGrace, o.httpSessionTimeout, err)
 	}
 }
 

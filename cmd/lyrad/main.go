@@ -176,7 +176,7 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		DataDir: o.dataDir, Channel: channel, Executable: exe, Headless: o.headless, Proxy: o.proxy,
 		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
 		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
-		ReleaseGrace: o.releaseGrace, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
+		ReleaseGrace: o.releaseGrace, ReconnectGrace: o.reconnectGrace, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
 		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep, UploadRoots: o.uploadRoots,
 		DownloadDir: o.downloadDir, DownloadKeep: o.downloadKeep, DownloadMaxBytes: o.downloadMaxBytes, DownloadTimeout: o.downloadTimeout,
 	})
@@ -248,7 +248,7 @@ func cmdServe(args []string, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "lyrad serve: http:", err)
 			return 1
 		}
-		hs := &http.Server{Handler: transport.HTTPHandler(srv, tok, port), ReadHeaderTimeout: 10 * time.Second}
+		hs := &http.Server{Handler: transport.HTTPHandler(srv, tok, port, o.httpSessionTimeout), ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := hs.Serve(hl); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				errs <- err

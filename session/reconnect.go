@@ -1,0 +1,114 @@
+package session
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lyrad/lyrad/audit"
+)
+
+// held is a driver's turn kept through its disconnect: a client that
+// restarts (an IDE reload, a crash, the stdio relay's one session per
+// invocation) comes back to its window and tabs. Its grants died with the
+// old session; the new one is asked again.
+type held struct {
+	from   string // the ended session's id
+	client string // its Caller.Client and Caller.Door
+	door   string
+	since  time.Time
+	timer  *time.Timer
+}
+
+// resumes: a new session of the same client through the same front door.
+func (h *held) resumes(c Caller) bool {
+	return c.Client == h.client && c.Door == h.door
+}
+
+// holdLocked keeps the ending owner's turn for the reconnect grace and says
+// whether it did. Nothing is kept when there is no grace, no window to
+// keep, or no client name to know the client by when it comes back (an
+// owner set other than by claimLocked has none).
+func (m *Manager) holdLocked() bool {
+	grace := m.cfg.ReconnectGrace
+	oc := m.ownerCaller
+	if grace <= 0 || m.browser == nil || oc.ID != m.owner || oc.Client == "" {
+		return false
+	}
+	prev := m.owner
+	m.grants.DropSession(prev)
+	h := &held{from: prev, client: oc.Client, door: oc.Door, since: time.Now()}
+	h.timer = time.AfterFunc(grace, func() { m.graceOver(h) })
+	m.hold = h
+	m.owner, m.ownerCaller = "", Caller{}
+	if m.idle != nil {
+		m.idle.Stop()
+	}
+	m.audit(audit.Row{Kind: "session", Session: prev, Status: "held", Extra: map[string]any{
+		"client": h.client, "front_door": h.door, "reconnect_grace_s": grace.Seconds()}})
+	return true
+}
+
+// graceOver: nobody came back in time. The seed's handoff happens: the
+// window closes and the next session may claim the browser.
+func (m *Manager) graceOver(h *held) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.hold != h {
+		return // resumed, closed or shut down meanwhile
+	}
+	m.hold = nil
+	m.closeWindowLocked(h.from, "reconnect_grace_expired")
+}
+
+// admitHeldLocked lets the held turn's client resume it and answers every
+// other session session_conflict until the grace is over.
+func (m *Manager) admitHeldLocked(c Caller) error {
+	h := m.hold
+	if h == nil {
+		return nil
+	}
+	if m.browser == nil && !m.guardLost {
+		// The browser quit by itself: there is nothing left to keep.
+		m.dropHoldLocked()
+		return nil
+	}
+	if !h.resumes(c) {
+		return m.heldConflict(h)
+	}
+	m.dropHoldLocked()
+	m.claimLocked(c)
+	m.touchLocked()
+	m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
+		"from": h.from, "client": c.Client, "front_door": c.Door, "after_s": time.Since(h.since).Seconds()}})
+	return nil
+}
+
+// closeHeldLocked: close_browser during the grace is the held client's
+// alone; it ends the hold (the caller closes the window).
+func (m *Manager) closeHeldLocked(c Caller) error {
+	if h := m.hold; h != nil {
+		if !h.resumes(c) {
+			return m.heldConflict(h)
+		}
+		m.dropHoldLocked()
+	}
+	return nil
+}
+
+func (m *Manager) dropHoldLocked() {
+	if m.hold != nil {
+		m.hold.timer.Stop()
+		m.hold = nil
+	}
+}
+
+func (m *Manager) heldConflict(h *held) error {
+	grace := m.cfg.ReconnectGrace
+	left := max(0, grace-time.Since(h.since)).Round(time.Second)
+	return newError(StatusSessionConflict,
+		fmt.Sprintf("the browser is held for %q (over %s), whose session ended %s ago: it may reconnect and find its tabs", h.client, h.door, time.Since(h.since).Round(time.Second)),
+		fmt.Sprintf("Wait %s: when the reconnect grace (%s, LYRA_BROWSER_RECONNECT_GRACE) is over without it, the window is closed and the next session may claim the browser.", left, grace)).
+		with("holder_client", h.client).
+		with("reconnect_grace_s", grace.Seconds()).
+		with("grace_left_s", left.Seconds())
+}

@@ -1,0 +1,70 @@
+package session
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestHeldTurnAdmission: a driver that disconnects is held for the grace.
+// Another client, or the same client through another front door, is
+// answered session_conflict naming the grace (close_browser too); the same
+// client through the same door resumes, with the old session's grants
+// gone.
+func TestHeldTurnAdmission(t *testing.T) {
+	m := New(Config{ReconnectGrace: time.Minute})
+	m.browser = &Browser{} // a window to keep; never shut down here
+	driver := Caller{ID: "mcp-1", Client: "ide", Door: "stdio"}
+	if _, err := m.admit(driver, mutate); err != nil || m.owner != driver.ID {
+		t.Fatalf("claim: owner %q, %v", m.owner, err)
+	}
+	m.SessionEnded(driver.ID)
+	if m.hold == nil || m.owner != "" || m.browser == nil {
+		t.Fatalf("not held: hold %v, owner %q, browser %v", m.hold, m.owner, m.browser)
+	}
+	defer m.hold.timer.Stop()
+	for _, c := range []Caller{
+		{ID: "mcp-2", Client: "other", Door: "stdio"},
+		{ID: "mcp-3", Client: "ide", Door: "http"},
+		{ID: "mcp-4"},
+	} {
+		for _, a := range []access{read, mutate} {
+			_, err := m.admit(c, a)
+			var se *Error
+			if !errors.As(err, &se) || se.Status != StatusSessionConflict || se.Fields["reconnect_grace_s"] != 60.0 {
+				t.Errorf("%+v (access %d) during the grace: %v, want session_conflict naming the grace", c, a, err)
+			}
+		}
+		if _, err := m.CloseBrowser(t.Context(), c); err == nil {
+			t.Errorf("%+v closed the held browser", c)
+		}
+	}
+	back := Caller{ID: "mcp-5", Client: "ide", Door: "stdio"}
+	if _, err := m.admit(back, read); err != nil {
+		t.Fatalf("the same client through the same door: %v", err)
+	}
+	if m.owner != back.ID || m.hold != nil {
+		t.Errorf("not resumed: owner %q, hold %v", m.owner, m.hold)
+	}
+}
+
+// TestNoGraceNoHold: with no grace, or no window to keep, a disconnect is
+// not held.
+func TestNoGraceNoHold(t *testing.T) {
+	m := New(Config{ReconnectGrace: time.Minute})
+	c := Caller{ID: "mcp-1", Client: "ide", Door: "stdio"}
+	m.admit(c, mutate)
+	m.SessionEnded(c.ID) // no browser open
+	if m.hold != nil || m.owner != "" {
+		t.Errorf("held with no window: hold %v, owner %q", m.hold, m.owner)
+	}
+	m = New(Config{})
+	m.admit(c, mutate)
+	m.browser = &Browser{}
+	m.mu.Lock()
+	held := m.holdLocked()
+	m.mu.Unlock()
+	if held {
+		t.Error("held with no grace")
+	}
+}
