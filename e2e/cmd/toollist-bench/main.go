@@ -37,7 +37,7 @@ func main() {
 	top := flag.Int("top", 5, "heaviest tools to name")
 	flag.Parse()
 
-	servers := []server{{name: "lyrad", cmd: lyradCmd(*bin)}}
+	servers := []server{{name: "lyrad", cmd: lyradCmd(*bin), guide: "lyrad://guide"}}
 	if *pw != "" {
 		servers = append(servers, server{name: "playwright-mcp " + version(*pw, "@playwright/mcp"),
 			cmd: nodeCmd(filepath.Join(*pw, "node_modules", "@playwright", "mcp", "cli.js"), "--headless", "--isolated")})
@@ -49,13 +49,20 @@ func main() {
 	failed := false
 	fmt.Printf("%-28s %6s %9s %9s  heaviest\n", "server", "tools", "bytes", "per tool")
 	for _, s := range servers {
-		m, err := measure(s.cmd)
+		m, err := measure(s.cmd, s.guide)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "toollist-bench: %s: %v\n", s.name, err)
 			failed = true
 			continue
 		}
 		fmt.Printf("%-28s %6d %9d %9d  %s\n", s.name, m.tools, m.bytes, m.bytes/max(1, m.tools), m.heaviest(*top))
+		switch {
+		case s.guide == "":
+		case m.guideBytes < 0:
+			fmt.Printf("%-28s %s: not served\n", "", s.guide)
+		default:
+			fmt.Printf("%-28s %s: %d bytes, read on demand\n", "", s.guide, m.guideBytes)
+		}
 	}
 	if failed {
 		os.Exit(1)
@@ -63,8 +70,9 @@ func main() {
 }
 
 type server struct {
-	name string
-	cmd  func() *exec.Cmd
+	name  string
+	cmd   func() *exec.Cmd
+	guide string // a resource the descriptions point to, read to show it is served
 }
 
 // lyradCmd runs `lyrad stdio` on a data directory of its own, so that it
@@ -97,9 +105,10 @@ func version(dir, pkg string) string {
 }
 
 type measurement struct {
-	tools int
-	bytes int
-	each  map[string]int // tool name -> bytes of its JSON
+	tools      int
+	bytes      int
+	guideBytes int
+	each       map[string]int // tool name -> bytes of its JSON
 }
 
 func (m measurement) heaviest(n int) string {
@@ -120,7 +129,7 @@ func (m measurement) heaviest(n int) string {
 
 // measure starts the server, lists its tools (every page) and counts the
 // bytes of the answers as the server wrote them.
-func measure(mk func() *exec.Cmd) (measurement, error) {
+func measure(mk func() *exec.Cmd, guide string) (measurement, error) {
 	cmd := mk()
 	cmd.Stderr = io.Discard
 	stdin, err := cmd.StdinPipe()
@@ -165,6 +174,16 @@ func measure(mk func() *exec.Cmd) (measurement, error) {
 		b, _ := json.Marshal(t)
 		m.each[t.Name] = len(b)
 		m.tools++
+	}
+	if guide != "" {
+		// A build from before the guide has none: say so, measure the rest.
+		m.guideBytes = -1
+		if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: guide}); err == nil {
+			m.guideBytes = 0
+			for _, c := range res.Contents {
+				m.guideBytes += len(c.Text)
+			}
+		}
 	}
 	m.bytes = rec.listBytes()
 	if m.bytes == 0 {
