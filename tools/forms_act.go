@@ -114,7 +114,7 @@ func formActTools(d Deps) []*tool {
 			name:  "save_draft",
 			title: "Save the item without publishing it",
 			description: "Send the form with submit while the item stays private: its publish state must read draft/private, else not_private and nothing is sent. " +
-				"Asks SUBMIT, never PUBLISH: to release an item, use publish. Errors the site shows answer refused.",
+				"Asks SUBMIT, never PUBLISH: to release an item, use publish. No submit: needs_submit; errors the site shows: refused.",
 			params: []param{submitParam, timeoutParam, reasonParam, confirmParam},
 			output: sentOut,
 			run: func(ctx context.Context, c *call) (map[string]any, error) {

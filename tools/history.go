@@ -30,7 +30,7 @@ func historyTools(d Deps) []*tool {
 		{
 			name:  "go_back",
 			title: "Go back",
-			description: "Go back one entry in the active tab's history and wait (wait_until). Answers http_status and content_type like navigate. " +
+			description: "Go back one entry in the active tab's history and wait (wait_until); needs INTERACT on the page (asked once). Answers http_status and content_type like navigate. " +
 				"Where it leads is judged: a page no grant covers answers blocked_by_policy and the tab stays. No earlier page: not_found. " +
 				"beforeunload is answered yes unless handle_dialog said no (stayed).",
 			params: params,
@@ -40,7 +40,7 @@ func historyTools(d Deps) []*tool {
 		{
 			name:  "reload_page",
 			title: "Reload the page",
-			description: "Reload the active tab and wait (wait_until); what the page did not save is lost. Answers http_status and content_type like navigate. " +
+			description: "Reload the active tab and wait (wait_until); what the page did not save is lost. Needs INTERACT on the page (asked once). Answers like navigate. " +
 				"beforeunload is answered yes unless handle_dialog said no (stayed).",
 			params: params,
 			output: loadOut,

@@ -123,7 +123,7 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "scroll",
 			title: "Scroll the page",
-			description: "Scroll the window by exactly one of to, by_y (wheel) or selector (into view). " +
+			description: "Scroll the window by exactly one of to, by_y (wheel) or selector (into view). " + actConsent + " " +
 				"Nothing moved: the content may scroll in a panel; scroll(selector=) on an element inside it. " +
 				"Lists that load more: repeat to=bottom until at_bottom stays true. With a selector it fails like click. More: lyrad://guide.",
 			params: []param{
