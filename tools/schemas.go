@@ -22,7 +22,9 @@ func sObj(desc string) map[string]any  { return schema("object", desc) }
 
 // sNull is a field that is null when there was nothing to report.
 func sNull(kind, desc string) map[string]any {
-	return map[string]any{"type": []string{kind, "null"}, "description": desc}
+	s := schema(kind, desc)
+	s["type"] = []string{kind, "null"}
+	return s
 }
 
 // merge is base with extra's properties added; neither is changed.
