@@ -32,7 +32,7 @@ func registerGuide(s *mcp.Server) {
 	}, readGuide)
 }
 
-func readGuide(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func readGuide(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
 		{URI: GuideURI, MIMEType: "text/markdown", Text: guide},
 	}}, nil
