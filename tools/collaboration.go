@@ -14,8 +14,6 @@ import (
 // unattended and lock nothing.
 func collaborationTools(d Deps) []*tool {
 	m := d.Session
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	integer := func(desc string) map[string]any { return map[string]any{"type": "integer", "description": desc} }
 	where := func(i *session.TakeoverInfo, out map[string]any) map[string]any {
 		if i.URL != "" {
 			out["url"], out["title"] = i.URL, i.Title
@@ -29,10 +27,10 @@ func collaborationTools(d Deps) []*tool {
 		{
 			name:  "request_takeover",
 			title: "Hand the browser to the user",
-			description: "Give the user control of the window for a step you must not do (a password, a CAPTCHA, 2FA, a payment). Until resume_after_takeover, every acting tool answers takeover_active and reads keep working; the user's own navigations are let through and audited as theirs.\n" +
-				"Headless there is no one at the window: it answers unattended and locks nothing.",
+			description: "Give the user the window for a step you must not do (a password, a CAPTCHA, 2FA, a payment). " +
+				"Until resume_after_takeover, acting tools answer takeover_active and reads work; the user's own navigations are theirs. Headless: unattended, nothing locked. More: lyrad://guide.",
 			params: []param{{name: "reason", kind: "string", required: true, description: "What the user should do; shown to them."}},
-			output: map[string]any{"reason": str("why the user has control"), "url": str("where the tab stands"), "title": str("its title")},
+			output: map[string]any{"reason": sStr(""), "url": sStr(""), "title": sStr("")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				i, err := m.RequestTakeover(ctx, c.caller, c.str("reason"))
 				if err != nil {
@@ -55,9 +53,9 @@ func collaborationTools(d Deps) []*tool {
 			description: "End a takeover once the user says they are done: the user is asked to confirm (INTERACT on the current site); a no keeps the takeover. Without a takeover it does nothing. Answers url and title.",
 			params: []param{
 				{name: "reason", kind: "string", description: "What you will do next; shown to the user."},
-				{name: "confirm", kind: "boolean", description: "Legacy consent for clients that cannot be asked; never overrides a user's answer."},
+				confirmParam,
 			},
-			output: map[string]any{"url": str("where the tab stands"), "title": str("its title"), "resumed": map[string]any{"type": "boolean", "description": "a takeover was ended"}},
+			output: map[string]any{"url": sStr(""), "title": sStr(""), "resumed": sBool("")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				i, err := m.ResumeAfterTakeover(ctx, c.caller, c.str("reason"))
 				if err != nil {
@@ -69,13 +67,13 @@ func collaborationTools(d Deps) []*tool {
 		{
 			name:  "ask_user_to_do",
 			title: "Ask the user to do a step",
-			description: "Ask the person at the window to do a step you must not (credentials, a CAPTCHA, 2FA, a payment): highlights selector when given and answers awaiting_user at once. Relay the instruction to the user, then re-read the page (read_page, get_url) to see when it is done. It neither blocks nor locks.\n" +
-				"Headless: unattended; do not wait for a human.",
+			description: "Ask the person at the window to do a step you must not (credentials, CAPTCHA, 2FA, payment): highlights selector if given and answers awaiting_user at once. " +
+				"Relay the instruction, then re-read the page to see when it is done. Neither blocks nor locks. Headless: unattended.",
 			params: []param{
 				{name: "instruction", kind: "string", required: true, description: "What the user should do."},
-				{name: "selector", kind: "string", description: "The element to point them to: " + selectorHelp},
+				{name: "selector", kind: "string", description: "What to point them to."},
 			},
-			output: map[string]any{"instruction": str("as given"), "url": str("where the tab stands"), "selector": str("the element highlighted"), "matches": integer("")},
+			output: map[string]any{"instruction": sStr(""), "url": sStr(""), "selector": sStr(""), "matches": sInt("")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				i, err := m.AskUser(ctx, c.caller, c.str("instruction"), c.str("selector"))
 				if err != nil {
@@ -88,9 +86,9 @@ func collaborationTools(d Deps) []*tool {
 		{
 			name:        "highlight_element",
 			title:       "Point the user to an element",
-			description: "Scroll the element a selector names to the middle of the view and outline it for 4 s, for the user to see. Drawn by the browser, never written into the page. Fails like click (not_found, hidden). Headless: unattended, and the page is untouched.",
-			params:      []param{{name: "selector", kind: "string", required: true, description: "The element: " + selectorHelp}},
-			output:      map[string]any{"selector": str("as given"), "matches": integer("how many elements matched"), "url": str("where the tab stands")},
+			description: "Scroll the element to the middle of the view and outline it for 4 s, for the user to see; drawn by the browser, not written into the page. Fails like click. Headless: unattended.",
+			params:      []param{selectorParam(true)},
+			output:      map[string]any{"selector": sStr(""), "matches": sInt(""), "url": sStr("")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				i, err := m.Highlight(ctx, c.caller, c.str("selector"))
 				if err != nil {

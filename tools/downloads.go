@@ -6,24 +6,15 @@ import (
 
 func downloadTools(d Deps) []*tool {
 	m := d.Session
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	return []*tool{
 		{
 			name:  "list_downloads",
 			title: "List downloaded files",
-			description: "List the files this session has downloaded, oldest first.\n" +
-				"Each entry is filename, path, bytes and url_origin (the site the file came from), the same as the download a call returned when it saved one. A download that was blocked or failed left no file and is not listed. " +
-				"This only reads: it asks nobody, works during a takeover and does not open the browser.",
+			description: "List the files this session kept, oldest first: filename, path, bytes, url_origin. Blocked or failed downloads left none. " +
+				"A read: asks nobody, works during a takeover.",
 			readOnly:   true,
 			idempotent: true,
-			output: map[string]any{
-				"download_dir": str("the directory the files are kept in"),
-				"count":        map[string]any{"type": "integer", "description": "how many files are listed"},
-				"downloads": map[string]any{"type": "array", "description": "the kept files, oldest first (at most 200)",
-					"items": map[string]any{"type": "object", "properties": map[string]any{
-						"filename": str(""), "path": str(""), "bytes": map[string]any{"type": "integer"}, "url_origin": str(""),
-					}}},
-			},
+			output:     map[string]any{"download_dir": sStr(""), "count": sInt(""), "downloads": sArr("filename, path, bytes, url_origin; at most 200")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				l, err := m.ListDownloads(c.caller)
 				if err != nil {

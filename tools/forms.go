@@ -11,40 +11,25 @@ import (
 // pipeline.)
 func formTools(d Deps) []*tool {
 	m := d.Session
-	integer := func(desc string) map[string]any { return map[string]any{"type": "integer", "description": desc} }
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	list := func(desc string) map[string]any { return map[string]any{"type": "array", "description": desc} }
-	boolean := func(desc string) map[string]any { return map[string]any{"type": "boolean", "description": desc} }
 	return []*tool{
 		{
 			name:  "read_form",
 			title: "Read a form's fields",
-			description: "List a form's fields with their name, type, label and options — what read_page's text loses. Use it before filling a form you have not seen.\n" +
-				"root is a CSS selector for the form (default: the first form, else the whole page); whole_page=true lists every control of the page, for pickers and dialogs attached outside the form. Open shadow roots and frames inside the form are included.\n" +
-				"Each field has usable: false means it is hidden or disabled right now, so acting on it will fail. Hidden inputs are counted, not listed; password values are never shown; values are cut. editors lists rich-text editors (write them with set_editor); drafts lists the publish-state controls and state the checked ones; submitText names the controls that send the form (save_draft's and publish's submit).\n" +
-				"A read: it asks no approval and never claims the browser.",
+			description: "List a form's fields (name, type, label, options, usable: false means acting on it fails), buttons, rich-text editors (write them with set_editor), " +
+				"publish-state controls (drafts; state: the checked ones) and submitText (save_draft's and publish's submit): what read_page's text loses. " +
+				"Passwords never shown; hidden inputs counted. A read. More: lyrad://guide.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{
-				{name: "root", kind: "string", description: "CSS selector of the form to read (default: the first form on the page)."},
-				{name: "whole_page", kind: "boolean", description: "List every control of the page, not only the form's.", def: false},
-				{name: "max_fields", kind: "integer", description: "Most fields to list (1 to 500).", def: session.FormMaxFieldsDefault},
+				{name: "root", kind: "string", description: "CSS of the form (default: the first)."},
+				{name: "whole_page", kind: "boolean", description: "Every control of the page.", def: false},
+				{name: "max_fields", kind: "integer", description: "1 to 500.", def: session.FormMaxFieldsDefault},
 			},
-			output: map[string]any{
-				"url":         str("the tab's URL"),
-				"title":       str("its title"),
-				"scope":       str("what was read: form#id, or page"),
-				"fields":      list("the fields: tag, type, name, id, label, required, disabled, usable, and options (at most 60; optionCount when more), accept and multiple, checked, or value"),
-				"buttons":     list("the buttons: tag, type, name, value, text, usable, selector"),
-				"editors":     list("rich-text editors: kind, selector, content excerpt, chars, and the field the form posts for it with fieldChars"),
-				"drafts":      list("publish-state controls: name, value, checked, label, selector"),
-				"state":       list("the checked publish controls, by label"),
-				"submitText":  list("what the submit buttons say"),
-				"hiddenCount": integer("hidden inputs (counted, not listed)"),
-				"fieldCount":  integer("fields listed"),
-				"totalFields": integer("fields in the form (more than fieldCount when truncated)"),
-				"truncated":   boolean("more fields than max_fields"),
-			},
+			output: merge(formOut, map[string]any{
+				"fields":  sArr("tag, type, name, id, label, required, disabled, usable, options, checked, value"),
+				"buttons": sArr(""), "editors": sArr("kind, selector, excerpt, chars, field, fieldChars"), "drafts": sArr("publish-state controls"),
+				"submitText": sArr(""), "totalFields": sInt(""), "truncated": sBool("more than max_fields"),
+			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				if argGiven(c, "root") && c.str("root") == "" {
 					return nil, badArg("root", "root is empty", "Leave it out to read the first form.")
@@ -70,27 +55,17 @@ func formTools(d Deps) []*tool {
 		{
 			name:  "read_draft",
 			title: "Read what a form is about to send",
-			description: "Collect what the page's form is about to send, for a human to approve before save_draft or publish: the filled fields (checked boxes only), each editor's content (which read_page never shows), the attachments with the chosen file names, the submit buttons, the publish state, and isDraft (the state reads private).\n" +
-				"max_chars cuts each value and excerpt (80 to 4000, default 400). Password values are never shown; hidden inputs are counted.\n" +
-				"A read: nothing is changed or sent, no approval is asked.",
+			description: "What the form is about to send, for a human to approve before save_draft or publish: filled fields, editor contents, attachments, " +
+				"submit controls, publish state and isDraft (it reads private). A read: nothing is sent.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{
-				{name: "max_chars", kind: "integer", description: "Most characters of each value and editor excerpt (80 to 4000).", def: session.DraftMaxCharsDefault},
+				{name: "max_chars", kind: "integer", description: "Per value and excerpt, 80 to 4000.", def: session.DraftMaxCharsDefault},
 			},
-			output: map[string]any{
-				"url":         str("the tab's URL"),
-				"title":       str("its title"),
-				"scope":       str("what was read: form#id, or page"),
-				"fields":      list("fields with what they send: name, label, type, value (cut; valueChars when cut), usable"),
-				"editors":     list("rich-text editors with their content, and the field the form posts for each with fieldChars"),
-				"attachments": list("file inputs with the names of the chosen files"),
-				"state":       list("the checked publish controls: name, value, label"),
-				"submits":     list("the controls that send the form"),
-				"isDraft":     boolean("the publish state reads private: save_draft would send it"),
-				"fieldCount":  integer("fields listed"),
-				"hiddenCount": integer("hidden inputs (counted, not listed)"),
-			},
+			output: merge(formOut, map[string]any{
+				"fields": sArr("name, label, type, value (cut: valueChars), usable"), "editors": sArr(""), "attachments": sArr(""),
+				"submits": sArr(""), "isDraft": sBool(""),
+			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				n := clamp(int(argInt(c, "max_chars")), session.DraftMaxCharsMin, session.DraftMaxCharsMax)
 				r, err := m.ReadDraft(ctx, c.caller, n)
@@ -108,6 +83,12 @@ func formTools(d Deps) []*tool {
 			},
 		},
 	}
+}
+
+// formOut is what read_form and read_draft both answer.
+var formOut = map[string]any{
+	"url": sStr(""), "title": sStr(""), "scope": sStr("form#id, or page"), "state": sArr("the checked publish controls"),
+	"fieldCount": sInt(""), "hiddenCount": sInt("hidden inputs, not listed"),
 }
 
 func clamp(n, lo, hi int) int { return max(lo, min(n, hi)) }

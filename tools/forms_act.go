@@ -12,23 +12,7 @@ import (
 // for SUBMIT; publish alone asks for PUBLISH.
 func formActTools(d Deps) []*tool {
 	m := d.Session
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	integer := func(desc string) map[string]any { return map[string]any{"type": "integer", "description": desc} }
-	boolean := func(desc string) map[string]any { return map[string]any{"type": "boolean", "description": desc} }
-	common := func(extra map[string]any) map[string]any {
-		out := map[string]any{
-			"url": str("where the tab stands"), "title": str("its title"), "tab_count": integer("open tabs"),
-			"navigated": boolean("the tab loaded a new page"), "new_tab": boolean("a tab opened and the session is on it"),
-		}
-		for k, v := range extra {
-			out[k] = v
-		}
-		return out
-	}
-	timeoutParam := param{name: "timeout_ms", kind: "integer", description: "Bound on the action once its target is usable, in ms (default 10000, at most 30000)."}
-	reasonParam := param{name: "reason", kind: "string", description: "Why; shown to the user when approval is asked."}
-	confirmParam := param{name: "confirm", kind: "boolean", description: "Legacy consent for clients that cannot be asked; never overrides a user's answer."}
-	submitParam := param{name: "submit", kind: "string", description: "The control that sends the form (read_form's submitText): " + selectorHelp}
+	submitParam := param{name: "submit", kind: "string", description: "The control that sends the form (read_form submitText)."}
 	sent := func(r *session.ActResult, out map[string]any) {
 		s := r.Sent
 		if s == nil {
@@ -56,19 +40,19 @@ func formActTools(d Deps) []*tool {
 		{
 			name:  "set_editor",
 			title: "Write into a rich-text editor",
-			description: "Write the body of a rich-text editor (CKEditor, TinyMCE, contenteditable, Quill, ProseMirror) and sync the field the form actually posts. Leave selector out for the first editor on the page.\n" +
-				"html=true writes markup; otherwise the text is written as text. The reply names the surface written, the characters written, and synced_field with field_chars (what the form will post). The content is never echoed or audited, only its length.\n" +
-				"Set submits=true if writing sends the form. Fails like click (not_found before anything is asked, hidden, disabled, timeout).",
+			description: "Write content into a rich-text editor (CKEditor, TinyMCE, Quill, ProseMirror, contenteditable) and sync the field the form posts. " +
+				"html=true writes markup. Answers surface, written, synced_field, field_chars; content is never echoed or audited. " +
+				"Needs INTERACT (asked once); submits=true if writing sends the form. Fails like click.",
 			params: []param{
 				{name: "content", kind: "string", required: true, description: "What the editor should hold."},
-				{name: "selector", kind: "string", description: "The editor's iframe or editable element (default: the first editor): " + selectorHelp},
-				{name: "html", kind: "boolean", description: "Write content as markup.", def: false},
-				{name: "submits", kind: "boolean", description: "true when writing sends the form."},
+				{name: "selector", kind: "string", description: "Default: the first editor. " + selectorHelp},
+				{name: "html", kind: "boolean", description: "content is markup.", def: false},
+				submitsParam,
 				timeoutParam, reasonParam, confirmParam,
 			},
-			output: common(map[string]any{
-				"surface": str("what was written: an editor iframe's body, or the editable element"), "written": integer("characters written"),
-				"synced_field": str("the field the form posts for this editor"), "field_chars": integer("characters that field holds now"),
+			output: merge(actOut, map[string]any{
+				"editor": sStr(""), "surface": sStr(""), "written": sInt("characters"),
+				"synced_field": sStr("the field the form posts"), "field_chars": sInt(""),
 			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				opts, err := actOptions(c, true)
@@ -92,14 +76,14 @@ func formActTools(d Deps) []*tool {
 		{
 			name:  "upload_file",
 			title: "Attach files to a file input",
-			description: "Attach local files to an input[type=file] (a hidden one is fine: styled pickers hide it). Every call asks the user (UPLOAD, single-use).\n" +
-				"Paths are checked before anything: missing ones answer error with missing; files outside the upload roots (LYRA_BROWSER_UPLOAD_ROOTS, default your home), in lyrad's data directory, or in a dot directory such as ~/.ssh are refused. Symlinks count where they lead.",
+			description: "Attach local files to a file input (a hidden one too). Asks UPLOAD on every call. Paths are checked first: " +
+				"missing ones answer error with missing; files outside LYRA_BROWSER_UPLOAD_ROOTS (default home), in lyrad's data or a dot directory (~/.ssh) are refused.",
 			params: []param{
-				{name: "selector", kind: "string", required: true, description: "The input[type=file]: " + selectorHelp},
-				{name: "paths", kind: "array", required: true, description: "Absolute paths of the files to attach."},
+				{name: "selector", kind: "string", required: true, description: "The file input."},
+				{name: "paths", kind: "array", required: true, description: "Absolute paths."},
 				timeoutParam, reasonParam, confirmParam,
 			},
-			output: common(map[string]any{"files": map[string]any{"type": "array", "description": "attached: name, bytes"}}),
+			output: merge(targetOut, map[string]any{"files": sArr("name, bytes"), "input": elementOut}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
@@ -129,13 +113,10 @@ func formActTools(d Deps) []*tool {
 		{
 			name:  "save_draft",
 			title: "Save the item without publishing it",
-			description: "Send the form while the item stays private: the form's publish state must read draft/private, else not_private and nothing is sent. Asks for SUBMIT, never PUBLISH, so it cannot release an item. To release one, use publish.\n" +
-				"After sending, the page is read back: a site that answers with errors gives refused with its message.",
+			description: "Send the form with submit while the item stays private: its publish state must read draft/private, else not_private and nothing is sent. " +
+				"Asks SUBMIT, never PUBLISH: to release an item, use publish. No submit: needs_submit; errors the site shows: refused.",
 			params: []param{submitParam, timeoutParam, reasonParam, confirmParam},
-			output: common(map[string]any{
-				"published": boolean("always false"), "state": map[string]any{"type": "array", "description": "the publish state sent"},
-				"errors": map[string]any{"type": "array", "description": "what the page showed as errors"}, "alert": str("the first of them"),
-			}),
+			output: sentOut,
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				if c.str("submit") == "" {
 					return nil, needsSubmit("save_draft")
@@ -151,17 +132,14 @@ func formActTools(d Deps) []*tool {
 		{
 			name:  "publish",
 			title: "Publish the item",
-			description: "Release an item to its audience: sets the live control (selector, from read_form's drafts), then sends the form with submit. Both are required; arming without sending is refused (needs_submit).\n" +
-				"Asks for PUBLISH, which nothing else implies and no trusted list answers; the prompt names the item. Call it only after the user approved this exact item (read_draft shows it). Answers ok with published, or refused with the site's message.",
+			description: "Release an item: set the live control (selector, from read_form's drafts), then send with submit; both required (needs_submit). " +
+				"Asks PUBLISH, implied by nothing; the prompt names the item. Only after the user approved this exact item (read_draft). Answers published, or refused. More: lyrad://guide.",
 			destructive: true,
 			params: []param{
-				{name: "selector", kind: "string", required: true, description: "The control that makes the item public: " + selectorHelp},
+				{name: "selector", kind: "string", required: true, description: "The live control (read_form drafts)."},
 				submitParam, timeoutParam, reasonParam, confirmParam,
 			},
-			output: common(map[string]any{
-				"published": boolean("the item was sent live"), "state": map[string]any{"type": "array", "description": "the publish state sent"},
-				"errors": map[string]any{"type": "array", "description": "what the page showed as errors"}, "alert": str("the first of them"),
-			}),
+			output: sentOut,
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				if c.str("submit") == "" {
 					return nil, needsSubmit("publish")

@@ -12,30 +12,20 @@ import (
 
 func navigationTools(d Deps) []*tool {
 	m := d.Session
-	nullable := func(t, desc string) map[string]any {
-		return map[string]any{"type": []string{t, "null"}, "description": desc}
-	}
 	return []*tool{
 		{
 			name:  "navigate",
 			title: "Go to a URL",
-			description: "Load a URL in the active tab and wait for it (wait_until: domcontentloaded by default, load, commit, or networkidle, which never settles on a page that keeps polling).\n" +
-				"ok means the navigation happened, not that the page is good: http_status (404, 500, ...) and content_type (media type only, e.g. application/pdf) describe the document that answered; both are null when no HTTP response was involved (about:blank, data:).\n" +
-				"reason is shown to the user when the step needs their approval. Opens the browser first if it is not open.",
+			description: "Load url in the active tab and wait for it (wait_until). Asks the user for NAVIGATE on a site not granted (reason is shown; a no: denied). " +
+				"ok means it loaded, not that the page is good: read http_status and content_type (null without an HTTP response). " +
+				"Fails as navigation_failed or timeout. download=true when the URL is a file to keep. Opens the browser if needed.",
 			params: []param{
-				{name: "url", kind: "string", required: true, description: "Absolute URL with its scheme: https://example.com/path (http, https, file, data or about:blank)."},
-				{name: "wait_until", kind: "string", description: "How much of the load to wait for.", enum: session.WaitUntil, def: "domcontentloaded"},
-				{name: "reason", kind: "string", description: "Why you are going there; shown to the user when approval is asked."},
-				{name: "confirm", kind: "boolean", description: "Legacy consent for clients that cannot be asked; never overrides a user's answer."},
-				{name: "download", kind: "boolean", description: "true when the URL is a file to save: asks for the permission to keep it; download_not_started when it is a page."},
+				{name: "url", kind: "string", required: true, description: "Absolute: https://..., http, file, data or about:blank."},
+				{name: "wait_until", kind: "string", enum: session.WaitUntil, def: "domcontentloaded"},
+				reasonParam, confirmParam,
+				{name: "download", kind: "boolean", description: "true if the URL is a file to keep (asks DOWNLOAD)."},
 			},
-			output: map[string]any{
-				"url":          map[string]any{"type": "string", "description": "where the tab stands"},
-				"title":        map[string]any{"type": "string"},
-				"http_status":  nullable("integer", "HTTP status of the document, null without an HTTP response"),
-				"content_type": nullable("string", "media type of the document, null without an HTTP response"),
-				"tab_count":    map[string]any{"type": "integer"},
-			},
+			output: merge(loadOut, downloadOut),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				u, err := checkURL(c.str("url"))
 				if err != nil {

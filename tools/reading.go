@@ -15,45 +15,28 @@ const (
 
 func readingTools(d Deps) []*tool {
 	m := d.Session
-	integer := func(desc string) map[string]any { return map[string]any{"type": "integer", "description": desc} }
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	return []*tool{
 		{
 			name:  "read_page",
 			title: "Read the page",
-			description: "Read the page as text, or as a map of what can be acted on.\n" +
-				"mode=\"text\" (default) returns the rendered text (innerText), not HTML. links=true adds the page's visible links as {text, href}: absolute, de-duplicated, at most 100 (links_truncated says there were more).\n" +
-				"mode=\"tree\" returns one line per visible thing you can act on (links, buttons, text fields, selects, checkboxes, tabs, menu items), plus headings, with role and name as the browser's accessibility tree has them:\n" +
-				"  aria-ref=e12 link \"Pricing\" -> /pricing\n" +
-				"  aria-ref=e15 button \"Save\"\n" +
-				"  aria-ref=e16 checkbox \"Remember me\" [checked]\n" +
-				"Pass the aria-ref=eN token exactly as written as the selector of click, type_text and the other tools. It reaches what a CSS or text selector cannot: icon-only links, several links with the same text, elements in open shadow roots and in iframes (cross-site ones included). A ref is a handle into the latest tree read: a newer read (a region read included) ends the refs it does not list, a navigation ends them all, and so does the element's removal; a stale ref answers not_found, and the fix is to read the tree again. Elements on screen come first (in_viewport counts them). Input values are never shown.\n" +
-				"selector limits either mode to one region (CSS, text=..., or an aria-ref; first match) and answers not_found at once when nothing matches. offset and max_chars (default 20000) page through long output: total_chars is its full length, truncated says more follows, next_offset is where to continue; pages end on whole lines, so a ref is never cut in half.\n" +
-				"A read: it asks no approval and never claims the browser.",
+			description: "Read the page. mode=text (default): the rendered text. mode=tree: one line per visible thing to act on, plus headings, " +
+				"like aria-ref=e15 button \"Save\"; pass aria-ref=eN as the selector of click, type_text and the rest (it reaches shadow roots and iframes). " +
+				"A newer read, a navigation or the element's removal ends a ref: not_found means read again. " +
+				"Long output pages with offset (truncated, next_offset). Input values are never shown. A read: asks nothing. More: lyrad://guide.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{
-				{name: "mode", kind: "string", description: "text: the rendered text; tree: the action map with refs.", enum: []string{"text", "tree"}, def: "text"},
-				{name: "links", kind: "boolean", description: "mode=\"text\" only: add the visible links as {text, href}.", def: false},
-				{name: "selector", kind: "string", description: "Limit the read to the first element this names: a CSS selector, text=..., or aria-ref=eN."},
-				{name: "offset", kind: "integer", description: "Character offset to start from (next_offset of the previous page).", def: 0},
-				{name: "max_chars", kind: "integer", description: fmt.Sprintf("Most characters to return (1 to %d).", maxMaxChars), def: defaultMaxChars},
+				{name: "mode", kind: "string", description: "text, or tree: the action map with refs.", enum: []string{"text", "tree"}, def: "text"},
+				{name: "links", kind: "boolean", description: "mode=text: add the visible links.", def: false},
+				{name: "selector", kind: "string", description: "Read only this region: CSS, text=... or aria-ref=eN."},
+				{name: "offset", kind: "integer", description: "Where to start (next_offset).", def: 0},
+				{name: "max_chars", kind: "integer", description: fmt.Sprintf("At most %d.", maxMaxChars), def: defaultMaxChars},
 			},
 			output: map[string]any{
-				"url":             str("the tab's URL"),
-				"title":           str("its title"),
-				"mode":            str("text or tree"),
-				"text":            str("mode=text: this page of the rendered text"),
-				"tree":            str("mode=tree: this page of the action map, one line per element"),
-				"total_chars":     integer("length of the whole output, in characters"),
-				"offset":          integer("where this page starts"),
-				"truncated":       map[string]any{"type": "boolean", "description": "more follows: call again with offset=next_offset"},
-				"next_offset":     integer("where the next page starts (when truncated)"),
-				"elements":        integer("mode=tree: how many elements the whole map lists"),
-				"in_viewport":     integer("mode=tree: how many of them are on screen (they come first)"),
-				"refs":            map[string]any{"type": "boolean", "description": "mode=tree: lines carry aria-ref tokens"},
-				"links":           map[string]any{"type": "array", "description": "links=true: the visible links", "items": map[string]any{"type": "object", "properties": map[string]any{"text": str(""), "href": str("")}}},
-				"links_truncated": map[string]any{"type": "boolean", "description": "links=true: there were more than 100"},
+				"url": sStr(""), "title": sStr(""), "mode": sStr(""), "text": sStr("mode=text"), "tree": sStr("mode=tree"),
+				"total_chars": sInt("whole length"), "offset": sInt(""), "truncated": sBool("more at next_offset"), "next_offset": sInt(""),
+				"elements": sInt("mode=tree: lines in the whole map"), "in_viewport": sInt("of them on screen, listed first"), "refs": sBool(""),
+				"links": sArr("links=true: {text, href}, at most 100"), "links_truncated": sBool(""),
 			},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				o := session.ReadOptions{

@@ -8,33 +8,21 @@ import (
 
 func tabTools(d Deps) []*tool {
 	m := d.Session
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	integer := func(desc string) map[string]any { return map[string]any{"type": "integer", "description": desc} }
 	return []*tool{
 		{
 			name:  "tabs",
 			title: "List, switch or close tabs",
-			description: "List the browser's tabs, switch to one, or close one.\n" +
-				"action=\"list\" (default): every open tab with its index, url, title and whether it is the active one (the one you read and act on), plus tab_count and active_index. A read.\n" +
-				"action=\"switch\", index=N: make tab N the active one and bring it to the front, so the user sees what you see.\n" +
-				"action=\"close\", index=N: close tab N. Closing the active tab returns you to the tab that opened it, else the newest one; closing the last tab leaves a blank one.\n" +
-				"Indexes shift whenever a tab opens or closes, so list again before using one; a bad index answers not_found with tab_count. Tabs a page opens are followed automatically, and a popup that closes itself (a sign-in window) returns you to the tab that opened it: this tool is for when you have to choose. Switching and closing are actions: reason is shown to the user when they are asked.",
+			description: "List the tabs (action=list, the default; a read), or switch to or close the tab at index (needs INTERACT on its page, asked once). " +
+				"Indexes shift when a tab opens or closes: list again first; a bad index answers not_found. " +
+				"Tabs a page opens are followed, and a popup that closes itself returns you to its opener.",
 			params: []param{
-				{name: "action", kind: "string", description: "list, switch or close.", enum: []string{"list", "switch", "close"}, def: "list"},
-				{name: "index", kind: "integer", description: "The tab to switch to or close, from tabs' list (0 is the first)."},
-				{name: "reason", kind: "string", description: "Why; shown to the user when the action needs their approval."},
-				{name: "confirm", kind: "boolean", description: "Legacy consent for clients that cannot be asked; never overrides a user's answer."},
+				{name: "action", kind: "string", description: "", enum: []string{"list", "switch", "close"}, def: "list"},
+				{name: "index", kind: "integer", description: "From the list; 0 is the first."},
+				reasonParam, confirmParam,
 			},
-			output: map[string]any{
-				"tabs": map[string]any{"type": "array", "description": "the open tabs, in the order they were opened",
-					"items": map[string]any{"type": "object", "properties": map[string]any{
-						"index": integer(""), "url": str(""), "title": str(""), "active": map[string]any{"type": "boolean"}}}},
-				"tab_count":    integer("how many tabs are open"),
-				"active_index": integer("the index of the active tab"),
-				"url":          str("switch and close: where the session now stands"),
-				"title":        str("its title"),
-				"closed":       map[string]any{"type": "object", "description": "close: the tab that was closed", "properties": map[string]any{"url": str(""), "title": str("")}},
-			},
+			output: merge(actOut, map[string]any{
+				"tabs": sArr("index, url, title, active"), "active_index": sInt(""), "closed": sObj("close: url, title"),
+			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				action := c.str("action")
 				idx, hasIndex := c.args["index"].(int64)

@@ -137,7 +137,7 @@ func (e *argError) Error() string { return e.msg }
 
 func badArg(arg, msg, hint string) error { return &argError{arg: arg, msg: msg, hint: hint} }
 
-// Register adds every tool to the server.
+// Register adds every tool to the server, and the guide they point to.
 func Register(s *mcp.Server, d Deps) {
 	if d.Logger == nil {
 		d.Logger = zap.NewNop()
@@ -146,6 +146,7 @@ func Register(s *mcp.Server, d Deps) {
 	for _, t := range all(d) {
 		s.AddTool(t.mcpTool(), r.handler(t))
 	}
+	registerGuide(s)
 }
 
 func all(d Deps) []*tool {
@@ -169,7 +170,10 @@ func (t *tool) mcpTool() *mcp.Tool {
 	props := map[string]any{}
 	var required []string
 	for _, p := range t.params {
-		sch := map[string]any{"type": p.kind, "description": p.description}
+		sch := map[string]any{"type": p.kind}
+		if p.description != "" {
+			sch["description"] = p.description
+		}
 		if p.kind == "array" {
 			sch["items"] = map[string]any{"type": "string"}
 		}
@@ -188,16 +192,13 @@ func (t *tool) mcpTool() *mcp.Tool {
 	if len(required) > 0 {
 		in["required"] = required
 	}
-	outProps := map[string]any{
-		"status": map[string]any{"type": "string", "description": "ok, or what stopped the call (error, blocked_by_policy, session_conflict, guard_lost, browser_unavailable, timeout, ...)"},
-		"hint":   map[string]any{"type": "string", "description": "the next move when status is not ok"},
-		"error":  map[string]any{"type": "string", "description": "what went wrong"},
-	}
-	for k, v := range t.output {
-		outProps[k] = v
-	}
+	outProps := merge(envelopeOut, t.output)
 	destructive := t.destructive
-	openWorld := !t.readOnly
+	// openWorldHint is true unless said otherwise: only a read says so.
+	var openWorld *bool
+	if t.readOnly {
+		openWorld = new(bool)
+	}
 	return &mcp.Tool{
 		Name:        t.name,
 		Title:       t.title,
@@ -206,12 +207,13 @@ func (t *tool) mcpTool() *mcp.Tool {
 		OutputSchema: map[string]any{
 			"type": "object", "properties": outProps, "required": []string{"status"},
 		},
+		// The title is the tool's own (clients read Tool.title first); said
+		// again here it would only cost context.
 		Annotations: &mcp.ToolAnnotations{
-			Title:           t.title,
 			ReadOnlyHint:    t.readOnly,
 			DestructiveHint: &destructive,
 			IdempotentHint:  t.idempotent,
-			OpenWorldHint:   &openWorld,
+			OpenWorldHint:   openWorld,
 		},
 	}
 }

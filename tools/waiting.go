@@ -20,27 +20,21 @@ func waitingTools(d Deps) []*tool {
 		{
 			name:  "wait_for",
 			title: "Wait until the page is ready",
-			description: "Wait until the page is ready, instead of sleeping or clicking to pass time. Give exactly one condition:\n" +
-				"text: the phrase is in the page's visible text, what read_page returns (whitespace does not matter, case does); state=\"hidden\" waits for it to be gone instead (a \"Loading...\" message).\n" +
-				"selector: an element it names (CSS, text=...) reaches state: visible (default), hidden, attached or detached.\n" +
-				"url: the tab's URL matches a glob over the whole URL, so use **/checkout** or https://site.example/cart*, not checkout.\n" +
-				"load_state: load, domcontentloaded or networkidle.\n" +
-				"Waits up to timeout_ms (default 10000, never more than 30000) and returns {\"status\": \"ok\", \"waited_ms\"}. Running out of time is an answer, not a failure: {\"status\": \"timeout\", \"waited_ms\", \"last_seen\"}, where last_seen is a short excerpt of the page text (the URL for a url wait) so you can see why. Bad arguments return error before anything is done.\n" +
-				"Use it after navigate or an action when the page draws content late: a page that renders 300 ms after load looks empty to read_page until this returns. It only reads: it asks no approval and never claims the browser.",
+			description: "Wait until the page is ready instead of sleeping. Exactly one condition: text (in the visible text; state=hidden: until gone), " +
+				"selector (CSS or text=, reaches state), url (a glob over the whole URL: **/checkout**), or load_state. " +
+				"timeout (with last_seen, a page excerpt) is an answer, not a failure. " +
+				"Use it after an action when the page draws late. A read: asks nothing. More: lyrad://guide.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{
-				{name: "text", kind: "string", description: "Wait for this phrase in the visible text (state=\"hidden\": for it to be gone)."},
-				{name: "selector", kind: "string", description: "Wait for the element this CSS or text=... selector names to reach state."},
-				{name: "url", kind: "string", description: "Wait for the tab's URL to match this glob over the whole URL (** any characters, * any but /)."},
-				{name: "load_state", kind: "string", description: "Wait for the page to reach this load state.", enum: session.LoadStates},
-				{name: "state", kind: "string", description: "With selector: visible (default), hidden, attached or detached. With text: visible (default) or hidden.", enum: []string{"visible", "hidden", "attached", "detached"}},
-				{name: "timeout_ms", kind: "integer", description: "How long to wait, in milliseconds: default 10000, at most 30000; 0 is 1 ms, never \"no limit\".", def: defaultWaitMS},
+				{name: "text", kind: "string", description: "A phrase of the visible text (case counts)."},
+				{name: "selector", kind: "string", description: "CSS or text=... (not an aria-ref)."},
+				{name: "url", kind: "string", description: "Glob: ** any characters, * any but /."},
+				{name: "load_state", kind: "string", description: "A load state.", enum: session.LoadStates},
+				{name: "state", kind: "string", description: "Default visible; text takes visible or hidden.", enum: []string{"visible", "hidden", "attached", "detached"}},
+				{name: "timeout_ms", kind: "integer", description: "At most 30000.", def: defaultWaitMS},
 			},
-			output: map[string]any{
-				"waited_ms": map[string]any{"type": "integer", "description": "how long the wait took"},
-				"last_seen": map[string]any{"type": "string", "description": "on timeout: a short excerpt of the page text, or the URL for a url wait"},
-			},
+			output: map[string]any{"waited_ms": sInt(""), "last_seen": sStr("timeout: a page excerpt, or the URL")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				o, err := waitOptions(c)
 				if err != nil {
