@@ -75,6 +75,10 @@ type Request struct {
 	// popup that has no document yet (its first load, a target=_blank form
 	// post), its opener.
 	SenderTab target.ID
+	// NoAccept: a document request with no Accept header. Chrome's
+	// navigations always send one; its download manager (an <a download>
+	// click) does not, so this one will be a download.
+	NoAccept bool
 	// Subresource marks a send that is not a document (fetch, XHR, beacon,
 	// a report), held because Options.HoldSends asked for it. Only sends
 	// with a method other than GET and HEAD reach the Decider.
@@ -761,6 +765,7 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		HasBody:      p.Request.HasPostData,
 		ResourceType: p.ResourceType,
 		Sender:       header(p.Request.Headers, "Origin"),
+		NoAccept:     header(p.Request.Headers, "Accept") == "",
 	}
 	g.placeLocked(&r, t)
 	if p.RedirectedRequestID != "" {

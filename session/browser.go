@@ -276,7 +276,12 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		}
 	}
 	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
-		Decide:     m.decide,
+		Decide: func(ctx context.Context, r cdpguard.Request) cdpguard.Verdict {
+			if r.NoAccept {
+				b.downloadRequested(r)
+			}
+			return m.decide(ctx, r)
+		},
 		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { m.onDecision(b, r, v, took) },
 		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { m.onRefuse(b, r, v) },
 		OnFailure: func(err error) {

@@ -99,12 +99,13 @@ const (
 	DownloadBlocked    = "blocked"
 )
 
-// How long after an undeclared acting call a download it set off is still
-// that call's: 100 ms, 250 ms for press_key (a key's default action runs
-// later than a click's).
+// How long an undeclared acting call waits, at most, for the response of
+// a download request it set off (an <a download> click, Enter on one) to
+// be judged, so that it can answer download_blocked; a call that set off
+// none does not wait at all (AwaitBlocked).
 const (
-	BlockedGrace    = 100 * time.Millisecond
-	BlockedGraceKey = 250 * time.Millisecond
+	BlockedGrace    = 2 * time.Second
+	BlockedGraceKey = 2 * time.Second
 )
 
 // blockedKeep is how long a blocked download is remembered for the calls
@@ -168,6 +169,9 @@ type downloads struct {
 	// the download the browser still announces for one is not counted
 	// twice.
 	refused map[string]time.Time
+	// pending are download requests whose response has not been judged
+	// yet, by URL (downloads_response.go).
+	pending map[string]pendingDownload
 }
 
 // dlItem is one download the browser announced.
@@ -612,9 +616,9 @@ func (d *downloads) blockedSinceLocked(since time.Time, tabs []target.ID) *Block
 	return nil
 }
 
-// AwaitBlocked is BlockedSince after waiting up to grace from now for one
-// to come: a download an undeclared call set off starts a little after
-// its input.
+// AwaitBlocked is BlockedSince after waiting, up to grace from now, for
+// the response of a download request the call made (an <a download>
+// click) to be judged. A call that made none does not wait.
 func (d *downloads) AwaitBlocked(ctx context.Context, tabs []target.ID, since time.Time, grace time.Duration) *BlockedDownload {
 	deadline := time.NewTimer(grace)
 	defer deadline.Stop()
@@ -623,6 +627,12 @@ func (d *downloads) AwaitBlocked(ctx context.Context, tabs []target.ID, since ti
 		if b := d.blockedSinceLocked(since, tabs); b != nil {
 			d.mu.Unlock()
 			return b
+		}
+		if !d.pendingSinceLocked(since, tabs) {
+			// No download request of this call is waiting for its
+			// response: nothing will be blocked for it.
+			d.mu.Unlock()
+			return nil
 		}
 		if d.changed == nil {
 			d.changed = make(chan struct{})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/download"
@@ -88,5 +89,75 @@ func (b *Browser) refuseResponse(r cdpguard.Response) bool {
 	b.mu.Lock()
 	d := b.downloads
 	b.mu.Unlock()
-	return d != nil && d.refuseResponse(r)
+	if d == nil {
+		return false
+	}
+	refuse := d.refuseResponse(r)
+	d.answered(r.URL)
+	return refuse
+}
+
+// downloadRequested notes a request the browser's download manager made
+// (no Accept header): an acting call that set it off waits for its
+// response to be judged before it answers (AwaitBlocked), and no other
+// call waits at all.
+func (b *Browser) downloadRequested(r cdpguard.Request) {
+	b.mu.Lock()
+	d := b.downloads
+	b.mu.Unlock()
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.pending == nil {
+		d.pending = map[string]pendingDownload{}
+	}
+	for u, p := range d.pending {
+		if time.Since(p.at) > pendingKeep {
+			delete(d.pending, u)
+		}
+	}
+	d.pending[r.URL] = pendingDownload{tab: r.TabID, at: time.Now()}
+}
+
+// answered: the response of url was judged; a call waiting for it looks
+// again.
+func (d *downloads) answered(url string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.pending[url]; !ok {
+		return
+	}
+	delete(d.pending, url)
+	if d.changed != nil {
+		close(d.changed)
+		d.changed = nil
+	}
+}
+
+// pendingKeep bounds how long a download request waits for its response
+// to count as under way.
+const pendingKeep = 30 * time.Second
+
+// pendingDownload is a download request whose response has not come.
+type pendingDownload struct {
+	tab target.ID
+	at  time.Time
+}
+
+// pendingSinceLocked: a download request of one of tabs, made at or after
+// since, still waits for its response.
+func (d *downloads) pendingSinceLocked(since time.Time, tabs []target.ID) bool {
+	for _, p := range d.pending {
+		if p.at.Before(since) || time.Since(p.at) > pendingKeep {
+			continue
+		}
+		for _, t := range tabs {
+			if p.tab == t || (p.tab != "" && d.opener != nil && d.opener(p.tab) == t) {
+				return true
+			}
+		}
+	}
+	return false
 }
