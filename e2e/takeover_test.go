@@ -153,3 +153,34 @@ func TestTakeoverHeadless(t *testing.T) {
 	wantStatus(t, call(t, driver, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
 	wantStatus(t, call(t, other, "request_takeover", map[string]any{"reason": "mine"}), "session_conflict")
 }
+
+// TestTakeoverGuardLost: the guard is lost while the user holds the
+// browser: calls answer guard_lost, not takeover_active, and once
+// acknowledged no takeover is left on the next browser.
+func TestTakeoverGuardLost(t *testing.T) {
+	needBrowser(t)
+	needSS(t)
+	display := startXvfb(t)
+	s := friendly(t)
+	dir := t.TempDir()
+	cs := connectStdio(t, dir, proto2026, "LYRA_BROWSER_HEADLESS=auto", "DISPLAY="+display)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	wantStatus(t, call(t, cs, "request_takeover", map[string]any{"reason": "2FA"}), "takeover_active")
+	pids := browserPIDs(t, dir)
+	if len(pids) != 1 {
+		t.Fatalf("browser pids %v", pids)
+	}
+	cutSocket(t, debugPort(t, pids[0]))
+	waitFor(t, "the guard loss", 10*time.Second, func() bool {
+		return call(t, cs, "get_url", nil)["status"] == "guard_lost"
+	})
+	if e := call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}); e["status"] != "guard_lost" {
+		t.Errorf("navigate after the loss: %v", e)
+	}
+	if e := call(t, cs, "resume_after_takeover", nil); e["status"] != "guard_lost" {
+		t.Errorf("resume_after_takeover after the loss: %v", e)
+	}
+	wantStatus(t, call(t, cs, "close_browser", nil), "ok")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "ok")
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "body"}), "ok")
+}
