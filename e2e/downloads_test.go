@@ -271,7 +271,11 @@ func TestDownloadsObserveKeeps(t *testing.T) {
 
 	call(t, cs, "click", map[string]any{"selector": "#blob"})
 	waitDownloadRows(t, dir, "would_block", 1)
-	call(t, cs, "click", map[string]any{"selector": "#dl"})
+	reply := call(t, cs, "click", map[string]any{"selector": "#dl"})
+	wantStatus(t, reply, "ok")
+	if dl, _ := reply["download"].(map[string]any); dl["observed"] != true || dl["filename"] != "evil.bin" {
+		t.Errorf("the click's reply does not say the file was kept by observe mode: %v", reply)
+	}
 	rows := waitDownloadRows(t, dir, "would_block", 2)
 
 	kept := keptFiles(t, filepath.Join(dir, "downloads"))

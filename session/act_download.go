@@ -48,6 +48,11 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 		tabs = append(tabs, p.ID)
 	}
 	if bd := a.b.downloads.AwaitBlocked(ctx, tabs, a.start, a.spec.downloadGrace); bd != nil {
+		if bd.Observed {
+			// Observe mode kept it: nothing is refused, the reply says so.
+			a.res.Download = &DownloadInfo{Filename: bd.Filename, URLOrigin: bd.URLOrigin, Observed: true}
+			return nil
+		}
 		return downloadBlocked(bd)
 	}
 	return nil

@@ -129,6 +129,9 @@ type BlockedDownload struct {
 	Tab       target.ID
 	Filename  string
 	URLOrigin string
+	// Observed: observe mode kept it instead (the call answers ok with
+	// observed: true).
+	Observed bool
 }
 
 // Reply is the reply's blocked_download.
@@ -411,6 +414,7 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 	}
 	d.mu.Lock()
 	d.items[w.GUID] = it
+	delete(d.pending, w.URL)
 	if at, ok := d.refused[w.URL]; ok && time.Since(at) < refusedFold {
 		// Refused at its response: recorded then, and it never had a byte.
 		delete(d.refused, w.URL)
@@ -423,6 +427,7 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		it.keep, it.user = true, true
 	} else if d.rules.observe {
 		it.keep, it.observed = true, true
+		d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin, Observed: true})
 	} else {
 		it.cancelReason = "blocked"
 		b := BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin}
@@ -600,8 +605,15 @@ func (d *downloads) BlockedSince(since time.Time, tabs ...target.ID) *BlockedDow
 }
 
 func (d *downloads) blockedSinceLocked(since time.Time, tabs []target.ID) *BlockedDownload {
+	return d.downloadSinceLocked(since, tabs, false)
+}
+
+// downloadSinceLocked is the first undeclared download of tabs since
+// since that was blocked, or with observed, blocked or kept by observe
+// mode.
+func (d *downloads) downloadSinceLocked(since time.Time, tabs []target.ID, observed bool) *BlockedDownload {
 	for _, b := range d.blocked {
-		if b.At.Before(since) {
+		if b.At.Before(since) || (b.Observed && !observed) {
 			continue
 		}
 		if len(tabs) == 0 {
@@ -624,7 +636,7 @@ func (d *downloads) AwaitBlocked(ctx context.Context, tabs []target.ID, since ti
 	defer deadline.Stop()
 	for {
 		d.mu.Lock()
-		if b := d.blockedSinceLocked(since, tabs); b != nil {
+		if b := d.downloadSinceLocked(since, tabs, true); b != nil {
 			d.mu.Unlock()
 			return b
 		}

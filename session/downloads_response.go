@@ -126,7 +126,9 @@ func (b *Browser) downloadRequested(r cdpguard.Request) {
 func (d *downloads) answered(url string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if _, ok := d.pending[url]; !ok {
+	if _, ok := d.pending[url]; !ok || d.rules.observe {
+		// Observe mode lets it through: it stays pending until the browser
+		// announces the download (began), which the call then reports.
 		return
 	}
 	delete(d.pending, url)
