@@ -119,3 +119,7 @@ func (d Dir) InstanceProfiles() []string {
 
 // pidFileName is the browser's pid file, beside the profile it runs on.
 const pidFileName = "browser.pid"
+
+// AdminSocket is where the daemon answers its operator commands (lyrad
+// takeover, lyrad resume): mode 0600, like the MCP socket.
+func (d Dir) AdminSocket() string { return d.path("admin.sock") }

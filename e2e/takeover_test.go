@@ -184,3 +184,38 @@ func TestTakeoverGuardLost(t *testing.T) {
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/next"}), "ok")
 	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "body"}), "ok")
 }
+
+// TestTakeoverFromTheCommandLine: the person at the terminal takes the
+// browser with `lyrad takeover` and hands it back with `lyrad resume`,
+// over the daemon's admin socket; the driver's calls wait meanwhile, and
+// both steps are audited as the operator's.
+func TestTakeoverFromTheCommandLine(t *testing.T) {
+	needBrowser(t)
+	display := startXvfb(t)
+	s := friendly(t)
+	dir := t.TempDir()
+	l := startServe(t, dir, "LYRA_BROWSER_HEADLESS=auto", "DISPLAY="+display)
+	cs := l.connectHTTP(t, proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := execLyrad(dir, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("lyrad %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if out := run("takeover", "--data-dir", dir, "--reason", "typing my password"); !strings.Contains(out, "You have control") {
+		t.Errorf("lyrad takeover said %q", out)
+	}
+	if e := call(t, cs, "click", map[string]any{"selector": "body"}); e["status"] != "takeover_active" || e["reason"] != "typing my password" {
+		t.Errorf("click during the operator's takeover: %v", e)
+	}
+	if out := run("resume", "--data-dir", dir); !strings.Contains(out, "back with the agent") {
+		t.Errorf("lyrad resume said %q", out)
+	}
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "body"}), "ok")
+	if rows := rowsWhere(auditRows(t, dir), has{"kind": "takeover", "session": "operator"}); len(rows) != 2 {
+		t.Errorf("operator takeover rows: %v", rows)
+	}
+}

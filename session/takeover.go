@@ -282,3 +282,56 @@ func overlayOff(ctx context.Context, s *cdpconn.Session) {
 	_, _ = cdp.Call(ctx, s, overlay.Disable, cdp.Empty{})
 	_, _ = cdp.Call(ctx, s, dom.Disable, cdp.Empty{})
 }
+
+// operator is the audit's name for the person at the terminal (lyrad
+// takeover, lyrad resume, over the admin socket).
+const operator = "operator"
+
+// OperatorTakeover is request_takeover from the person at the window, by
+// the command line: they are the user, so no session need drive, and the
+// driver's calls answer takeover_active from now on.
+func (m *Manager) OperatorTakeover(ctx context.Context, reason string) (*TakeoverInfo, error) {
+	b := m.current()
+	if b == nil {
+		return nil, notOpen()
+	}
+	if !b.headful {
+		return nil, unattended("take over")
+	}
+	if reason == "" {
+		reason = "the user took over from the command line"
+	}
+	m.takeover.mu.Lock()
+	if m.takeover.cur == nil || m.takeover.cur.b != b {
+		m.takeover.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: operator}
+	}
+	t := m.takeover.cur
+	m.takeover.mu.Unlock()
+	m.audit(audit.Row{Kind: "takeover", Session: operator, Status: "active", Extra: map[string]any{"reason": reason}})
+	b.showBanner(ctx, true)
+	if d := b.downloads; d != nil {
+		d.userHolds(ctx, true)
+	}
+	return &TakeoverInfo{Reason: t.reason}, nil
+}
+
+// OperatorResume ends a takeover from the command line: the person who
+// holds the browser says they are done, so nothing is asked.
+func (m *Manager) OperatorResume(ctx context.Context) (*TakeoverInfo, error) {
+	b := m.current()
+	t := m.takeover.active(b)
+	if t == nil {
+		return &TakeoverInfo{}, nil
+	}
+	m.takeover.mu.Lock()
+	if m.takeover.cur == t {
+		m.takeover.cur = nil
+	}
+	m.takeover.mu.Unlock()
+	m.audit(audit.Row{Kind: "takeover", Session: operator, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
+	b.showBanner(ctx, false)
+	if d := b.downloads; d != nil {
+		d.userHolds(ctx, false)
+	}
+	return &TakeoverInfo{Reason: t.reason, Resumed: true}, nil
+}

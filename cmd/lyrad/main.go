@@ -41,6 +41,8 @@ Usage:
   lyrad serve [--http [--port N]] [flags]   run the daemon (MCP on <data_dir>/lyrad.sock, and HTTP with --http)
   lyrad stdio [flags]                        MCP on stdin/stdout; relays to a running daemon, else serves in-process
   lyrad doctor [--json] [flags]              check the browser and the front doors from the outside
+  lyrad takeover [--reason TEXT] [flags]     take the browser over from the agent (the window must be visible)
+  lyrad resume [flags]                       hand it back
   lyrad version
 
 Flags (also LYRA_BROWSER_* environment variables; see README):
@@ -67,6 +69,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdStdio(rest, stdin, stdout, stderr)
 	case "doctor":
 		return cmdDoctor(rest, stdout, stderr)
+	case "takeover", "resume":
+		return cmdAdmin(cmd, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		printSettings(stdout)
@@ -228,6 +232,7 @@ func cmdServe(args []string, stderr io.Writer) int {
 	defer stop()
 
 	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: log}, versionString())
+	d.serveAdmin(ctx)
 	ln, err := transport.ListenSocket(d.data.Socket())
 	if err != nil {
 		fmt.Fprintln(stderr, "lyrad serve: socket:", err)
@@ -327,6 +332,7 @@ func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func serveStdio(ctx context.Context, d *daemon, stdin io.Reader, stdout io.Writer) int {
 	defer d.close()
 	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: d.log}, versionString())
+	d.serveAdmin(ctx)
 	if ln, err := transport.ListenSocket(d.data.Socket()); err == nil {
 		go func() { _ = transport.ServeSocket(ctx, srv, ln, d.log) }()
 	} else {

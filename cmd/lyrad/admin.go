@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/lyrad/lyrad/session"
+	"github.com/lyrad/lyrad/transport"
+)
+
+// Operator commands: the person at the terminal, talking to the daemon
+// over its admin socket (transport/admin.go).
+
+// serveAdmin answers operator commands until ctx ends.
+func (d *daemon) serveAdmin(ctx context.Context) {
+	ln, err := transport.ListenSocket(d.data.AdminSocket())
+	if err != nil {
+		d.log.Warn("no admin socket", zap.Error(err))
+		return
+	}
+	go transport.ServeAdmin(ctx, ln, d.admin, d.log)
+}
+
+// admin answers one operator request.
+func (d *daemon) admin(ctx context.Context, req map[string]any) map[string]any {
+	verb, _ := req["verb"].(string)
+	reason, _ := req["reason"].(string)
+	var info *session.TakeoverInfo
+	var err error
+	switch verb {
+	case "takeover":
+		info, err = d.mgr.OperatorTakeover(ctx, reason)
+	case "resume":
+		info, err = d.mgr.OperatorResume(ctx)
+	default:
+		return map[string]any{"status": "error", "error": fmt.Sprintf("unknown verb %q", verb), "hint": "takeover or resume"}
+	}
+	var se *session.Error
+	if errors.As(err, &se) {
+		out := map[string]any{"status": se.Status, "error": se.Message, "hint": se.Hint}
+		return out
+	}
+	if err != nil {
+		return map[string]any{"status": "error", "error": err.Error()}
+	}
+	out := map[string]any{"status": "ok", "reason": info.Reason, "resumed": info.Resumed}
+	if verb == "takeover" {
+		out["status"] = session.StatusTakeover
+	}
+	return out
+}
+
+// cmdAdmin runs `lyrad takeover [reason]` and `lyrad resume`.
+func cmdAdmin(verb string, args []string, stdout, stderr io.Writer) int {
+	var reason string
+	o, ok := parse(verb, args, stderr, false, func(fs *flag.FlagSet) {
+		if verb == "takeover" {
+			fs.StringVar(&reason, "reason", "", "what you are doing (shown to the agent)")
+		}
+	})
+	if !ok {
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	req := map[string]any{"verb": verb, "reason": reason}
+	out, err := transport.AskAdmin(ctx, o.data().AdminSocket(), req)
+	if err != nil {
+		fmt.Fprintf(stderr, "lyrad %s: no lyrad daemon answers on %s (%v). Is `lyrad serve` or `lyrad stdio` running with this data directory?\n", verb, o.data().AdminSocket(), err)
+		return 1
+	}
+	switch out["status"] {
+	case session.StatusTakeover:
+		fmt.Fprintln(stdout, "You have control of the browser. Run `lyrad resume` when you are done; the agent's actions wait until then.")
+	case "ok":
+		if out["resumed"] == true {
+			fmt.Fprintln(stdout, "Control is back with the agent.")
+		} else {
+			fmt.Fprintln(stdout, "No takeover was in force.")
+		}
+	default:
+		fmt.Fprintf(stderr, "lyrad %s: %v: %v\n", verb, out["status"], out["error"])
+		if h, _ := out["hint"].(string); h != "" {
+			fmt.Fprintln(stderr, h)
+		}
+		return 1
+	}
+	return 0
+}
