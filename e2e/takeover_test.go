@@ -24,7 +24,8 @@ func TestTakeoverHeadful(t *testing.T) {
 	a1 := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
 	a1.page("/", `<!doctype html><title>Home</title><p><a id=go href="/hop">Continue</a><input id=q>
-<script>document.getElementById('go').focus()</script>`)
+<script>document.getElementById('go').focus();
+new MutationObserver(() => { document.title = 'Mutated'; }).observe(document.documentElement, {attributes: true, childList: true, subtree: true, characterData: true});</script>`)
 	a1.handle("/hop", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, b.URL+"/landing", http.StatusFound)
 	})
@@ -42,6 +43,10 @@ func TestTakeoverHeadful(t *testing.T) {
 		t.Errorf("highlight: %v", env)
 	}
 	wantStatus(t, do("highlight_element", map[string]any{"selector": "#nothing-here"}), "not_found")
+	// The outline is the browser's: the page's own observer saw nothing.
+	if title := do("get_url", nil)["title"]; title != "Home" {
+		t.Errorf("the page saw the highlight in its DOM (title %v)", title)
+	}
 	wantStatus(t, do("ask_user_to_do", map[string]any{"instruction": "Sign in with your password", "selector": "#q"}), "awaiting_user")
 
 	env = do("request_takeover", map[string]any{"reason": "Type your password"})
