@@ -3,6 +3,7 @@ package e2e
 import (
 	"net/http"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +13,8 @@ import (
 
 // TestTakeoverHeadful: under Xvfb, the user takes over. While they hold
 // the browser every acting call answers takeover_active and the agent's
-// navigation reaches nothing; the user's own navigation (a key pressed on
-// the X display, not through CDP) and its redirect hop go through, audited
+// navigation reaches nothing; the user's own navigation (a mouse click on
+// the X display through the banner, not through CDP) and its redirect hop go through, audited
 // user_driven, with nothing spent; reads answer; a declined resume keeps
 // the takeover, an accepted one ends it; and the same click is judged as
 // before.
@@ -71,23 +72,36 @@ new MutationObserver(() => { document.title = 'Mutated'; }).observe(document.doc
 		t.Fatalf("the agent's calls during the takeover reached the sites %d times", n)
 	}
 
-	// The user presses Enter on the focused link, on the X display.
-	xdo := func(args ...string) {
+	// The user clicks the link with the mouse, on the X display, through
+	// the banner the browser draws: where the link is on the screen is the
+	// window's place plus the browser's own bars (the window's height less
+	// the viewport's, from a screenshot, a read).
+	xdo := func(args ...string) string {
+		t.Helper()
 		cmd := exec.Command("xdotool", args...)
 		cmd.Env = append(cmd.Environ(), "DISPLAY="+display)
-		if out, err := cmd.CombinedOutput(); err != nil {
+		out, err := cmd.CombinedOutput()
+		if err != nil {
 			t.Fatalf("xdotool %v: %v %s", args, err, out)
 		}
+		return string(out)
 	}
-	waitFor(t, "the user's navigation to land", 30*time.Second, func() bool {
-		if b.count("/landing") > 0 {
-			return true
+	geo := map[string]int{}
+	for _, line := range strings.Fields(xdo("search", "--onlyvisible", "--class", "chromium", "getwindowgeometry", "--shell")) {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			n, _ := strconv.Atoi(v)
+			geo[k] = n
 		}
-		xdo("mousemove", "640", "400")
-		xdo("key", "Return")
-		time.Sleep(300 * time.Millisecond)
-		return b.count("/landing") > 0
-	})
+	}
+	shot := do("screenshot", nil)
+	vh, _ := shot["height"].(float64)
+	if geo["HEIGHT"] == 0 || vh == 0 {
+		t.Fatalf("window %v, viewport height %v", geo, vh)
+	}
+	x, y := geo["X"]+30, geo["Y"]+geo["HEIGHT"]-int(vh)+25 // the link's middle
+	xdo("mousemove", strconv.Itoa(x), strconv.Itoa(y))
+	xdo("click", "1")
+	waitFor(t, "the user's navigation to land", 20*time.Second, func() bool { return b.count("/landing") > 0 })
 	waitFor(t, "the user's steps audited", 10*time.Second, func() bool {
 		return len(rowsWhere(auditRows(t, dir), has{"reason": "user_driven"})) >= 2
 	})
