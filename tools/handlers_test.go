@@ -189,3 +189,27 @@ func TestSetEditorContentNotKept(t *testing.T) {
 		t.Errorf("audit rows %s", b)
 	}
 }
+
+func (f *fakeSession) RequestTakeover(_ context.Context, _ session.Caller, reason string) (*session.TakeoverInfo, error) {
+	f.calls = append(f.calls, "request_takeover")
+	if reason == "headless" {
+		return nil, &session.Error{Status: session.StatusUnattended, Message: "no one", Hint: "do not wait"}
+	}
+	return &session.TakeoverInfo{Reason: reason, URL: "https://a.test/", Title: "A"}, nil
+}
+
+// request_takeover answers takeover_active with the reason and the next
+// move; headless, the session's unattended passes through as it is.
+func TestTakeoverReply(t *testing.T) {
+	f := newFake(t)
+	env := invoke(t, f, "request_takeover", map[string]any{"reason": "2FA"})
+	if env["status"] != "takeover_active" || env["reason"] != "2FA" || !strings.Contains(env["hint"].(string), "resume_after_takeover") {
+		t.Errorf("envelope %v", env)
+	}
+	if env := invoke(t, f, "request_takeover", map[string]any{"reason": "headless"}); env["status"] != "unattended" || env["hint"] != "do not wait" {
+		t.Errorf("headless: %v", env)
+	}
+	if env := invoke(t, f, "request_takeover", nil); env["status"] != "error" || env["argument"] != "reason" {
+		t.Errorf("no reason: %v", env)
+	}
+}
