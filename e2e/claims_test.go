@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -254,4 +255,49 @@ func TestDriverDisconnectHandsOn(t *testing.T) {
 		t.Error("no handoff row with reason session_ended")
 	}
 	wantStatus(t, call(t, b, "navigate", map[string]any{"url": s.URL + "/next"}), "ok")
+}
+
+// TestProgressWhileWaiting: a call that waits (wait_for here) sends MCP
+// progress notifications to a client that gave a progressToken, and none
+// to one that did not.
+func TestProgressWhileWaiting(t *testing.T) {
+	needBrowser(t)
+	s := friendly(t)
+	s.page("/late", `<!doctype html><title>late</title><script>setTimeout(() => document.body.append('ready now'), 2500)</script>`)
+	var got atomic.Int32
+	cmd := exec.Command(lyradBin, "stdio")
+	cmd.Env = baseEnv(t.TempDir())
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-progress", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if req.Params.ProgressToken == "tok" && req.Params.Progress > 0 {
+				got.Add(1)
+			}
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/late"}), "ok")
+	p := &mcp.CallToolParams{Name: "wait_for", Arguments: map[string]any{"text": "ready now", "timeout_ms": 20000}}
+	p.SetProgressToken("tok")
+	res, err := cs.CallTool(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env, _ := res.StructuredContent.(map[string]any); env["status"] != "ok" {
+		t.Fatalf("wait_for: %v", env)
+	}
+	if got.Load() == 0 {
+		t.Error("no progress while wait_for waited for seconds")
+	}
+	before := got.Load()
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/late"}), "ok")
+	wantStatus(t, call(t, cs, "wait_for", map[string]any{"text": "ready now", "timeout_ms": 20000}), "ok")
+	if got.Load() != before {
+		t.Error("progress sent to a call that gave no token")
+	}
 }

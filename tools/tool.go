@@ -264,7 +264,9 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		cl := &call{caller: c, args: args, ss: req.Session}
 		if err == nil {
 			cctx := session.WithTool(session.WithConsent(ctx, consentIO(req, args)), t.name)
+			stop := progress(cctx, req, t)
 			out, err = t.run(cctx, cl)
+			stop()
 		}
 		var need *session.ConsentNeeded
 		if errors.As(err, &need) {
@@ -526,4 +528,42 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// progressEvery is how often a call that waits tells a client that asked
+// (a progressToken) that it is still under way.
+const progressEvery = time.Second
+
+// progress sends MCP progress notifications while a call that can wait
+// (a load, a consent question, a download, wait_for) runs, when the client
+// gave a progressToken; the returned func stops them.
+func progress(ctx context.Context, req *mcp.CallToolRequest, t *tool) (stop func()) {
+	if req.Session == nil || req.Params == nil || (t.readOnly && t.name != "wait_for") {
+		return func() {}
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		start := time.Now()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case now := <-tick.C:
+				s := now.Sub(start).Seconds()
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: s,
+					Message: fmt.Sprintf("%s still under way (%.0f s): waiting for the page, the user or a download", t.name, s)})
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
