@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"sort"
 	"sync"
 	"time"
 )
@@ -287,4 +288,31 @@ func (g *Grants) DropSession(session string) {
 			delete(g.m, k)
 		}
 	}
+}
+
+// LiveGrant is one live grant, as an operator's status lists it.
+type LiveGrant struct {
+	Scope string // the scope, loggable
+	GrantInfo
+}
+
+// Live lists session's live grants at now, sorted by scope then
+// capability.
+func (g *Grants) Live(session string, now time.Time) []LiveGrant {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []LiveGrant
+	for k, r := range g.m {
+		if k.session != session || (!r.Expires.IsZero() && !now.Before(r.Expires)) {
+			continue
+		}
+		out = append(out, LiveGrant{Scope: k.scope.Loggable(), GrantInfo: r.GrantInfo})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Scope != out[j].Scope {
+			return out[i].Scope < out[j].Scope
+		}
+		return out[i].Capability < out[j].Capability
+	})
+	return out
 }

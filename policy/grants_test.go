@@ -335,3 +335,17 @@ func TestUseRenews(t *testing.T) {
 		t.Error("a use renewed a single-use credit")
 	}
 }
+
+func TestLiveGrants(t *testing.T) {
+	now := time.Now()
+	g := NewGrants(time.Minute, func() time.Time { return now })
+	a, b := ScopeOf("https://a.test/"), ScopeOf("https://b.test/")
+	_ = g.Grant("s1", b, Navigate, GrantOptions{Channel: "elicit"})
+	_ = g.Grant("s1", a, Submit, GrantOptions{Channel: "elicit"})
+	_ = g.Grant("s1", a, Interact, GrantOptions{TTL: time.Second})
+	_ = g.Grant("s2", a, Navigate, GrantOptions{})
+	live := g.Live("s1", now.Add(2*time.Second))
+	if len(live) != 2 || live[0].Scope != "https://a.test" || live[0].Capability != Submit || live[1].Capability != Navigate {
+		t.Errorf("live grants %+v", live)
+	}
+}

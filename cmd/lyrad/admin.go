@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/session"
 	"github.com/lyrad/lyrad/transport"
 )
@@ -38,6 +39,8 @@ func (d *daemon) admin(ctx context.Context, req map[string]any) map[string]any {
 		info, err = d.mgr.OperatorTakeover(ctx, reason)
 	case "resume":
 		info, err = d.mgr.OperatorResume(ctx)
+	case "status":
+		return statusReply(d.mgr.Status(ctx))
 	default:
 		return map[string]any{"status": "error", "error": fmt.Sprintf("unknown verb %q", verb), "hint": "takeover or resume"}
 	}
@@ -92,4 +95,30 @@ func cmdAdmin(verb string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// statusReply is the daemon's status as the admin socket answers it.
+func statusReply(st session.Status) map[string]any {
+	out := map[string]any{"status": "ok", "browser_open": st.BrowserOpen, "attended": st.Attended, "guard_lost": st.GuardLost, "driver": nil, "takeover": nil}
+	if d := st.Driver; d != nil {
+		out["driver"] = map[string]any{"session": d.Session, "client": d.Client, "front_door": d.Door, "idle_s": int(d.IdleFor.Seconds())}
+	}
+	tabs := []map[string]any{}
+	for _, t := range st.Tabs {
+		tabs = append(tabs, map[string]any{"index": t.Index, "url": audit.URL(t.URL), "title": t.Title, "active": t.Active})
+	}
+	out["tabs"] = tabs
+	grants := []map[string]any{}
+	for _, g := range st.Grants {
+		e := map[string]any{"origin": g.Scope, "capability": string(g.Capability), "channel": g.Channel}
+		if !g.Expires.IsZero() {
+			e["expires_in_s"] = int(time.Until(g.Expires).Seconds())
+		}
+		grants = append(grants, e)
+	}
+	out["grants"] = grants
+	if t := st.Takeover; t != nil {
+		out["takeover"] = map[string]any{"reason": t.Reason, "since": t.Since.UTC().Format(time.RFC3339), "by": t.By}
+	}
+	return out
 }
