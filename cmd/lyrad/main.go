@@ -4,6 +4,7 @@
 //	lyrad serve [--http [--port N]]   the daemon: MCP on a local socket (and HTTP)
 //	lyrad stdio                        MCP on stdin/stdout (relays to a running daemon)
 //	lyrad doctor [--json]              check how closed the debugging port is
+//	lyrad audit [filters] [-f]         the audit trail, as a table or JSON lines
 //	lyrad version
 package main
 
@@ -41,6 +42,8 @@ Usage:
   lyrad serve [--http [--port N]] [flags]   run the daemon (MCP on <data_dir>/lyrad.sock, and HTTP with --http)
   lyrad stdio [flags]                        MCP on stdin/stdout; relays to a running daemon, else serves in-process
   lyrad doctor [--json] [flags]              check the browser and the front doors from the outside
+  lyrad audit [--json] [-f] [--session ID] [--kind K] [--status S] [--since 1m|RFC3339]
+                                             the audit trail as a table (or JSON lines); -f follows
   lyrad version
 
 Flags (also LYRA_BROWSER_* environment variables; see README):
@@ -67,6 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdStdio(rest, stdin, stdout, stderr)
 	case "doctor":
 		return cmdDoctor(rest, stdout, stderr)
+	case "audit":
+		return cmdAudit(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		printSettings(stdout)
