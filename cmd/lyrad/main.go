@@ -5,6 +5,7 @@
 //	lyrad stdio                        MCP on stdin/stdout (relays to a running daemon)
 //	lyrad doctor [--json]              check how closed the debugging port is
 //	lyrad audit [filters] [-f]         the audit trail, as a table or JSON lines
+//	lyrad mcp-config [--http]          the settings block for an MCP client
 //	lyrad version
 package main
 
@@ -44,6 +45,7 @@ Usage:
   lyrad doctor [--json] [flags]              check the browser and the front doors from the outside
   lyrad audit [--json] [-f] [--session ID] [--kind K] [--status S] [--since 1m|RFC3339]
                                              the audit trail as a table (or JSON lines); -f follows
+  lyrad mcp-config [--http] [flags]          the JSON block for an MCP client's settings
   lyrad version
 
 Flags (also LYRA_BROWSER_* environment variables; see README):
@@ -72,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdDoctor(rest, stdout, stderr)
 	case "audit":
 		return cmdAudit(rest, stdout, stderr)
+	case "mcp-config":
+		return cmdMCPConfig(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		printSettings(stdout)
