@@ -6,6 +6,7 @@
 //	lyrad doctor [--json]              check how closed the debugging port is
 //	lyrad audit [filters] [-f]         the audit trail, as a table or JSON lines
 //	lyrad mcp-config [--http]          the settings block for an MCP client
+//	lyrad service install|uninstall|status   serve as a systemd user unit or launchd agent
 //	lyrad version
 package main
 
@@ -46,6 +47,7 @@ Usage:
   lyrad audit [--json] [-f] [--session ID] [--kind K] [--status S] [--since 1m|RFC3339]
                                              the audit trail as a table (or JSON lines); -f follows
   lyrad mcp-config [--http] [flags]          the JSON block for an MCP client's settings
+  lyrad service install [--dry-run]|uninstall|status   lyrad serve as a systemd user unit / launchd agent
   lyrad version
 
 Flags (also LYRA_BROWSER_* environment variables; see README):
@@ -76,6 +78,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdAudit(rest, stdout, stderr)
 	case "mcp-config":
 		return cmdMCPConfig(rest, stdout, stderr)
+	case "service":
+		return cmdService(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		printSettings(stdout)
