@@ -7,6 +7,7 @@
 //	lyrad audit [filters] [-f]         the audit trail, as a table or JSON lines
 //	lyrad mcp-config [--http]          the settings block for an MCP client
 //	lyrad service install|uninstall|status   serve as a systemd user unit or launchd agent
+//	lyrad status [--json]              what the data directory says of its daemon
 //	lyrad version
 package main
 
@@ -48,6 +49,7 @@ Usage:
                                              the audit trail as a table (or JSON lines); -f follows
   lyrad mcp-config [--http] [flags]          the JSON block for an MCP client's settings
   lyrad service install [--dry-run]|uninstall|status   lyrad serve as a systemd user unit / launchd agent
+  lyrad status [--json] [flags]              is a daemon serving the data dir: pid, socket, HTTP, browser
   lyrad version
 
 Flags (also LYRA_BROWSER_* environment variables; see README):
@@ -80,6 +82,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdMCPConfig(rest, stdout, stderr)
 	case "service":
 		return cmdService(rest, stdout, stderr)
+	case "status":
+		return cmdStatus(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		printSettings(stdout)
