@@ -73,14 +73,36 @@ func TestOpsCommandsOnARunningDaemon(t *testing.T) {
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/", "reason": "e2e"}), "ok")
 	wantStatus(t, call(t, cs, "get_url", nil), "ok")
 
+	// audit -f, started now, sees a row the daemon writes later, and ends
+	// on SIGINT with exit 0.
+	follow := exec.Command(lyradBin, "audit", "-f", "--kind", "tool", "--json")
+	follow.Env = baseEnv(l.dataDir)
+	followOut := &lockedBuffer{}
+	follow.Stdout = followOut
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer follow.Process.Kill()
+	waitFor(t, "audit -f printing the rows so far", 20*time.Second, func() bool {
+		return strings.Count(followOut.String(), `"tool":"get_url"`) == 1
+	})
+	wantStatus(t, call(t, cs, "get_url", nil), "ok")
+	waitFor(t, "audit -f printing the row written after it started", 20*time.Second, func() bool {
+		return strings.Count(followOut.String(), `"tool":"get_url"`) == 2
+	})
+	follow.Process.Signal(os.Interrupt)
+	if err := follow.Wait(); err != nil {
+		t.Errorf("audit -f on SIGINT: %v, want exit 0", err)
+	}
+
 	var rows []map[string]any
-	waitFor(t, "the three tool rows in lyrad audit", 20*time.Second, func() bool {
+	waitFor(t, "the four tool rows in lyrad audit", 20*time.Second, func() bool {
 		out, errOut, code := runOps(t, lyradBin, l.dataDir, "audit", "--kind", "tool", "--since", "1m", "--json")
 		if code != 0 || errOut != "" {
 			t.Fatalf("audit: exit %d, stderr %q", code, errOut)
 		}
 		rows = auditJSON(t, out)
-		return len(rows) >= 3
+		return len(rows) >= 4
 	})
 	var tools []string
 	for _, r := range rows {
@@ -89,8 +111,8 @@ func TestOpsCommandsOnARunningDaemon(t *testing.T) {
 		}
 		tools = append(tools, r["tool"].(string))
 	}
-	if !slices.Equal(tools, []string{"open_browser", "navigate", "get_url"}) {
-		t.Errorf("tool rows %v, want open_browser, navigate, get_url", tools)
+	if !slices.Equal(tools, []string{"open_browser", "navigate", "get_url", "get_url"}) {
+		t.Errorf("tool rows %v, want open_browser, navigate, get_url, get_url", tools)
 	}
 	// The guard's judgement of that navigation is there too, and nothing else.
 	out, _, _ := runOps(t, lyradBin, l.dataDir, "audit", "--kind", "guard", "--since", "1m", "--json")

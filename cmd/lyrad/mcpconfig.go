@@ -48,7 +48,11 @@ func cmdMCPConfig(args []string, stdout, stderr io.Writer) int {
 	if useHTTP {
 		s := readDaemonState(o.data())
 		if !s.Running || s.HTTP == "" {
-			fmt.Fprintf(stderr, "lyrad mcp-config: no lyrad serve --http is running on %s: start one (lyrad serve --http), or drop --http for a stdio config\n", o.dataDir)
+			if s.Running {
+				fmt.Fprintf(stderr, "lyrad mcp-config: no lyrad serve --http is running on %s: its daemon (pid %d) serves no HTTP; restart it as lyrad serve --http, or drop --http for a stdio config\n", o.dataDir, s.PID)
+			} else {
+				fmt.Fprintf(stderr, "lyrad mcp-config: no lyrad serve --http is running on %s: start one (lyrad serve --http), or drop --http for a stdio config\n", o.dataDir)
+			}
 			return 1
 		}
 		tok, err := readToken(o.data())

@@ -107,6 +107,14 @@ func TestMCPConfigHTTPNoDaemon(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", dir, code, out, errOut)
 		}
 	}
+	// A daemon without --http: it is named.
+	plain := t.TempDir()
+	fakeDaemon(t, plain, os.Getpid())
+	os.Remove(filepath.Join(plain, "http.json"))
+	code, out, errOut := runCmd(t, "mcp-config", "--http", "--data-dir", plain)
+	if code != 1 || out != "" || !strings.Contains(errOut, "serves no HTTP") {
+		t.Errorf("daemon without --http: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 	// Nothing was created: a reader never mints a token or takes a lock.
 	if ents, _ := os.ReadDir(empty); len(ents) != 0 {
 		t.Errorf("mcp-config wrote into the data directory: %v", ents)
