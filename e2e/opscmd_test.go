@@ -159,10 +159,10 @@ func TestOpsCommandsOnARunningDaemon(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &cfg); err != nil || code != 0 || errOut != "" {
 		t.Fatalf("mcp-config: exit %d, %v, stderr %q\n%s", code, err, errOut, out)
 	}
-	real, _ := filepath.EvalSymlinks(lyradBin)
+	resolved, _ := filepath.EvalSymlinks(lyradBin)
 	srv := cfg.MCPServers["lyrad"]
-	if srv.Command != real || !slices.Equal(srv.Args, []string{"stdio", "--data-dir", l.dataDir}) {
-		t.Fatalf("mcp-config: command %q args %q, want %q stdio --data-dir %s", srv.Command, srv.Args, real, l.dataDir)
+	if srv.Command != resolved || !slices.Equal(srv.Args, []string{"stdio", "--data-dir", l.dataDir}) {
+		t.Fatalf("mcp-config: command %q args %q, want %q stdio --data-dir %s", srv.Command, srv.Args, resolved, l.dataDir)
 	}
 	cmd := exec.Command(srv.Command, srv.Args...)
 	cmd.Env = baseEnv(l.dataDir)

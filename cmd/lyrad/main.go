@@ -48,7 +48,8 @@ Usage:
   lyrad audit [--json] [-f] [--session ID] [--kind K] [--status S] [--since 1m|RFC3339]
                                              the audit trail as a table (or JSON lines); -f follows
   lyrad mcp-config [--http] [flags]          the JSON block for an MCP client's settings
-  lyrad service install [--dry-run]|uninstall|status   lyrad serve as a systemd user unit / launchd agent
+  lyrad service install [--dry-run]|uninstall|status
+                                             lyrad serve as a systemd user unit / launchd agent
   lyrad status [--json] [flags]              is a daemon serving the data dir: pid, socket, HTTP, browser
   lyrad version
 

@@ -19,8 +19,8 @@ func selfPath() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("cannot find this binary's path: %w", err)
 	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
 	}
 	return filepath.Abs(exe)
 }
