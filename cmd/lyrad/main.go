@@ -4,6 +4,10 @@
 //	lyrad serve [--http [--port N]]   the daemon: MCP on a local socket (and HTTP)
 //	lyrad stdio                        MCP on stdin/stdout (relays to a running daemon)
 //	lyrad doctor [--json]              check how closed the debugging port is
+//	lyrad audit [filters] [-f]         the audit trail, as a table or JSON lines
+//	lyrad mcp-config [--http]          the settings block for an MCP client
+//	lyrad service install|uninstall|status   serve as a systemd user unit or launchd agent
+//	lyrad status [--json]              what the data directory says of its daemon
 //	lyrad version
 package main
 
@@ -43,6 +47,12 @@ Usage:
   lyrad doctor [--json] [flags]              check the browser and the front doors from the outside
   lyrad takeover [--reason TEXT] [flags]     take the browser over from the agent (the window must be visible)
   lyrad resume [flags]                       hand it back
+  lyrad audit [--json] [-f] [--session ID] [--kind K] [--status S] [--since 1m|RFC3339]
+                                             the audit trail as a table (or JSON lines); -f follows
+  lyrad mcp-config [--http] [flags]          the JSON block for an MCP client's settings
+  lyrad service install [--dry-run]|uninstall|status
+                                             lyrad serve as a systemd user unit / launchd agent
+  lyrad status [--json] [flags]              is a daemon serving the data dir: pid, socket, HTTP, browser
   lyrad version
 
 Flags (also LYRA_BROWSER_* environment variables; see README):
@@ -71,6 +81,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdDoctor(rest, stdout, stderr)
 	case "takeover", "resume":
 		return cmdAdmin(cmd, rest, stdout, stderr)
+	case "audit":
+		return cmdAudit(rest, stdout, stderr)
+	case "mcp-config":
+		return cmdMCPConfig(rest, stdout, stderr)
+	case "service":
+		return cmdService(rest, stdout, stderr)
+	case "status":
+		return cmdStatus(rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		printSettings(stdout)

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/lyrad/lyrad/datadir"
+)
+
+// selfPath is the real, absolute path of this binary: what a client's
+// settings must name to start it. Symlinks are resolved so a settings file
+// does not follow a package manager's link to a later version unawares.
+func selfPath() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find this binary's path: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	return filepath.Abs(exe)
+}
+
+// dataDirArgs names the data directory on a command line, unless it is the
+// default one.
+func dataDirArgs(dir string) []string {
+	if def, err := datadir.Default(); err == nil {
+		if abs, err := filepath.Abs(def); err == nil && abs == dir {
+			return nil
+		}
+	}
+	return []string{"--data-dir", dir}
+}
+
+func cmdMCPConfig(args []string, stdout, stderr io.Writer) int {
+	var useHTTP bool
+	o, ok := parse("mcp-config", args, stderr, false, func(fs *flag.FlagSet) {
+		fs.BoolVar(&useHTTP, "http", false, "the running `lyrad serve --http`'s URL and token instead of a command")
+	})
+	if !ok {
+		return 2
+	}
+	var server map[string]any
+	if useHTTP {
+		s := readDaemonState(o.data())
+		if !s.Running || s.HTTP == "" {
+			if s.Running {
+				fmt.Fprintf(stderr, "lyrad mcp-config: no lyrad serve --http is running on %s: its daemon (pid %d) serves no HTTP; restart it as lyrad serve --http, or drop --http for a stdio config\n", o.dataDir, s.PID)
+			} else {
+				fmt.Fprintf(stderr, "lyrad mcp-config: no lyrad serve --http is running on %s: start one (lyrad serve --http), or drop --http for a stdio config\n", o.dataDir)
+			}
+			return 1
+		}
+		tok, err := readToken(o.data())
+		if err != nil {
+			fmt.Fprintf(stderr, "lyrad mcp-config: the daemon's token: %v\n", err)
+			return 1
+		}
+		server = map[string]any{"type": "http", "url": s.HTTP, "headers": map[string]string{"Authorization": "Bearer " + tok}}
+	} else {
+		exe, err := selfPath()
+		if err != nil {
+			fmt.Fprintln(stderr, "lyrad mcp-config:", err)
+			return 1
+		}
+		server = map[string]any{"command": exe, "args": append([]string{"stdio"}, dataDirArgs(o.dataDir)...)}
+	}
+	b, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{"lyrad": server}}, "", "  ")
+	fmt.Fprintf(stdout, "%s\n", b)
+	return 0
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeExe is an executable at a path that needs quoting in a unit.
+func fakeExe(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), `ly rad%x$y`)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSystemdUnit(t *testing.T) {
+	exe := fakeExe(t)
+	unit := systemdUnit(exe, []string{"--data-dir", "/d d$x"})
+	wantExec := `ExecStart="` + strings.ReplaceAll(exe, "%", "%%") + `" serve --data-dir "/d d$$x"`
+	for _, want := range []string{wantExec, "StandardError=journal", "WantedBy=default.target", "Restart=on-failure"} {
+		if !strings.Contains(unit, want+"\n") {
+			t.Errorf("unit lacks %q:\n%s", want, unit)
+		}
+	}
+	verifyUnit(t, unit, true)
+	// The check can fail: a unit naming no binary is refused.
+	verifyUnit(t, systemdUnit("/nonexistent/lyrad", nil), false)
+}
+
+// verifyUnit runs systemd-analyze verify on unit when it is installed. It
+// is optional, in CI too: the generated text is checked above either way.
+func verifyUnit(t *testing.T, unit string, good bool) {
+	t.Helper()
+	sa, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Log("no systemd-analyze: unit not verified")
+		return
+	}
+	p := filepath.Join(t.TempDir(), "lyrad.service")
+	if err := os.WriteFile(p, []byte(unit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(sa, "verify", p).CombinedOutput()
+	if strings.Contains(string(out), "Failed to initialize manager") {
+		t.Skipf("systemd-analyze cannot run here: %s", out)
+	}
+	if good && err != nil {
+		t.Fatalf("systemd-analyze verify: %v\n%s\n%s", err, out, unit)
+	}
+	if !good && err == nil {
+		t.Fatalf("systemd-analyze verify accepted a broken unit:\n%s", unit)
+	}
+}
+
+func TestLaunchdPlist(t *testing.T) {
+	pl := launchdPlist("/Apps/a&b/lyrad", []string{"--data-dir", "/x<y"}, "/Users/u/Library/Logs/lyrad.log")
+	var doc struct {
+		Dict struct {
+			Keys    []string `xml:"key"`
+			Strings []string `xml:"string"`
+			Array   struct {
+				Strings []string `xml:"string"`
+			} `xml:"array"`
+		} `xml:"dict"`
+	}
+	if err := xml.Unmarshal([]byte(pl), &doc); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, pl)
+	}
+	if got := strings.Join(doc.Dict.Array.Strings, "|"); got != "/Apps/a&b/lyrad|serve|--data-dir|/x<y" {
+		t.Errorf("ProgramArguments %q", got)
+	}
+	if strings.Join(doc.Dict.Keys, ",") != "Label,ProgramArguments,RunAtLoad,KeepAlive,ProcessType,StandardOutPath,StandardErrorPath" ||
+		doc.Dict.Strings[0] != "lyrad" || doc.Dict.Strings[2] != "/Users/u/Library/Logs/lyrad.log" {
+		t.Errorf("plist: %+v\n%s", doc.Dict, pl)
+	}
+	if lint, err := exec.LookPath("plutil"); err == nil {
+		p := filepath.Join(t.TempDir(), "lyrad.plist")
+		os.WriteFile(p, []byte(pl), 0o644)
+		if out, err := exec.Command(lint, "-lint", p).CombinedOutput(); err != nil {
+			t.Fatalf("plutil -lint: %v\n%s", err, out)
+		}
+	}
+}
+
+func withGOOS(t *testing.T, os string) {
+	old := goos
+	goos = os
+	t.Cleanup(func() { goos = old })
+}
+
+func TestServiceInstallUninstallStatus(t *testing.T) {
+	withGOOS(t, "linux")
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	dd := t.TempDir()
+	unit := filepath.Join(home, ".config", "systemd", "user", "lyrad.service")
+
+	code, out, _ := runCmd(t, "service", "install", "--dry-run", "--data-dir", dd)
+	if code != 0 || !strings.HasPrefix(out, "[Unit]\n") || !strings.Contains(out, "serve --data-dir "+dd+"\n") {
+		t.Fatalf("dry run: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(unit); err == nil {
+		t.Fatal("--dry-run wrote the unit")
+	}
+	dry := out
+
+	code, out, errOut := runCmd(t, "service", "install", "--data-dir", dd)
+	if code != 0 || !strings.Contains(out, "systemctl --user enable --now lyrad.service") {
+		t.Fatalf("install: exit %d\n%s%s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(unit); err != nil || string(b) != dry {
+		t.Fatalf("installed unit differs from --dry-run (%v):\n%s", err, b)
+	}
+	if _, out, _ = runCmd(t, "service", "status", "--data-dir", dd); !strings.HasPrefix(out, "installed: "+unit) {
+		t.Errorf("status after install:\n%s", out)
+	}
+	if _, out, _ = runCmd(t, "service", "status", "--data-dir", t.TempDir()); !strings.Contains(out, "not what install would write") {
+		t.Errorf("status for another data dir:\n%s", out)
+	}
+
+	// What systemctl enable would have made goes with the unit.
+	wants := filepath.Join(filepath.Dir(unit), "default.target.wants")
+	os.MkdirAll(wants, 0o755)
+	if err := os.Symlink(unit, filepath.Join(wants, "lyrad.service")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCmd(t, "service", "uninstall", "--data-dir", dd)
+	if code != 0 || !strings.Contains(out, "systemctl --user disable --now lyrad.service") {
+		t.Fatalf("uninstall: exit %d\n%s", code, out)
+	}
+	for _, p := range []string{unit, filepath.Join(wants, "lyrad.service")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s left behind", p)
+		}
+	}
+	if _, out, _ = runCmd(t, "service", "status", "--data-dir", dd); !strings.HasPrefix(out, "not installed") {
+		t.Errorf("status after uninstall:\n%s", out)
+	}
+}
+
+func TestServiceLaunchdPath(t *testing.T) {
+	withGOOS(t, "darwin")
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	p, err := newServicePlatform("/usr/local/bin/lyrad", nil)
+	if err != nil || p.path != filepath.Join(home, "Library", "LaunchAgents", "lyrad.plist") || !strings.Contains(p.contents, "<key>Label</key>") {
+		t.Fatalf("%v %+v", err, p)
+	}
+}
+
+func TestServiceBadArgs(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"service"}, "install, uninstall or status"},
+		{[]string{"service", "start"}, "install, uninstall or status"},
+		{[]string{"service", "install", "--dryrun"}, "-dryrun"},
+		{[]string{"service", "uninstall", "--dry-run"}, "-dry-run"},
+	} {
+		code, out, errOut := runCmd(t, c.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.args, code, out, errOut)
+		}
+	}
+}
