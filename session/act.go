@@ -154,7 +154,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 			return nil, err
 		}
 	}
-	b, done, err := m.enter(c, mutate)
+	b, done, err := m.enter(ctx, c, mutate)
 	defer done()
 	if err != nil {
 		return nil, err

@@ -83,7 +83,7 @@ type DownloadList struct {
 // ListDownloads lists the files this server kept that are still on disk,
 // oldest first. It only reads: it opens no browser and claims nothing.
 func (m *Manager) ListDownloads(c Caller) (*DownloadList, error) {
-	_, done, err := m.enter(c, read)
+	_, done, err := m.enter(context.Background(), c, read)
 	defer done()
 	if err != nil {
 		return nil, err

@@ -31,6 +31,9 @@ type Error struct {
 	// click whose navigation the guard stopped): the reply carries its
 	// fields too, under the error's own.
 	Result *ActResult
+	// handoff marks the conflict with a driving session that the caller's
+	// user may be asked to end (handoff.go).
+	handoff bool
 }
 
 func (e *Error) Error() string {

@@ -5,6 +5,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -40,6 +41,7 @@ type Manager struct {
 	guardLost   bool
 	owner       string
 	ownerCaller Caller // the owner's Caller, from claimLocked; trusted only while its ID is owner
+	ownerSince  time.Time // when the owner took the browser
 	hold        *held  // a disconnected driver's turn, kept for the reconnect grace
 	lastUse     time.Time
 	inflight    int // the owner's calls under way: a driver mid-call is not idle
@@ -79,8 +81,16 @@ const (
 
 // enter applies "one browser, one session" and the guard-lost rule to a
 // call. The returned func ends the call; it must be called.
-func (m *Manager) enter(c Caller, a access) (*Browser, func(), error) {
+func (m *Manager) enter(ctx context.Context, c Caller, a access) (*Browser, func(), error) {
 	b, err := m.admit(c, a)
+	var se *Error
+	if a == mutate && errors.As(err, &se) && se.handoff {
+		// Another session drives: this one's user may be asked to take
+		// the browser over (handoff.go).
+		if err = m.askHandoff(ctx, c, se); err == nil {
+			b, err = m.admit(c, a)
+		}
+	}
 	if err != nil {
 		return nil, func() {}, err
 	}
@@ -114,10 +124,7 @@ func (m *Manager) admit(c Caller, a access) (*Browser, error) {
 	}
 	if m.owner != "" && m.owner != c.ID {
 		if !m.idleLocked() {
-			return nil, newError(StatusSessionConflict,
-				"another MCP session is driving the browser",
-				"Wait for that session to call close_browser, or for it to go idle for "+m.cfg.OwnerIdleTimeout.String()+" (LYRA_BROWSER_OWNER_IDLE_TIMEOUT); the window is then closed and handed on.").
-				with("idle_timeout_s", int(m.cfg.OwnerIdleTimeout.Seconds()))
+			return nil, m.conflictLocked()
 		}
 		// The holder went quiet: hand on. The window closes, because a
 		// running browser would carry the previous holder's document.
@@ -168,7 +175,7 @@ func (m *Manager) idleCheck() {
 
 // claimLocked makes c the driver.
 func (m *Manager) claimLocked(c Caller) {
-	m.owner, m.ownerCaller = c.ID, c
+	m.owner, m.ownerCaller, m.ownerSince = c.ID, c, time.Now()
 }
 
 // handoffLocked ends the current owner's turn: grants go, the window closes.
@@ -225,7 +232,7 @@ type OpenInfo struct {
 
 // Open launches (or focuses) the shared browser.
 func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
-	_, done, err := m.enter(c, mutate)
+	_, done, err := m.enter(ctx, c, mutate)
 	defer done()
 	if err != nil {
 		return nil, err

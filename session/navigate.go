@@ -57,7 +57,7 @@ func (m *Manager) CurrentURL() string {
 // enterTab admits a call (see enter) and resolves the active tab: the
 // browser must be open and a tab alive. done must be called, also on error.
 func (m *Manager) enterTab(ctx context.Context, c Caller, a access) (*Browser, cdpguard.Target, func(), error) {
-	b, done, err := m.enter(c, a)
+	b, done, err := m.enter(ctx, c, a)
 	if err == nil && b == nil {
 		err = notOpen()
 	}

@@ -1,0 +1,99 @@
+package session
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/lyrad/lyrad/audit"
+)
+
+// A consented handoff. One session drives; when another wants to act, its
+// user can be asked whether to take the browser over, instead of waiting
+// for the driver to close or go idle: "<client> has driven the browser for
+// N min and was last active N s ago. Take over?". Yes hands the browser on
+// as an idle handoff does (the driver's grants go and its window closes, so
+// nothing of its documents is seen); the old session learns it with
+// session_conflict on its next call. No leaves everything as it was. A
+// client that cannot be asked gets session_conflict naming the holder and
+// the ways out.
+
+// conflictLocked is the session_conflict answer while another session
+// drives.
+func (m *Manager) conflictLocked() *Error {
+	holder := m.ownerCaller.Client
+	if holder == "" {
+		holder = "another MCP client"
+	}
+	idle := time.Since(m.lastUse).Round(time.Second)
+	e := newError(StatusSessionConflict,
+		fmt.Sprintf("%s is driving the browser (last active %v ago)", holder, idle),
+		"Ways out: that session calls close_browser; it stays idle for "+m.cfg.OwnerIdleTimeout.String()+" (LYRA_BROWSER_OWNER_IDLE_TIMEOUT) and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
+		with("idle_timeout_s", int(m.cfg.OwnerIdleTimeout.Seconds())).with("holder_client", holder).with("holder_idle_s", int(idle.Seconds()))
+	e.handoff = true
+	return e
+}
+
+// askHandoff asks c's user whether to take the browser from the session
+// driving it, and hands it on when they agree. conflict is the answer when
+// they cannot be asked or say no.
+func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) error {
+	io := consentFrom(ctx)
+	canAsk := m.cfg.ConsentChannel == ConsentAuto || m.cfg.ConsentChannel == ConsentElicit
+	if !canAsk || (io.Elicit == nil && !io.Deferred) {
+		return conflict
+	}
+	m.mu.Lock()
+	owner, holder, since, last := m.owner, m.ownerCaller.Client, m.ownerSince, m.lastUse
+	m.mu.Unlock()
+	if owner == "" || owner == c.ID {
+		return nil // handed on meanwhile: admit again
+	}
+	if holder == "" {
+		holder = "Another MCP client"
+	}
+	msg := fmt.Sprintf("%s has driven the browser for %d min and was last active %d s ago. Take over? Its window closes and its tabs end.",
+		holder, int(time.Since(since).Minutes()), int(time.Since(last).Seconds()))
+	h := sha256.Sum256([]byte("handoff\x00" + owner + "\x00" + c.ID))
+	id := "handoff-" + hex.EncodeToString(h[:12]) // stable while the same two sessions are concerned
+	record := func(answer string) {
+		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
+			"capability": "HANDOFF", "from_session": owner, "consent_channel": "elicit"}})
+	}
+	var yes bool
+	var answer string
+	switch {
+	case io.Elicit != nil:
+		actx, cancel := context.WithTimeout(ctx, m.cfg.ConsentTimeout)
+		action, content, err := io.Elicit(actx, msg, consentSchema())
+		cancel()
+		if err != nil {
+			record("error")
+			return conflict
+		}
+		yes, answer = verdictOf(action, content)
+	default:
+		ans, ok := io.Answers[id]
+		if !ok {
+			m.asks.add(c.ID, id, time.Now())
+			return &ConsentNeeded{ID: id, Message: msg, Schema: consentSchema()}
+		}
+		if pending, inTime := m.asks.take(c.ID, id, time.Now()); !pending || !inTime {
+			record("declined")
+			return conflict
+		}
+		yes, answer = verdictOf(ans.Action, ans.Content)
+	}
+	record(answer)
+	if !yes {
+		return conflict.with("consent", answer)
+	}
+	m.mu.Lock()
+	if m.owner == owner {
+		m.handoffLocked("taken_over")
+	}
+	m.mu.Unlock()
+	return nil
+}
