@@ -40,9 +40,9 @@ type Manager struct {
 	browser     *Browser
 	guardLost   bool
 	owner       string
-	ownerCaller Caller // the owner's Caller, from claimLocked; trusted only while its ID is owner
+	ownerCaller Caller    // the owner's Caller, from claimLocked; trusted only while its ID is owner
 	ownerSince  time.Time // when the owner took the browser
-	hold        *held  // a disconnected driver's turn, kept for the reconnect grace
+	hold        *held     // a disconnected driver's turn, kept for the reconnect grace
 	lastUse     time.Time
 	inflight    int // the owner's calls under way: a driver mid-call is not idle
 	idle        *time.Timer
