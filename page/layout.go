@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
@@ -105,13 +106,32 @@ type rawNodeNames struct {
 
 // CaptureLayout takes one DOMSnapshot of a target: every document's boxes,
 // iframe owners and scroll offsets.
-func CaptureLayout(ctx context.Context, s interface {
+func CaptureLayout(ctx context.Context, s caller) (*LayoutSnapshot, error) {
+	l, _, err := captureLayout(ctx, s)
+	return l, err
+}
+
+type caller interface {
 	Call(context.Context, string, any, any) error
-}) (*LayoutSnapshot, error) {
+}
+
+// captureStats is what a capture cost to decode, and how large it was.
+type captureStats struct {
+	decode time.Duration
+	bytes  int
+}
+
+func captureLayout(ctx context.Context, s caller) (*LayoutSnapshot, captureStats, error) {
 	var body jsonv2.Value
 	if err := s.Call(ctx, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, &body); err != nil {
-		return nil, err
+		return nil, captureStats{}, err
 	}
+	start := time.Now()
+	l, err := decodeLayout(body)
+	return l, captureStats{decode: time.Since(start), bytes: len(body)}, err
+}
+
+func decodeLayout(body jsonv2.Value) (*LayoutSnapshot, error) {
 	var raw rawSnapshot
 	if err := jsonv2.Unmarshal(body, &raw, jsonv2.AllowInvalidUTF8(true)); err != nil {
 		return nil, fmt.Errorf("DOMSnapshot: %w", err)

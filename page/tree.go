@@ -3,10 +3,12 @@ package page
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
@@ -35,16 +37,18 @@ type TreeRead struct {
 	tab    Tab
 	frames map[cdp.FrameID]*treeFrame
 	main   *treeFrame
+	listed time.Duration // listing the frames
 }
 
 // StartTree lists the tab's frames for a tree read. A tab whose main frame
 // is not among them (it closed) is ErrTabGone.
 func StartTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab) (*TreeRead, error) {
+	start := time.Now()
 	pf, err := TabFrames(ctx, conn, tab)
 	if err != nil {
 		return nil, err
 	}
-	t := &TreeRead{conn: conn, w: w, tab: tab, frames: make(map[cdp.FrameID]*treeFrame, len(pf))}
+	t := &TreeRead{conn: conn, w: w, tab: tab, frames: make(map[cdp.FrameID]*treeFrame, len(pf)), listed: time.Since(start)}
 	for id, f := range pf {
 		t.frames[id] = &treeFrame{Frame: *f}
 	}
@@ -68,8 +72,25 @@ type Tree struct {
 	MainLoader cdp.LoaderID
 	Fetch      time.Duration // asking Chrome
 	Build      time.Duration // building the map
+	Steps      TreeSteps
 	frames     map[cdp.FrameID]*treeFrame
 	tab        target.ID
+}
+
+// TreeSteps is where a tree read spent its time, for the debug log: the
+// wall time of each step, and for the steps that run side by side the
+// longest call and the decoding summed over all of them.
+type TreeSteps struct {
+	Frames       time.Duration // listing the tab's frames
+	Layout       time.Duration // longest DOMSnapshot call, reply included
+	LayoutDecode time.Duration // decoding the DOMSnapshots, summed
+	AX           time.Duration // longest getFullAXTree call, reply included
+	AXDecode     time.Duration // decoding the AX trees, summed
+	Metrics      time.Duration // getLayoutMetrics
+	Owners       time.Duration // finding out-of-process frames' iframes
+	Assemble     time.Duration // walking the trees into items, ordering them
+	LayoutBytes  int
+	AXBytes      int
 }
 
 // Ref is the handle of one of the tree's items.
@@ -96,6 +117,7 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 		firstEr error
 		layouts = map[target.SessionID]*LayoutSnapshot{}
 		vp      *cdppage.LayoutViewport
+		steps   = TreeSteps{Frames: t.listed}
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -108,13 +130,17 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, err := CaptureLayout(ctx, t.conn.Session(sid))
+			start := time.Now()
+			l, st, err := captureLayout(ctx, t.conn.Session(sid))
 			if err != nil {
 				fail(err)
 				return
 			}
 			mu.Lock()
 			layouts[sid] = l
+			steps.Layout = max(steps.Layout, time.Since(start))
+			steps.LayoutDecode += st.decode
+			steps.LayoutBytes += st.bytes
 			mu.Unlock()
 		}()
 	}
@@ -122,26 +148,44 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var r struct {
-				Nodes []snapshot.AXNode `json:"nodes"`
-			}
-			err := t.conn.Session(f.Session).Call(ctx, "Accessibility.getFullAXTree", map[string]any{"frameId": f.ID}, &r)
+			start := time.Now()
+			var raw jsonv2.Value
+			err := t.conn.Session(f.Session).Call(ctx, "Accessibility.getFullAXTree", map[string]any{"frameId": f.ID}, &raw)
 			if err != nil && !cdpconn.IsTargetGone(err) && !cdpconn.IsContextGone(err) {
 				fail(err)
 				return
 			}
+			called := time.Now()
+			var r struct {
+				Nodes []snapshot.AXNode `json:"nodes"`
+			}
+			if err == nil {
+				if err := jsonv2.Unmarshal(raw, &r, jsonv2.AllowInvalidUTF8(true)); err != nil {
+					fail(fmt.Errorf("getFullAXTree: %w", err))
+					return
+				}
+			}
 			f.ax = r.Nodes // a frame that went away meanwhile reads as empty
+			mu.Lock()
+			steps.AX = max(steps.AX, called.Sub(start))
+			steps.AXDecode += time.Since(called)
+			steps.AXBytes += len(raw)
+			mu.Unlock()
 		}()
 	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		start := time.Now()
 		lm, err := cdp.Call(ctx, t.conn.Session(t.tab.Session), cdppage.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			fail(err)
 			return
 		}
 		vp = lm.CSSLayoutViewport
+		mu.Lock()
+		steps.Metrics = time.Since(start)
+		mu.Unlock()
 	}()
 	wg.Wait()
 	fetched := time.Now()
@@ -154,6 +198,7 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 		}
 	}
 
+	ownersStart := time.Now()
 	// A frame whose parent its own target does not name (an out-of-process
 	// root) is found through its owner element.
 	for _, f := range frames {
@@ -204,6 +249,7 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 		}
 	}
 	place(main, 0, 0, nil)
+	steps.Owners = time.Since(ownersStart)
 
 	if regionNode != 0 {
 		rf := frames[regionFrame]
@@ -217,10 +263,12 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 	if vp != nil {
 		view = snapshot.Rect{X: float64(vp.PageX), Y: float64(vp.PageY), W: float64(vp.ClientWidth), H: float64(vp.ClientHeight)}
 	}
+	assembleStart := time.Now()
 	items := snapshot.Collect(main.out, view, regionNode != 0)
 	items, inView := snapshot.Order(items)
+	steps.Assemble = time.Since(assembleStart)
 	return &Tree{Items: items, InView: inView, MainLoader: main.Loader, Fetch: fetched.Sub(startFetch), Build: time.Since(fetched),
-		frames: frames, tab: t.tab.ID}, nil
+		Steps: steps, frames: frames, tab: t.tab.ID}, nil
 }
 
 func intersect(a, b snapshot.Rect) snapshot.Rect {

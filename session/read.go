@@ -55,20 +55,26 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 	var out string
 	if o.Mode == "tree" {
 		start := time.Now()
-		t, refs, err := b.readTree(ctx, tab, o.Selector)
+		t, refs, refsTook, err := b.readTree(ctx, tab, o.Selector)
 		if err != nil {
 			return nil, err
 		}
 		items := t.Items
-		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
-			zap.Duration("fetch", t.Fetch), zap.Duration("build", t.Build))
 		res.Elements, res.InViewport = len(items), t.InView
+		linesStart := time.Now()
 		pageURL, _ := url.Parse(tab.URL)
 		lines := make([]string, len(items))
 		for i, it := range items {
 			lines[i] = snapshot.Line(refs[i], it, pageURL)
 		}
 		out = strings.Join(lines, "\n")
+		st := t.Steps
+		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
+			zap.Duration("fetch", t.Fetch), zap.Duration("build", t.Build),
+			zap.Duration("frames", st.Frames), zap.Duration("layout", st.Layout), zap.Duration("layout_decode", st.LayoutDecode),
+			zap.Duration("ax", st.AX), zap.Duration("ax_decode", st.AXDecode), zap.Duration("metrics", st.Metrics),
+			zap.Duration("owners", st.Owners), zap.Duration("assemble", st.Assemble), zap.Duration("refs", refsTook),
+			zap.Duration("lines", time.Since(linesStart)), zap.Int("layout_bytes", st.LayoutBytes), zap.Int("ax_bytes", st.AXBytes))
 	} else {
 		out, err = b.readText(ctx, tab, o.Selector)
 		if err != nil {
@@ -154,13 +160,13 @@ func readErr(ctx context.Context, err error, sel string) error {
 // readTree reads the tab's action map (page.TreeRead): the visible items
 // in reading order (on-screen first), how many are on screen, and their
 // refs, which become the latest read.
-func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string) (*page.Tree, []string, error) {
+func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string) (*page.Tree, []string, time.Duration, error) {
 	tr, err := page.StartTree(ctx, b.conn, &b.worlds, b.pageTab(tab))
 	if errors.Is(err, page.ErrTabGone) {
-		return nil, nil, pageGone()
+		return nil, nil, 0, pageGone()
 	}
 	if err != nil {
-		return nil, nil, callError(ctx, err, "reading the page")
+		return nil, nil, 0, callError(ctx, err, "reading the page")
 	}
 	// The region, found before the slow part: no match answers at once.
 	var regionFrame cdp.FrameID
@@ -169,27 +175,28 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string)
 		if IsRef(sel) {
 			e, err := b.resolveRef(ctx, sel)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, 0, err
 			}
 			regionFrame, regionNode = e.FrameID, e.Backend
 		} else {
 			n, err := tr.FindRegion(ctx, sel)
 			if err != nil {
-				return nil, nil, readErr(ctx, err, sel)
+				return nil, nil, 0, readErr(ctx, err, sel)
 			}
 			if n == 0 {
-				return nil, nil, noMatch(sel)
+				return nil, nil, 0, noMatch(sel)
 			}
 			regionFrame, regionNode = cdp.FrameID(tab.ID), n
 		}
 	}
 	t, err := tr.Read(ctx, regionFrame, regionNode)
 	if errors.Is(err, page.ErrRegionGone) {
-		return nil, nil, noMatch(sel)
+		return nil, nil, 0, noMatch(sel)
 	}
 	if err != nil {
-		return nil, nil, callError(ctx, err, "reading the page")
+		return nil, nil, 0, callError(ctx, err, "reading the page")
 	}
+	start := time.Now()
 	refs := b.refs.Assign(tab.ID, t.MainLoader, t.Items, t.Ref)
-	return t, refs, nil
+	return t, refs, time.Since(start), nil
 }
