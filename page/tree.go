@@ -3,14 +3,10 @@ package page
 import (
 	"context"
 	"errors"
-	"fmt"
-	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
@@ -38,17 +34,28 @@ type TreeRead struct {
 	frames map[cdp.FrameID]*treeFrame
 	main   *treeFrame
 	listed time.Duration // listing the frames
+	fetch  *treeFetch
 }
 
 // StartTree lists the tab's frames for a tree read. A tab whose main frame
-// is not among them (it closed) is ErrTabGone.
-func StartTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab) (*TreeRead, error) {
+// is not among them (it closed) is ErrTabGone. With early set, what every
+// read of the whole tab needs (the tab's layout snapshot, its main frame's
+// accessibility tree, the viewport) is asked for at once, while the frames
+// are listed; a read limited to a region leaves it unset, so that finding
+// the region is not queued behind them in the renderer.
+func StartTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, early bool) (*TreeRead, error) {
 	start := time.Now()
+	tf := newTreeFetch(conn)
+	if early {
+		tf.metrics(ctx, tab.Session)
+		tf.layout(ctx, tab.Session)
+		tf.axTree(ctx, tab.Session, tab.Main())
+	}
 	pf, err := TabFrames(ctx, conn, tab)
 	if err != nil {
 		return nil, err
 	}
-	t := &TreeRead{conn: conn, w: w, tab: tab, frames: make(map[cdp.FrameID]*treeFrame, len(pf)), listed: time.Since(start)}
+	t := &TreeRead{conn: conn, w: w, tab: tab, frames: make(map[cdp.FrameID]*treeFrame, len(pf)), listed: time.Since(start), fetch: tf}
 	for id, f := range pf {
 		t.frames[id] = &treeFrame{Frame: *f}
 	}
@@ -105,95 +112,22 @@ func (tr *Tree) Ref(it snapshot.Item) ElementRef {
 func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode cdp.BackendNodeID) (*Tree, error) {
 	frames, main := t.frames, t.main
 	startFetch := time.Now()
-	// Per target, one layout snapshot; per frame, one accessibility tree.
-	// They are independent, so they are asked for all at once.
-	sessions := map[target.SessionID]bool{}
+	tf := t.fetch
+	tf.metrics(ctx, t.tab.Session)
 	for _, f := range frames {
-		sessions[f.Session] = true
+		tf.layout(ctx, f.Session)
+		tf.axTree(ctx, f.Session, f.ID)
 	}
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		firstEr error
-		layouts = map[target.SessionID]*LayoutSnapshot{}
-		vp      *cdppage.LayoutViewport
-		steps   = TreeSteps{Frames: t.listed}
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstEr == nil {
-			firstEr = err
-		}
-		mu.Unlock()
-	}
-	for sid := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			start := time.Now()
-			l, st, err := captureLayout(ctx, t.conn.Session(sid))
-			if err != nil {
-				fail(err)
-				return
-			}
-			mu.Lock()
-			layouts[sid] = l
-			steps.Layout = max(steps.Layout, time.Since(start))
-			steps.LayoutDecode += st.decode
-			steps.LayoutBytes += st.bytes
-			mu.Unlock()
-		}()
-	}
-	for _, f := range frames {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			start := time.Now()
-			var raw jsonv2.Value
-			err := t.conn.Session(f.Session).Call(ctx, "Accessibility.getFullAXTree", map[string]any{"frameId": f.ID}, &raw)
-			if err != nil && !cdpconn.IsTargetGone(err) && !cdpconn.IsContextGone(err) {
-				fail(err)
-				return
-			}
-			called := time.Now()
-			var r struct {
-				Nodes []snapshot.AXNode `json:"nodes"`
-			}
-			if err == nil {
-				if err := jsonv2.Unmarshal(raw, &r, jsonv2.AllowInvalidUTF8(true)); err != nil {
-					fail(fmt.Errorf("getFullAXTree: %w", err))
-					return
-				}
-			}
-			f.ax = r.Nodes // a frame that went away meanwhile reads as empty
-			mu.Lock()
-			steps.AX = max(steps.AX, called.Sub(start))
-			steps.AXDecode += time.Since(called)
-			steps.AXBytes += len(raw)
-			mu.Unlock()
-		}()
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		start := time.Now()
-		lm, err := cdp.Call(ctx, t.conn.Session(t.tab.Session), cdppage.GetLayoutMetrics, cdp.Empty{})
-		if err != nil {
-			fail(err)
-			return
-		}
-		vp = lm.CSSLayoutViewport
-		mu.Lock()
-		steps.Metrics = time.Since(start)
-		mu.Unlock()
-	}()
-	wg.Wait()
+	err := tf.wait()
 	fetched := time.Now()
-	if firstEr != nil {
-		return nil, firstEr
+	if err != nil {
+		return nil, err
 	}
+	steps, vp := tf.steps, tf.vp
+	steps.Frames = t.listed
 	for _, f := range frames {
-		if l := layouts[f.Session]; l != nil {
+		f.ax = tf.ax[f.ID]
+		if l := tf.layouts[f.Session]; l != nil {
 			f.layout = l.Docs[f.ID]
 		}
 	}

@@ -51,23 +51,39 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 	if err != nil {
 		return nil, err
 	}
+	if e := b.cachedRead(ctx, tab, o); e != nil {
+		res := e.res
+		res.Offset, res.URL, res.Title = o.Offset, e.url, e.title
+		res.Page = snapshot.Cut(e.out, o.Offset, o.MaxChars)
+		return &res, nil
+	}
+	// The URL and title are asked of the browser while the page is read.
+	var pageURL, title string
+	freshDone := make(chan struct{})
+	go func() {
+		defer close(freshDone)
+		pageURL, title = b.fresh(ctx, tab)
+	}()
 	res := &ReadResult{Offset: o.Offset}
+	entry := &readEntry{tab: tab.ID, sel: o.Selector, links: o.Links}
 	var out string
 	if o.Mode == "tree" {
 		start := time.Now()
 		t, refs, refsTook, err := b.readTree(ctx, tab, o.Selector)
 		if err != nil {
+			<-freshDone
 			return nil, err
 		}
 		items := t.Items
 		res.Elements, res.InViewport = len(items), t.InView
 		linesStart := time.Now()
-		pageURL, _ := url.Parse(tab.URL)
+		tabURL, _ := url.Parse(tab.URL)
 		lines := make([]string, len(items))
 		for i, it := range items {
-			lines[i] = snapshot.Line(refs[i], it, pageURL)
+			lines[i] = snapshot.Line(refs[i], it, tabURL)
 		}
 		out = strings.Join(lines, "\n")
+		entry.loader = t.MainLoader
 		st := t.Steps
 		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
 			zap.Duration("fetch", t.Fetch), zap.Duration("build", t.Build),
@@ -76,19 +92,23 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 			zap.Duration("owners", st.Owners), zap.Duration("assemble", st.Assemble), zap.Duration("refs", refsTook),
 			zap.Duration("lines", time.Since(linesStart)), zap.Int("layout_bytes", st.LayoutBytes), zap.Int("ax_bytes", st.AXBytes))
 	} else {
+		// The document read, told before reading it: a navigation during
+		// the read leaves a loader its later pages will not match.
+		entry.loader = b.mainLoader(ctx, tab)
 		out, err = b.readText(ctx, tab, o.Selector)
+		if err == nil && o.Links {
+			res.Links, res.LinksTruncated, err = b.readLinks(ctx, tab, o.Selector)
+		}
 		if err != nil {
+			<-freshDone
 			return nil, err
 		}
-		if o.Links {
-			res.Links, res.LinksTruncated, err = b.readLinks(ctx, tab, o.Selector)
-			if err != nil {
-				return nil, err
-			}
-		}
 	}
+	<-freshDone
 	res.Page = snapshot.Cut(out, o.Offset, o.MaxChars)
-	res.URL, res.Title = b.fresh(ctx, tab)
+	res.URL, res.Title = pageURL, title
+	entry.out, entry.url, entry.title, entry.res = out, pageURL, title, *res
+	b.reads.put(o.Mode, entry)
 	return res, nil
 }
 
@@ -161,7 +181,7 @@ func readErr(ctx context.Context, err error, sel string) error {
 // in reading order (on-screen first), how many are on screen, and their
 // refs, which become the latest read.
 func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string) (*page.Tree, []string, time.Duration, error) {
-	tr, err := page.StartTree(ctx, b.conn, &b.worlds, b.pageTab(tab))
+	tr, err := page.StartTree(ctx, b.conn, &b.worlds, b.pageTab(tab), sel == "")
 	if errors.Is(err, page.ErrTabGone) {
 		return nil, nil, 0, pageGone()
 	}
