@@ -39,19 +39,21 @@ type TreeRead struct {
 
 // StartTree lists the tab's frames for a tree read. A tab whose main frame
 // is not among them (it closed) is ErrTabGone. With early set, what every
-// read of the whole tab needs (the tab's layout snapshot, its main frame's
-// accessibility tree, the viewport) is asked for at once, while the frames
-// are listed; a read limited to a region leaves it unset, so that finding
+// read of the whole tab needs (the viewport, the main frame's
+// accessibility tree, the tab's layout snapshot, in that order, so that the
+// tree, the longest to compute, is decoded while Chrome takes the layout)
+// is asked for at once, while the frames are listed; a read limited to a region leaves it unset, so that finding
 // the region is not queued behind them in the renderer.
 func StartTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, early bool) (*TreeRead, error) {
 	start := time.Now()
 	tf := newTreeFetch(conn)
-	if early {
-		tf.metrics(ctx, tab.Session)
-		tf.layout(ctx, tab.Session)
-		tf.axTree(ctx, tab.Session, tab.Main())
-	}
-	pf, err := TabFrames(ctx, conn, tab)
+	pf, err := treeFrames(ctx, conn, tab, func() {
+		if early {
+			tf.metrics(ctx, tab.Session)
+			tf.axTree(ctx, tab.Session, tab.Main())
+			tf.layout(ctx, tab.Session)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -89,15 +91,13 @@ type Tree struct {
 // longest call and the decoding summed over all of them.
 type TreeSteps struct {
 	Frames       time.Duration // listing the tab's frames
-	Layout       time.Duration // longest DOMSnapshot call, reply included
-	LayoutDecode time.Duration // decoding the DOMSnapshots, summed
-	AX           time.Duration // longest getFullAXTree call, reply included
-	AXDecode     time.Duration // decoding the AX trees, summed
+	Layout       time.Duration // longest DOMSnapshot call, JSON decoding included
+	LayoutDecode time.Duration // turning the DOMSnapshots into boxes, summed
+	AX           time.Duration // longest getFullAXTree call, JSON decoding included
 	Metrics      time.Duration // getLayoutMetrics
 	Owners       time.Duration // finding out-of-process frames' iframes
 	Assemble     time.Duration // walking the trees into items, ordering them
-	LayoutBytes  int
-	AXBytes      int
+	AXNodes      int           // accessibility nodes, all frames
 }
 
 // Ref is the handle of one of the tree's items.
@@ -113,10 +113,14 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 	frames, main := t.frames, t.main
 	startFetch := time.Now()
 	tf := t.fetch
+	// The accessibility trees first: they take Chrome longest, and we
+	// decode each while Chrome still works on what was asked after it.
 	tf.metrics(ctx, t.tab.Session)
 	for _, f := range frames {
-		tf.layout(ctx, f.Session)
 		tf.axTree(ctx, f.Session, f.ID)
+	}
+	for _, f := range frames {
+		tf.layout(ctx, f.Session)
 	}
 	err := tf.wait()
 	fetched := time.Now()

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
@@ -33,29 +32,51 @@ type treeFetch struct {
 	steps   TreeSteps
 }
 
+// fetchTimeout bounds a tree read's command whose ctx has no deadline.
+const fetchTimeout = 60 * time.Second
+
 func newTreeFetch(conn *cdpconn.Conn) *treeFetch {
 	return &treeFetch{conn: conn, layouts: map[target.SessionID]*LayoutSnapshot{},
 		ax: map[cdp.FrameID][]snapshot.AXNode{}, asked: map[string]bool{}}
 }
 
-// ask starts fn once per key.
-func (tf *treeFetch) ask(key string, fn func()) {
+// ask sends one command, once per key, and reads its reply into result
+// on a goroutine of its own, then calls done under the lock. The command is
+// written before ask returns: Chrome answers one target's commands in the
+// order they arrive, and the order is chosen (see StartTree).
+func (tf *treeFetch) ask(ctx context.Context, key string, sid target.SessionID, method string, params, result any, done func(err error, took time.Duration)) {
 	tf.mu.Lock()
 	defer tf.mu.Unlock()
 	if tf.asked[key] {
 		return
 	}
 	tf.asked[key] = true
+	start := time.Now()
+	p, err := tf.conn.Session(sid).Send(method, params)
+	if err != nil {
+		done(err, 0)
+		return
+	}
 	tf.wg.Add(1)
 	go func() {
 		defer tf.wg.Done()
-		fn()
+		ctx := ctx
+		if _, ok := ctx.Deadline(); !ok {
+			// As Session.Call: a reply that never comes ends the read.
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, fetchTimeout)
+			defer cancel()
+		}
+		err := p.Wait(ctx, result)
+		took := time.Since(start)
+		tf.mu.Lock()
+		defer tf.mu.Unlock()
+		done(err, took)
 	}()
 }
 
-func (tf *treeFetch) fail(err error) {
-	tf.mu.Lock()
-	defer tf.mu.Unlock()
+// failLocked keeps the first error; tf.mu is held.
+func (tf *treeFetch) failLocked(err error) {
 	if tf.err == nil {
 		tf.err = err
 	}
@@ -71,64 +92,50 @@ func (tf *treeFetch) wait() error {
 
 // layout asks for one target's DOMSnapshot.
 func (tf *treeFetch) layout(ctx context.Context, sid target.SessionID) {
-	tf.ask("l"+string(sid), func() {
-		start := time.Now()
-		l, st, err := captureLayout(ctx, tf.conn.Session(sid))
+	raw := &rawSnapshot{}
+	tf.ask(ctx, "l"+string(sid), sid, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, raw, func(err error, took time.Duration) {
 		if err != nil {
-			tf.fail(err)
+			tf.failLocked(fmt.Errorf("DOMSnapshot: %w", err))
 			return
 		}
-		tf.mu.Lock()
-		defer tf.mu.Unlock()
+		start := time.Now()
+		l, err := decodeLayout(raw)
+		if err != nil {
+			tf.failLocked(err)
+			return
+		}
 		tf.layouts[sid] = l
-		tf.steps.Layout = max(tf.steps.Layout, time.Since(start))
-		tf.steps.LayoutDecode += st.decode
-		tf.steps.LayoutBytes += st.bytes
+		tf.steps.Layout = max(tf.steps.Layout, took)
+		tf.steps.LayoutDecode += time.Since(start)
 	})
 }
 
 // axTree asks for one frame's accessibility tree. A frame that went away
 // meanwhile reads as empty.
 func (tf *treeFetch) axTree(ctx context.Context, sid target.SessionID, frame cdp.FrameID) {
-	tf.ask("a"+string(frame), func() {
-		start := time.Now()
-		var raw jsonv2.Value
-		err := tf.conn.Session(sid).Call(ctx, "Accessibility.getFullAXTree", map[string]any{"frameId": frame}, &raw)
+	var r struct {
+		Nodes []snapshot.AXNode `json:"nodes"`
+	}
+	tf.ask(ctx, "a"+string(frame), sid, "Accessibility.getFullAXTree", map[string]any{"frameId": frame}, &r, func(err error, took time.Duration) {
 		if err != nil && !cdpconn.IsTargetGone(err) && !cdpconn.IsContextGone(err) {
-			tf.fail(err)
+			tf.failLocked(err)
 			return
 		}
-		called := time.Now()
-		var r struct {
-			Nodes []snapshot.AXNode `json:"nodes"`
-		}
-		if err == nil {
-			if err := jsonv2.Unmarshal(raw, &r, jsonv2.AllowInvalidUTF8(true)); err != nil {
-				tf.fail(fmt.Errorf("getFullAXTree: %w", err))
-				return
-			}
-		}
-		tf.mu.Lock()
-		defer tf.mu.Unlock()
 		tf.ax[frame] = r.Nodes
-		tf.steps.AX = max(tf.steps.AX, called.Sub(start))
-		tf.steps.AXDecode += time.Since(called)
-		tf.steps.AXBytes += len(raw)
+		tf.steps.AX = max(tf.steps.AX, took)
+		tf.steps.AXNodes += len(r.Nodes)
 	})
 }
 
 // metrics asks for the tab's viewport.
 func (tf *treeFetch) metrics(ctx context.Context, sid target.SessionID) {
-	tf.ask("m", func() {
-		start := time.Now()
-		lm, err := cdp.Call(ctx, tf.conn.Session(sid), cdppage.GetLayoutMetrics, cdp.Empty{})
+	var r cdppage.GetLayoutMetricsResult
+	tf.ask(ctx, "m", sid, cdppage.CommandGetLayoutMetrics, cdp.Empty{}, &r, func(err error, took time.Duration) {
 		if err != nil {
-			tf.fail(err)
+			tf.failLocked(err)
 			return
 		}
-		tf.mu.Lock()
-		defer tf.mu.Unlock()
-		tf.vp = lm.CSSLayoutViewport
-		tf.steps.Metrics = time.Since(start)
+		tf.vp = r.CSSLayoutViewport
+		tf.steps.Metrics = took
 	})
 }

@@ -88,9 +88,9 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
 			zap.Duration("fetch", t.Fetch), zap.Duration("build", t.Build),
 			zap.Duration("frames", st.Frames), zap.Duration("layout", st.Layout), zap.Duration("layout_decode", st.LayoutDecode),
-			zap.Duration("ax", st.AX), zap.Duration("ax_decode", st.AXDecode), zap.Duration("metrics", st.Metrics),
+			zap.Duration("ax", st.AX), zap.Duration("metrics", st.Metrics),
 			zap.Duration("owners", st.Owners), zap.Duration("assemble", st.Assemble), zap.Duration("refs", refsTook),
-			zap.Duration("lines", time.Since(linesStart)), zap.Int("layout_bytes", st.LayoutBytes), zap.Int("ax_bytes", st.AXBytes))
+			zap.Duration("lines", time.Since(linesStart)), zap.Int("ax_nodes", st.AXNodes))
 	} else {
 		// The document read, told before reading it: a navigation during
 		// the read leaves a loader its later pages will not match.
