@@ -401,3 +401,57 @@ func TestReadPageFailures(t *testing.T) {
 		t.Errorf("shadow host region: %v", env)
 	}
 }
+
+// TestReadPageOffsetSnapshot: a later page of a read is cut from the
+// snapshot the first page was: while the page keeps adding links at its
+// top, the second page still continues the first (same total, no line
+// repeated), and only a read at offset 0 sees the change.
+func TestReadPageOffsetSnapshot(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	var b strings.Builder
+	b.WriteString("<!doctype html><title>growing</title><div id=top></div>")
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, `<p><a href="/item/%d">Item number %d</a></p>`, i, i)
+	}
+	b.WriteString(`<script>let n = 0; setInterval(() => { document.getElementById('top').insertAdjacentHTML('afterbegin', '<p><a href="/new/' + n + '">New link ' + (n++) + '</a></p>'); }, 10);</script>`)
+	s.page("/grow", b.String())
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/grow"}), "ok")
+	for _, mode := range []string{"tree", "text"} {
+		first := call(t, cs, "read_page", map[string]any{"mode": mode, "max_chars": 2000})
+		wantStatus(t, first, "ok")
+		total := first["total_chars"].(float64)
+		// The page changes in between: shown by a fresh read, below.
+		offset := first["next_offset"].(float64)
+		var pages []string
+		pages = append(pages, first[mode].(string))
+		for first["truncated"] == true {
+			env := call(t, cs, "read_page", map[string]any{"mode": mode, "offset": offset, "max_chars": 2000})
+			wantStatus(t, env, "ok")
+			if env["total_chars"].(float64) != total {
+				t.Fatalf("%s: page at %v counts %v chars, the first page %v: rebuilt from a changed page", mode, offset, env["total_chars"], total)
+			}
+			pages = append(pages, env[mode].(string))
+			if env["truncated"] != true {
+				break
+			}
+			offset = env["next_offset"].(float64)
+		}
+		whole := strings.Join(pages, "\n")
+		if utf8.RuneCountInString(whole) != int(total) {
+			t.Errorf("%s: %d pages hold %d chars of %v", mode, len(pages), utf8.RuneCountInString(whole), total)
+		}
+		seen := map[string]bool{}
+		for _, l := range strings.Split(whole, "\n") {
+			if l != "" && seen[l] && mode == "tree" {
+				t.Errorf("%s: line %q on two pages", mode, l)
+			}
+			seen[l] = true
+		}
+		again := call(t, cs, "read_page", map[string]any{"mode": mode, "max_chars": 2000})
+		if again["total_chars"].(float64) == total {
+			t.Errorf("%s: a read at offset 0 did not read the page afresh (%v chars both times)", mode, total)
+		}
+	}
+}

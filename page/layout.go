@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
 
 	"github.com/lyrad/lyrad/snapshot"
 )
@@ -69,21 +68,27 @@ func (d *DocLayout) Subtree(root cdp.BackendNodeID) map[cdp.BackendNodeID]bool {
 	return out
 }
 
-// rawSnapshot decodes only what a tree read needs of captureSnapshot.
+// rawSnapshot decodes only what a tree read needs of captureSnapshot. The
+// nodes' names, types and values are only used when a document holds a
+// <wbr>, but are decoded always: a second pass over the whole answer to
+// fetch them costs more than the few integers per node.
 type rawSnapshot struct {
 	Documents []struct {
 		FrameID int64 `json:"frameId"`
 		Nodes   struct {
 			ParentIndex          []int64             `json:"parentIndex"`
 			BackendNodeID        []cdp.BackendNodeID `json:"backendNodeId"`
+			NodeType             []int64             `json:"nodeType"`
+			NodeName             []int64             `json:"nodeName"`
+			NodeValue            []int64             `json:"nodeValue"`
 			ContentDocumentIndex *struct {
 				Index []int64 `json:"index"`
 				Value []int64 `json:"value"`
 			} `json:"contentDocumentIndex"`
 		} `json:"nodes"`
 		Layout struct {
-			NodeIndex []int64     `json:"nodeIndex"`
-			Bounds    [][]float64 `json:"bounds"`
+			NodeIndex []int64      `json:"nodeIndex"`
+			Bounds    [][4]float64 `json:"bounds"`
 		} `json:"layout"`
 		ScrollOffsetX float64 `json:"scrollOffsetX"`
 		ScrollOffsetY float64 `json:"scrollOffsetY"`
@@ -91,31 +96,20 @@ type rawSnapshot struct {
 	Strings []string `json:"strings"`
 }
 
-// rawNodeNames is what a page with a <wbr> needs besides: the nodes'
-// names, types and values, decoded only then.
-type rawNodeNames struct {
-	Documents []struct {
-		Nodes struct {
-			NodeType  []int64 `json:"nodeType"`
-			NodeName  []int64 `json:"nodeName"`
-			NodeValue []int64 `json:"nodeValue"`
-		} `json:"nodes"`
-	} `json:"documents"`
-}
-
 // CaptureLayout takes one DOMSnapshot of a target: every document's boxes,
 // iframe owners and scroll offsets.
 func CaptureLayout(ctx context.Context, s interface {
 	Call(context.Context, string, any, any) error
 }) (*LayoutSnapshot, error) {
-	var body jsonv2.Value
-	if err := s.Call(ctx, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, &body); err != nil {
-		return nil, err
-	}
 	var raw rawSnapshot
-	if err := jsonv2.Unmarshal(body, &raw, jsonv2.AllowInvalidUTF8(true)); err != nil {
+	if err := s.Call(ctx, "DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}}, &raw); err != nil {
 		return nil, fmt.Errorf("DOMSnapshot: %w", err)
 	}
+	return decodeLayout(&raw)
+}
+
+// decodeLayout turns a decoded DOMSnapshot into each document's layout.
+func decodeLayout(raw *rawSnapshot) (*LayoutSnapshot, error) {
 	str := func(i int64) string {
 		if i >= 0 && int(i) < len(raw.Strings) {
 			return raw.Strings[i]
@@ -130,12 +124,6 @@ func CaptureLayout(ctx context.Context, s interface {
 			break
 		}
 	}
-	var names rawNodeNames
-	if wbr >= 0 {
-		if err := jsonv2.Unmarshal(body, &names, jsonv2.AllowInvalidUTF8(true)); err != nil {
-			return nil, fmt.Errorf("DOMSnapshot: %w", err)
-		}
-	}
 	out := &LayoutSnapshot{Docs: map[cdp.FrameID]*DocLayout{}}
 	frameOf := make([]cdp.FrameID, len(raw.Documents))
 	for i, d := range raw.Documents {
@@ -148,7 +136,7 @@ func CaptureLayout(ctx context.Context, s interface {
 		}
 		rects := make([]snapshot.Rect, n)
 		for j, ni := range d.Layout.NodeIndex {
-			if int(ni) < n && j < len(d.Layout.Bounds) && len(d.Layout.Bounds[j]) == 4 {
+			if int(ni) < n && j < len(d.Layout.Bounds) {
 				bb := d.Layout.Bounds[j]
 				rects[ni] = rects[ni].Union(snapshot.Rect{X: bb[0], Y: bb[1], W: bb[2], H: bb[3]})
 			}
@@ -173,8 +161,7 @@ func CaptureLayout(ctx context.Context, s interface {
 				dl.Boxes[be] = rects[j]
 			}
 		}
-		if wbr >= 0 && i < len(names.Documents) && len(names.Documents[i].Nodes.NodeName) == n {
-			nn := names.Documents[i].Nodes
+		if nn := d.Nodes; wbr >= 0 && len(nn.NodeName) == n {
 			wordBreaks(dl, nn.NodeName, nn.NodeType, nn.NodeValue, d.Layout.NodeIndex, wbr, str)
 		}
 		if cdi := d.Nodes.ContentDocumentIndex; cdi != nil {

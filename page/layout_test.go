@@ -14,8 +14,7 @@ import (
 type fakeSnapshot string
 
 func (f fakeSnapshot) Call(_ context.Context, _ string, _, out any) error {
-	*out.(*jsonv2.Value) = jsonv2.Value(f)
-	return nil
+	return jsonv2.Unmarshal([]byte(f), out)
 }
 
 func TestCaptureLayout(t *testing.T) {

@@ -3,12 +3,10 @@ package page
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
@@ -35,16 +33,31 @@ type TreeRead struct {
 	tab    Tab
 	frames map[cdp.FrameID]*treeFrame
 	main   *treeFrame
+	listed time.Duration // listing the frames
+	fetch  *treeFetch
 }
 
 // StartTree lists the tab's frames for a tree read. A tab whose main frame
-// is not among them (it closed) is ErrTabGone.
-func StartTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab) (*TreeRead, error) {
-	pf, err := TabFrames(ctx, conn, tab)
+// is not among them (it closed) is ErrTabGone. With early set, what every
+// read of the whole tab needs (the viewport, the main frame's
+// accessibility tree, the tab's layout snapshot, in that order, so that the
+// tree, the longest to compute, is decoded while Chrome takes the layout)
+// is asked for at once, while the frames are listed; a read limited to a region leaves it unset, so that finding
+// the region is not queued behind them in the renderer.
+func StartTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, early bool) (*TreeRead, error) {
+	start := time.Now()
+	tf := newTreeFetch(conn)
+	pf, err := treeFrames(ctx, conn, tab, func() {
+		if early {
+			tf.metrics(ctx, tab.Session)
+			tf.axTree(ctx, tab.Session, tab.Main())
+			tf.layout(ctx, tab.Session)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	t := &TreeRead{conn: conn, w: w, tab: tab, frames: make(map[cdp.FrameID]*treeFrame, len(pf))}
+	t := &TreeRead{conn: conn, w: w, tab: tab, frames: make(map[cdp.FrameID]*treeFrame, len(pf)), listed: time.Since(start), fetch: tf}
 	for id, f := range pf {
 		t.frames[id] = &treeFrame{Frame: *f}
 	}
@@ -68,8 +81,23 @@ type Tree struct {
 	MainLoader cdp.LoaderID
 	Fetch      time.Duration // asking Chrome
 	Build      time.Duration // building the map
+	Steps      TreeSteps
 	frames     map[cdp.FrameID]*treeFrame
 	tab        target.ID
+}
+
+// TreeSteps is where a tree read spent its time, for the debug log: the
+// wall time of each step, and for the steps that run side by side the
+// longest call and the decoding summed over all of them.
+type TreeSteps struct {
+	Frames       time.Duration // listing the tab's frames
+	Layout       time.Duration // longest DOMSnapshot call, JSON decoding included
+	LayoutDecode time.Duration // turning the DOMSnapshots into boxes, summed
+	AX           time.Duration // longest getFullAXTree call, JSON decoding included
+	Metrics      time.Duration // getLayoutMetrics
+	Owners       time.Duration // finding out-of-process frames' iframes
+	Assemble     time.Duration // walking the trees into items, ordering them
+	AXNodes      int           // accessibility nodes, all frames
 }
 
 // Ref is the handle of one of the tree's items.
@@ -84,76 +112,31 @@ func (tr *Tree) Ref(it snapshot.Item) ElementRef {
 func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode cdp.BackendNodeID) (*Tree, error) {
 	frames, main := t.frames, t.main
 	startFetch := time.Now()
-	// Per target, one layout snapshot; per frame, one accessibility tree.
-	// They are independent, so they are asked for all at once.
-	sessions := map[target.SessionID]bool{}
+	tf := t.fetch
+	// The accessibility trees first: they take Chrome longest, and we
+	// decode each while Chrome still works on what was asked after it.
+	tf.metrics(ctx, t.tab.Session)
 	for _, f := range frames {
-		sessions[f.Session] = true
-	}
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		firstEr error
-		layouts = map[target.SessionID]*LayoutSnapshot{}
-		vp      *cdppage.LayoutViewport
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstEr == nil {
-			firstEr = err
-		}
-		mu.Unlock()
-	}
-	for sid := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			l, err := CaptureLayout(ctx, t.conn.Session(sid))
-			if err != nil {
-				fail(err)
-				return
-			}
-			mu.Lock()
-			layouts[sid] = l
-			mu.Unlock()
-		}()
+		tf.axTree(ctx, f.Session, f.ID)
 	}
 	for _, f := range frames {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var r struct {
-				Nodes []snapshot.AXNode `json:"nodes"`
-			}
-			err := t.conn.Session(f.Session).Call(ctx, "Accessibility.getFullAXTree", map[string]any{"frameId": f.ID}, &r)
-			if err != nil && !cdpconn.IsTargetGone(err) && !cdpconn.IsContextGone(err) {
-				fail(err)
-				return
-			}
-			f.ax = r.Nodes // a frame that went away meanwhile reads as empty
-		}()
+		tf.layout(ctx, f.Session)
 	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		lm, err := cdp.Call(ctx, t.conn.Session(t.tab.Session), cdppage.GetLayoutMetrics, cdp.Empty{})
-		if err != nil {
-			fail(err)
-			return
-		}
-		vp = lm.CSSLayoutViewport
-	}()
-	wg.Wait()
+	err := tf.wait()
 	fetched := time.Now()
-	if firstEr != nil {
-		return nil, firstEr
+	if err != nil {
+		return nil, err
 	}
+	steps, vp := tf.steps, tf.vp
+	steps.Frames = t.listed
 	for _, f := range frames {
-		if l := layouts[f.Session]; l != nil {
+		f.ax = tf.ax[f.ID]
+		if l := tf.layouts[f.Session]; l != nil {
 			f.layout = l.Docs[f.ID]
 		}
 	}
 
+	ownersStart := time.Now()
 	// A frame whose parent its own target does not name (an out-of-process
 	// root) is found through its owner element.
 	for _, f := range frames {
@@ -204,6 +187,7 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 		}
 	}
 	place(main, 0, 0, nil)
+	steps.Owners = time.Since(ownersStart)
 
 	if regionNode != 0 {
 		rf := frames[regionFrame]
@@ -217,10 +201,12 @@ func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode
 	if vp != nil {
 		view = snapshot.Rect{X: float64(vp.PageX), Y: float64(vp.PageY), W: float64(vp.ClientWidth), H: float64(vp.ClientHeight)}
 	}
+	assembleStart := time.Now()
 	items := snapshot.Collect(main.out, view, regionNode != 0)
 	items, inView := snapshot.Order(items)
+	steps.Assemble = time.Since(assembleStart)
 	return &Tree{Items: items, InView: inView, MainLoader: main.Loader, Fetch: fetched.Sub(startFetch), Build: time.Since(fetched),
-		frames: frames, tab: t.tab.ID}, nil
+		Steps: steps, frames: frames, tab: t.tab.ID}, nil
 }
 
 func intersect(a, b snapshot.Rect) snapshot.Rect {

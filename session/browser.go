@@ -43,6 +43,7 @@ type Browser struct {
 
 	worlds  page.Worlds   // lyrad's isolated world per frame
 	refs    page.RefStore // aria-ref=eN handles of the latest tree read
+	reads   readCache     // the latest read of each mode, for its later pages (readcache.go)
 	refused refusals      // recent guard refusals, for the call that set them off
 	dialogs dialogs       // native dialogs answered, and the answer handle_dialog armed
 	// downloads: every download of the browser, declared or cancelled

@@ -51,38 +51,64 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 	if err != nil {
 		return nil, err
 	}
+	if e := b.cachedRead(ctx, tab, o); e != nil {
+		res := e.res
+		res.Offset, res.URL, res.Title = o.Offset, e.url, e.title
+		res.Page = snapshot.Cut(e.out, o.Offset, o.MaxChars)
+		return &res, nil
+	}
+	// The URL and title are asked of the browser while the page is read.
+	var pageURL, title string
+	freshDone := make(chan struct{})
+	go func() {
+		defer close(freshDone)
+		pageURL, title = b.fresh(ctx, tab)
+	}()
 	res := &ReadResult{Offset: o.Offset}
+	entry := &readEntry{tab: tab.ID, sel: o.Selector, links: o.Links}
 	var out string
 	if o.Mode == "tree" {
 		start := time.Now()
-		t, refs, err := b.readTree(ctx, tab, o.Selector)
+		t, refs, refsTook, err := b.readTree(ctx, tab, o.Selector)
 		if err != nil {
+			<-freshDone
 			return nil, err
 		}
 		items := t.Items
-		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
-			zap.Duration("fetch", t.Fetch), zap.Duration("build", t.Build))
 		res.Elements, res.InViewport = len(items), t.InView
-		pageURL, _ := url.Parse(tab.URL)
+		linesStart := time.Now()
+		tabURL, _ := url.Parse(tab.URL)
 		lines := make([]string, len(items))
 		for i, it := range items {
-			lines[i] = snapshot.Line(refs[i], it, pageURL)
+			lines[i] = snapshot.Line(refs[i], it, tabURL)
 		}
 		out = strings.Join(lines, "\n")
+		entry.loader = t.MainLoader
+		st := t.Steps
+		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
+			zap.Duration("fetch", t.Fetch), zap.Duration("build", t.Build),
+			zap.Duration("frames", st.Frames), zap.Duration("layout", st.Layout), zap.Duration("layout_decode", st.LayoutDecode),
+			zap.Duration("ax", st.AX), zap.Duration("metrics", st.Metrics),
+			zap.Duration("owners", st.Owners), zap.Duration("assemble", st.Assemble), zap.Duration("refs", refsTook),
+			zap.Duration("lines", time.Since(linesStart)), zap.Int("ax_nodes", st.AXNodes))
 	} else {
+		// The document read, told before reading it: a navigation during
+		// the read leaves a loader its later pages will not match.
+		entry.loader = b.mainLoader(ctx, tab)
 		out, err = b.readText(ctx, tab, o.Selector)
+		if err == nil && o.Links {
+			res.Links, res.LinksTruncated, err = b.readLinks(ctx, tab, o.Selector)
+		}
 		if err != nil {
+			<-freshDone
 			return nil, err
 		}
-		if o.Links {
-			res.Links, res.LinksTruncated, err = b.readLinks(ctx, tab, o.Selector)
-			if err != nil {
-				return nil, err
-			}
-		}
 	}
+	<-freshDone
 	res.Page = snapshot.Cut(out, o.Offset, o.MaxChars)
-	res.URL, res.Title = b.fresh(ctx, tab)
+	res.URL, res.Title = pageURL, title
+	entry.out, entry.url, entry.title, entry.res = out, pageURL, title, *res
+	b.reads.put(o.Mode, entry)
 	return res, nil
 }
 
@@ -154,13 +180,13 @@ func readErr(ctx context.Context, err error, sel string) error {
 // readTree reads the tab's action map (page.TreeRead): the visible items
 // in reading order (on-screen first), how many are on screen, and their
 // refs, which become the latest read.
-func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string) (*page.Tree, []string, error) {
-	tr, err := page.StartTree(ctx, b.conn, &b.worlds, b.pageTab(tab))
+func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string) (*page.Tree, []string, time.Duration, error) {
+	tr, err := page.StartTree(ctx, b.conn, &b.worlds, b.pageTab(tab), sel == "")
 	if errors.Is(err, page.ErrTabGone) {
-		return nil, nil, pageGone()
+		return nil, nil, 0, pageGone()
 	}
 	if err != nil {
-		return nil, nil, callError(ctx, err, "reading the page")
+		return nil, nil, 0, callError(ctx, err, "reading the page")
 	}
 	// The region, found before the slow part: no match answers at once.
 	var regionFrame cdp.FrameID
@@ -169,27 +195,28 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string)
 		if IsRef(sel) {
 			e, err := b.resolveRef(ctx, sel)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, 0, err
 			}
 			regionFrame, regionNode = e.FrameID, e.Backend
 		} else {
 			n, err := tr.FindRegion(ctx, sel)
 			if err != nil {
-				return nil, nil, readErr(ctx, err, sel)
+				return nil, nil, 0, readErr(ctx, err, sel)
 			}
 			if n == 0 {
-				return nil, nil, noMatch(sel)
+				return nil, nil, 0, noMatch(sel)
 			}
 			regionFrame, regionNode = cdp.FrameID(tab.ID), n
 		}
 	}
 	t, err := tr.Read(ctx, regionFrame, regionNode)
 	if errors.Is(err, page.ErrRegionGone) {
-		return nil, nil, noMatch(sel)
+		return nil, nil, 0, noMatch(sel)
 	}
 	if err != nil {
-		return nil, nil, callError(ctx, err, "reading the page")
+		return nil, nil, 0, callError(ctx, err, "reading the page")
 	}
+	start := time.Now()
 	refs := b.refs.Assign(tab.ID, t.MainLoader, t.Items, t.Ref)
-	return t, refs, nil
+	return t, refs, time.Since(start), nil
 }

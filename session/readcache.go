@@ -1,0 +1,78 @@
+package session
+
+import (
+	"context"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
+)
+
+// readCache keeps the whole output of the latest read of each mode, so
+// that a later page of it (offset > 0) is cut from the same snapshot the
+// first page was: not rebuilt (a large tree costs its whole read again),
+// and not shifted when the page changed in between (lines would be lost or
+// repeated at the seam). A read at offset 0 always reads the page afresh.
+//
+// One entry per mode, not per tab: refs are handles into the latest tree
+// read only, so only that read's later pages may be served; any newer
+// tree read replaces the entry.
+type readCache struct {
+	mu      sync.Mutex
+	entries map[string]*readEntry // by mode
+}
+
+// readEntry is one read's whole output, and what it was read of.
+type readEntry struct {
+	tab      target.ID
+	loader   cdp.LoaderID // the tab's document when it was read
+	sel      string
+	links    bool
+	out      string
+	url      string
+	title    string
+	res      ReadResult // Elements, InViewport, Links, LinksTruncated
+	wholeTab bool
+}
+
+func (c *readCache) put(mode string, e *readEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[string]*readEntry{}
+	}
+	c.entries[mode] = e
+}
+
+// get is the entry a later page of this read may be cut from: same tab,
+// mode, selector and links, and the tab still shows the document that was
+// read (a navigation ends the snapshot, as it ends its refs).
+func (b *Browser) cachedRead(ctx context.Context, tab cdpguard.Target, o ReadOptions) *readEntry {
+	if o.Offset <= 0 {
+		return nil
+	}
+	c := &b.reads
+	c.mu.Lock()
+	e := c.entries[o.Mode]
+	c.mu.Unlock()
+	if e == nil || e.tab != tab.ID || e.sel != o.Selector || e.links != o.Links {
+		return nil
+	}
+	cur, err := page.FrameLoaders(ctx, b.conn, tab.SessionID)
+	if err != nil || cur[cdp.FrameID(tab.ID)] != e.loader || e.loader == "" {
+		return nil
+	}
+	return e
+}
+
+// mainLoader is the tab's current document, "" when it cannot be told.
+func (b *Browser) mainLoader(ctx context.Context, tab cdpguard.Target) cdp.LoaderID {
+	cur, err := page.FrameLoaders(ctx, b.conn, tab.SessionID)
+	if err != nil {
+		return ""
+	}
+	return cur[cdp.FrameID(tab.ID)]
+}
