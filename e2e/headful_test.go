@@ -1,10 +1,10 @@
 package e2e
 
 import (
-	"strings"
-	"syscall"
 	"os"
 	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 

@@ -35,7 +35,6 @@ type readEntry struct {
 	url      string
 	title    string
 	res      ReadResult // Elements, InViewport, Links, LinksTruncated
-	wholeTab bool
 }
 
 func (c *readCache) put(mode string, e *readEntry) {
