@@ -27,14 +27,14 @@ type readCache struct {
 
 // readEntry is one read's whole output, and what it was read of.
 type readEntry struct {
-	tab      target.ID
-	loader   cdp.LoaderID // the tab's document when it was read
-	sel      string
-	links    bool
-	out      string
-	url      string
-	title    string
-	res      ReadResult // Elements, InViewport, Links, LinksTruncated
+	tab    target.ID
+	loader cdp.LoaderID // the tab's document when it was read
+	sel    string
+	links  bool
+	out    string
+	url    string
+	title  string
+	res    ReadResult // Elements, InViewport, Links, LinksTruncated
 }
 
 func (c *readCache) put(mode string, e *readEntry) {
