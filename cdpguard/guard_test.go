@@ -224,6 +224,15 @@ func TestRefusalToldBeforeAnswered(t *testing.T) {
 	h.p.waitCmd("Fetch.fulfillRequest", "S1")
 	h.pause("S1", "R2", "T1", "http://a.test/next", "GET", nil)
 	h.p.waitCmd("Fetch.continueRequest", "S1")
+	// The decision is recorded after the answer went out: wait for it.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		h.mu.Lock()
+		seen := slices.Contains(h.order, "decided:R1")
+		h.mu.Unlock()
+		if seen {
+			break
+		}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if i, j := slices.Index(h.order, "refuse:R1"), slices.Index(h.order, "decided:R1"); i < 0 || j < i {

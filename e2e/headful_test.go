@@ -1,9 +1,9 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -11,56 +11,42 @@ import (
 	"github.com/lyrad/lyrad/internal/testenv"
 )
 
-// startXvfb runs a private X server and returns its DISPLAY. Xvfb picks
-// a free display itself (-displayfd), and is stopped with SIGTERM so that
-// it removes its socket: killed, it would leave /tmp/.X11-unix/X<n> behind,
-// and enough of those leave no display to pick.
+// startXvfb runs a private X server and returns its DISPLAY.
 func startXvfb(t *testing.T) string {
 	t.Helper()
 	testenv.Tool(t, "Xvfb", "for headful tests (apt-get install xvfb)")
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-	cmd.ExtraFiles = []*os.File{w}
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		t.Fatal(err)
-	}
-	w.Close()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
+	for n := 90 + os.Getpid()%50; n < 200; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
 		}
-	})
-	got := make(chan string, 1)
-	go func() {
-		b := make([]byte, 32)
-		n, _ := r.Read(b)
-		got <- strings.TrimSpace(string(b[:n]))
-	}()
-	select {
-	case n := <-got:
-		if n == "" {
-			t.Fatal("Xvfb did not say which display it took")
+		cmd := exec.Command("Xvfb", fmt.Sprintf(":%d", n), "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if _, err := os.Stat("/tmp/.X11-unix/X" + n); err == nil {
-				break
+		// SIGTERM: Xvfb removes its socket (killed, it would leave it, and
+		// enough of those leave no display to pick).
+		t.Cleanup(func() {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				<-done
 			}
+		})
+		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if _, err := os.Stat(sock); err == nil {
+				return fmt.Sprintf(":%d", n)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		return ":" + n
-	case <-time.After(20 * time.Second):
-		t.Fatal("Xvfb did not come up in 20 s")
+		t.Fatalf("Xvfb :%d did not come up", n)
 	}
+	t.Fatal("no free X display")
 	return ""
 }
 
