@@ -50,44 +50,10 @@ type Frame struct {
 }
 
 // TabFrames lists the documents of a tab: its own frames, and those of its
-// out-of-process iframes, each with the session that renders it.
+// out-of-process iframes, each with the session that renders it (the
+// out-of-process trees asked for side by side: treeFrames).
 func TabFrames(ctx context.Context, conn *cdpconn.Conn, tab Tab) (map[cdp.FrameID]*Frame, error) {
-	frames := map[cdp.FrameID]*Frame{}
-	add := func(sid target.SessionID, t *cdppage.FrameTree, parent cdp.FrameID) {
-		var walk func(t *cdppage.FrameTree, parent cdp.FrameID)
-		walk = func(t *cdppage.FrameTree, parent cdp.FrameID) {
-			if t == nil || t.Frame == nil {
-				return
-			}
-			p := parent
-			if t.Frame.ParentID != "" {
-				p = t.Frame.ParentID
-			}
-			if old := frames[t.Frame.ID]; old != nil && p == "" {
-				p = old.Parent
-			}
-			frames[t.Frame.ID] = &Frame{ID: t.Frame.ID, Session: sid, Loader: t.Frame.LoaderID, Parent: p}
-			for _, c := range t.ChildFrames {
-				walk(c, t.Frame.ID)
-			}
-		}
-		walk(t, parent)
-	}
-	res, err := cdp.Call(ctx, conn.Session(tab.Session), cdppage.GetFrameTree, cdp.Empty{})
-	if err != nil {
-		return nil, err
-	}
-	add(tab.Session, res.FrameTree, "")
-	// Out-of-process iframes: their own targets hold their documents.
-	// Parents first, so a nested one finds its parent's entry.
-	for _, t := range tab.oopifs() {
-		r, err := cdp.Call(ctx, conn.Session(t.Session), cdppage.GetFrameTree, cdp.Empty{})
-		if err != nil {
-			continue // gone meanwhile
-		}
-		add(t.Session, r.FrameTree, "")
-	}
-	return frames, nil
+	return treeFrames(ctx, conn, tab, func() {})
 }
 
 // ChildFrames lists the tab's iframes in document order, depth first,

@@ -11,12 +11,12 @@ import (
 	"github.com/lyrad/lyrad/cdpconn"
 )
 
-// treeFrames lists the documents of a tab as TabFrames does, for a tree
-// read. The tab's frame tree is asked for first and then, before its
-// reply is awaited, then runs (it asks for the read's own work): Chrome
-// answers a target's commands in order, so the listing is not queued in
-// the renderer behind that work. The out-of-process iframes' trees are
-// asked for side by side.
+// treeFrames lists the documents of a tab (TabFrames). The tab's frame
+// tree is asked for first and then, before its reply is awaited, then runs
+// (a tree read asks for its own work there): Chrome answers a target's
+// commands in order, so the listing is not queued in the renderer behind
+// that work. The out-of-process iframes' trees are asked for side by side;
+// one gone meanwhile is left out.
 func treeFrames(ctx context.Context, conn *cdpconn.Conn, tab Tab, then func()) (map[cdp.FrameID]*Frame, error) {
 	p, err := conn.Session(tab.Session).Send(cdppage.CommandGetFrameTree, cdp.Empty{})
 	if err != nil {
@@ -51,8 +51,7 @@ func treeFrames(ctx context.Context, conn *cdpconn.Conn, tab Tab, then func()) (
 	return frames, nil
 }
 
-// addFrameTree adds the frames of one target's frame tree, as TabFrames:
-// a root whose own target does not name its parent keeps the parent an
+// addFrameTree adds the frames of one target's frame tree: a root whose own target does not name its parent keeps the parent an
 // earlier tree gave it.
 func addFrameTree(frames map[cdp.FrameID]*Frame, sid target.SessionID, t *cdppage.FrameTree) {
 	var walk func(t *cdppage.FrameTree, parent cdp.FrameID)
