@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -25,40 +24,25 @@ const adminTimeout = 30 * time.Second
 
 // ServeAdmin answers requests on ln until ctx ends.
 func ServeAdmin(ctx context.Context, ln net.Listener, h AdminHandler, log *zap.Logger) {
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	go func() {
-		<-ctx.Done()
-		ln.Close()
-	}()
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
+	_ = acceptEach(ctx, ln, log, func(conn net.Conn) {
+		_ = conn.SetDeadline(time.Now().Add(adminTimeout))
+		sc := bufio.NewScanner(conn)
+		sc.Buffer(nil, 64<<10)
+		if !sc.Scan() {
 			return
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer conn.Close()
-			_ = conn.SetDeadline(time.Now().Add(adminTimeout))
-			var req map[string]any
-			sc := bufio.NewScanner(conn)
-			sc.Buffer(nil, 64<<10)
-			if !sc.Scan() {
-				return
-			}
-			out := map[string]any{"status": "error", "error": "the request is not a JSON object"}
-			if json.Unmarshal(sc.Bytes(), &req) == nil {
-				rctx, cancel := context.WithTimeout(ctx, adminTimeout)
-				out = h(rctx, req)
-				cancel()
-			}
-			b, _ := json.Marshal(out)
-			if _, err := conn.Write(append(b, '\n')); err != nil {
-				log.Debug("admin reply", zap.Error(err))
-			}
-		}()
-	}
+		out := map[string]any{"status": "error", "error": "the request is not a JSON object"}
+		var req map[string]any
+		if json.Unmarshal(sc.Bytes(), &req) == nil {
+			rctx, cancel := context.WithTimeout(ctx, adminTimeout)
+			out = h(rctx, req)
+			cancel()
+		}
+		b, _ := json.Marshal(out)
+		if _, err := conn.Write(append(b, '\n')); err != nil {
+			log.Debug("admin reply", zap.Error(err))
+		}
+	})
 }
 
 // AskAdmin sends one request to the admin socket at path and answers the

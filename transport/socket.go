@@ -34,6 +34,29 @@ func ListenSocket(path string) (net.Listener, error) {
 // ServeSocket runs one MCP session per connection until ctx ends or ln is
 // closed.
 func ServeSocket(ctx context.Context, srv *mcp.Server, ln net.Listener, log *zap.Logger) error {
+	return acceptEach(ctx, ln, log, func(conn net.Conn) {
+		ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+		if err != nil {
+			log.Debug("socket session", zap.Error(err))
+			return
+		}
+		done := make(chan struct{})
+		go func() {
+			select {
+			case <-ctx.Done():
+				ss.Close()
+			case <-done:
+			}
+		}()
+		_ = ss.Wait()
+		close(done)
+	})
+}
+
+// acceptEach serves each connection ln accepts on its own goroutine (and
+// closes it after), until ctx ends or ln is closed; it returns once every
+// connection is served.
+func acceptEach(ctx context.Context, ln net.Listener, log *zap.Logger, serve func(net.Conn)) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	go func() {
@@ -54,21 +77,7 @@ func ServeSocket(ctx context.Context, srv *mcp.Server, ln net.Listener, log *zap
 		go func() {
 			defer wg.Done()
 			defer conn.Close()
-			ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
-			if err != nil {
-				log.Debug("socket session", zap.Error(err))
-				return
-			}
-			done := make(chan struct{})
-			go func() {
-				select {
-				case <-ctx.Done():
-					ss.Close()
-				case <-done:
-				}
-			}()
-			_ = ss.Wait()
-			close(done)
+			serve(conn)
 		}()
 	}
 }
