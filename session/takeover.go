@@ -70,13 +70,8 @@ func (t *takeovers) active(b *Browser) *takeoverState {
 	return t.cur
 }
 
-// inForce is the takeover in force on the current browser, or nil.
-func (m *Manager) inForce() *takeoverState {
-	return m.takeover.active(m.current())
-}
-
 // userDriving says whether the user holds the current browser.
-func (m *Manager) userDriving() bool { return m.inForce() != nil }
+func (m *Manager) userDriving() bool { return m.takeover.active(m.current()) != nil }
 
 func takeoverError(t *takeoverState) *Error {
 	return newError(StatusTakeover, "the user has control of the browser: "+t.reason,
@@ -111,17 +106,7 @@ func (m *Manager) RequestTakeover(ctx context.Context, c Caller, reason string) 
 	if !b.headful {
 		return nil, unattended("take over").with("hint", "No lock was taken and nothing is blocked: do not wait for a human.")
 	}
-	m.takeover.mu.Lock()
-	if m.takeover.cur == nil || m.takeover.cur.b != b {
-		m.takeover.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: c.ID}
-	}
-	t := m.takeover.cur
-	m.takeover.mu.Unlock()
-	m.audit(audit.Row{Kind: "takeover", Session: c.ID, Status: "active", Extra: map[string]any{"reason": reason}})
-	b.showBanner(ctx, true)
-	if d := b.downloads; d != nil {
-		d.userHolds(ctx, true)
-	}
+	t := m.startTakeover(ctx, b, reason, c.ID)
 	url, title := b.fresh(ctx, tab)
 	return &TakeoverInfo{Reason: t.reason, URL: url, Title: title}, nil
 }
@@ -153,16 +138,7 @@ func (m *Manager) ResumeAfterTakeover(ctx context.Context, c Caller, reason stri
 			return nil, newError(StatusError, err.Error(), "")
 		}
 	}
-	m.takeover.mu.Lock()
-	if m.takeover.cur == t {
-		m.takeover.cur = nil
-	}
-	m.takeover.mu.Unlock()
-	m.audit(audit.Row{Kind: "takeover", Session: c.ID, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
-	b.showBanner(ctx, false)
-	if d := b.downloads; d != nil {
-		d.userHolds(ctx, false)
-	}
+	m.endTakeover(ctx, b, t, c.ID)
 	url, title = b.fresh(ctx, tab)
 	return &TakeoverInfo{Reason: t.reason, URL: url, Title: title, Resumed: true}, nil
 }
@@ -301,17 +277,7 @@ func (m *Manager) OperatorTakeover(ctx context.Context, reason string) (*Takeove
 	if reason == "" {
 		reason = "the user took over from the command line"
 	}
-	m.takeover.mu.Lock()
-	if m.takeover.cur == nil || m.takeover.cur.b != b {
-		m.takeover.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: operator}
-	}
-	t := m.takeover.cur
-	m.takeover.mu.Unlock()
-	m.audit(audit.Row{Kind: "takeover", Session: operator, Status: "active", Extra: map[string]any{"reason": reason}})
-	b.showBanner(ctx, true)
-	if d := b.downloads; d != nil {
-		d.userHolds(ctx, true)
-	}
+	t := m.startTakeover(ctx, b, reason, operator)
 	return &TakeoverInfo{Reason: t.reason}, nil
 }
 
@@ -323,15 +289,37 @@ func (m *Manager) OperatorResume(ctx context.Context) (*TakeoverInfo, error) {
 	if t == nil {
 		return &TakeoverInfo{}, nil
 	}
+	m.endTakeover(ctx, b, t, operator)
+	return &TakeoverInfo{Reason: t.reason, Resumed: true}, nil
+}
+
+// startTakeover hands b to the user (a takeover already in force stays as
+// it is), records it, draws the banner and opens b to their downloads.
+func (m *Manager) startTakeover(ctx context.Context, b *Browser, reason, by string) *takeoverState {
+	m.takeover.mu.Lock()
+	if m.takeover.cur == nil || m.takeover.cur.b != b {
+		m.takeover.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: by}
+	}
+	t := m.takeover.cur
+	m.takeover.mu.Unlock()
+	m.audit(audit.Row{Kind: "takeover", Session: by, Status: "active", Extra: map[string]any{"reason": reason}})
+	b.showBanner(ctx, true)
+	if d := b.downloads; d != nil {
+		d.userHolds(ctx, true)
+	}
+	return t
+}
+
+// endTakeover ends takeover t on b: the agent may act again.
+func (m *Manager) endTakeover(ctx context.Context, b *Browser, t *takeoverState, by string) {
 	m.takeover.mu.Lock()
 	if m.takeover.cur == t {
 		m.takeover.cur = nil
 	}
 	m.takeover.mu.Unlock()
-	m.audit(audit.Row{Kind: "takeover", Session: operator, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
+	m.audit(audit.Row{Kind: "takeover", Session: by, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
 	b.showBanner(ctx, false)
 	if d := b.downloads; d != nil {
 		d.userHolds(ctx, false)
 	}
-	return &TakeoverInfo{Reason: t.reason, Resumed: true}, nil
 }
