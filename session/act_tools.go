@@ -134,7 +134,7 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, key string, opts ActOp
 			`Name one key, with modifiers joined by "+": Enter, Escape, Tab, ArrowDown, PageDown, F5, a, Control+a, Shift+Tab, Control+Shift+ArrowLeft.`).with("argument", "key")
 	}
 	return m.act(ctx, c, actSpec{verb: "key press", opts: opts, on: onFocus, watch: settleInput,
-		downloadWait: keyDownloadWait, downloadGrace: BlockedGraceKey,
+		downloadWait: keyDownloadWait, downloadGrace: BlockedGrace,
 		do: func(ctx context.Context, a *act) error {
 			if err := page.Press(ctx, a.b.conn.Session(a.tab.SessionID), ch); err != nil {
 				return err

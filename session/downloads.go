@@ -82,7 +82,7 @@ import (
 //	if bd := b.downloads.AwaitBlocked(ctx, tabs, callStart, BlockedGrace); bd != nil {
 //		// download_blocked, blocked_download: bd.Reply()
 //	}
-//	// (BlockedGraceKey for press_key; a reload or history step that
+//	// (BlockedGrace for press_key; a reload or history step that
 //	// aborted waits 2 s instead.)
 //
 // Expect covers the tabs named and any popup they open; a second file in
@@ -103,10 +103,7 @@ const (
 // a download request it set off (an <a download> click, Enter on one) to
 // be judged, so that it can answer download_blocked; a call that set off
 // none does not wait at all (AwaitBlocked).
-const (
-	BlockedGrace    = 2 * time.Second
-	BlockedGraceKey = 2 * time.Second
-)
+const BlockedGrace = 2 * time.Second
 
 // blockedKeep is how long a blocked download is remembered for the calls
 // that ask.

@@ -127,27 +127,32 @@ func (m *Manager) UploadFile(ctx context.Context, c Caller, opts ActOptions, pat
 // its publish state reads private; it asks for SUBMIT, never PUBLISH.
 func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts ActOptions) (*ActResult, error) {
 	opts.Selector, opts.Intent.Submit, opts.Intent.Publish = submit, true, false
-	mustBePrivate := func(ctx context.Context, a *act) error {
+	// mustBePrivate reads the publish state of the form the submit control
+	// sends, and refuses unless it reads private.
+	mustBePrivate := func(ctx context.Context, a *act) ([]page.PublishState, error) {
 		st, err := page.PublishStateOf(ctx, a.b.conn, &a.b.worlds, a.loc.Node)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !page.StateIsPrivate(st) {
-			return a.failure(StatusNotPrivate, "the form's publish state does not read private, so sending it could publish the item: nothing was sent",
+			return nil, a.failure(StatusNotPrivate, "the form's publish state does not read private, so sending it could publish the item: nothing was sent",
 				"read_draft shows the state. Set the form back to its draft/private setting (click it), then save_draft again; to release the item, ask the user and call publish.").
 				with("state", publishStateWire(st))
 		}
-		return nil
+		return st, nil
 	}
 	return m.act(ctx, c, actSpec{verb: "save_draft", opts: opts, usable: actClick, on: onElement, watch: settleInput,
-		prepare: mustBePrivate,
+		prepare: func(ctx context.Context, a *act) error {
+			_, err := mustBePrivate(ctx, a)
+			return err
+		},
 		do: func(ctx context.Context, a *act) error {
 			// Checked again as the form is sent: the page had the time the
 			// user took to answer to change it.
-			if err := mustBePrivate(ctx, a); err != nil {
+			st, err := mustBePrivate(ctx, a)
+			if err != nil {
 				return err
 			}
-			st, _ := page.PublishStateOf(ctx, a.b.conn, &a.b.worlds, a.loc.Node)
 			return a.send(ctx, a.loc.Node, &SendResult{State: st})
 		}})
 }
