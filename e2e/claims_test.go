@@ -263,7 +263,7 @@ func TestDriverDisconnectHandsOn(t *testing.T) {
 func TestProgressWhileWaiting(t *testing.T) {
 	needBrowser(t)
 	s := friendly(t)
-	s.page("/late", `<!doctype html><title>late</title><script>setTimeout(() => document.body.append('ready now'), 2500)</script>`)
+	s.page("/late", `<!doctype html><title>late</title><script>setTimeout(() => document.body.append('ready now'), 5000)</script>`)
 	var got atomic.Int32
 	cmd := exec.Command(lyradBin, "stdio")
 	cmd.Env = baseEnv(t.TempDir())

@@ -17,7 +17,7 @@ import (
 // a 1 s margin.
 func TestDialogArmExpires(t *testing.T) {
 	needBrowser(t)
-	const ttl = 4 * time.Second
+	const ttl = 8 * time.Second // the control must click within it, with room for a slow machine
 	s := newSite(t, "127.0.0.1")
 	s.page("/", dialogPage)
 	dir := t.TempDir()
