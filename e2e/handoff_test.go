@@ -1,8 +1,15 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestConsentedHandoff: while one client drives, another client's user is
@@ -15,14 +22,46 @@ func TestConsentedHandoff(t *testing.T) {
 	s := friendly(t)
 	dir := t.TempDir()
 	l := startServe(t, dir, "LYRA_BROWSER_CONSENT_CHANNEL=auto")
-	driver := l.connectHTTP(t, proto2025) // cannot be asked: confirm=true
+	// The driver cannot be asked (confirm=true) and listens for log
+	// notifications, by which it learns it lost the browser.
+	var logMu sync.Mutex
+	var logs []string
+	dc := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			logMu.Lock()
+			logs = append(logs, fmt.Sprint(r.Params.Level, ": ", r.Params.Data))
+			logMu.Unlock()
+		}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	driver, err := dc.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: l.httpURL,
+		HTTPClient: &http.Client{Transport: bearer{l.token, http.DefaultTransport}}}, sessionOpts(proto2025))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { driver.Close() })
+	if err := driver.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	takenOver := func() int {
+		logMu.Lock()
+		defer logMu.Unlock()
+		n := 0
+		for _, m := range logs {
+			if strings.Contains(m, "took the browser over") {
+				n++
+			}
+		}
+		return n
+	}
 	wantStatus(t, call(t, driver, "navigate", map[string]any{"url": s.URL + "/", "confirm": true}), "ok")
 
 	// A client that cannot be asked.
 	plain := l.connectHTTP(t, proto2025)
 	env := call(t, plain, "navigate", map[string]any{"url": s.URL + "/", "confirm": true})
 	wantStatus(t, env, "session_conflict")
-	if env["holder_client"] != "e2e-http" || !strings.Contains(env["hint"].(string), "close_browser") {
+	if env["holder_client"] != "e2e-http" || !strings.Contains(env["hint"].(string), "close_browser") ||
+		!strings.Contains(env["hint"].(string), "LYRA_BROWSER_HTTP_SESSION_TIMEOUT") {
 		t.Errorf("conflict for a client that cannot be asked: %v", env)
 	}
 
@@ -37,10 +76,22 @@ func TestConsentedHandoff(t *testing.T) {
 	if e := call(t, driver, "get_url", nil); e["status"] != "ok" || e["url"] != s.URL+"/" {
 		t.Errorf("the driver after a no: %v", e)
 	}
+	if n := takenOver(); n != 0 {
+		t.Errorf("the driver was told of a takeover its user's peer declined: %v", logs)
+	}
 	ask.set("")
 	wantStatus(t, call(t, other, "navigate", map[string]any{"url": s.URL + "/next", "confirm": true}), "ok")
 	if e := call(t, other, "get_url", nil); e["url"] != s.URL+"/next" || e["tab_count"] != float64(1) {
 		t.Errorf("the new driver's window: %v", e)
+	}
+	// The log notification arrives on the driver's own stream, unasked.
+	for deadline := time.Now().Add(20 * time.Second); takenOver() == 0 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := takenOver(); n != 1 {
+		logMu.Lock()
+		t.Errorf("the old driver's log notifications: %d about the takeover, all: %v", n, logs)
+		logMu.Unlock()
 	}
 	wantStatus(t, call(t, driver, "get_url", nil), "session_conflict")
 	if rows := rowsWhere(auditRows(t, dir), has{"kind": "session", "status": "handoff", "reason": "taken_over"}); len(rows) != 1 {

@@ -28,9 +28,16 @@ func (m *Manager) conflictLocked() *Error {
 		holder = "another MCP client"
 	}
 	idle := time.Since(m.lastUse).Round(time.Second)
+	gone := ""
+	if m.ownerCaller.Door == "http" && m.cfg.HTTPSessionTimeout > 0 {
+		// An HTTP client that quit without DELETE is only known to be gone
+		// when its session times out; then the reconnect grace runs.
+		gone = fmt.Sprintf(" (if it quit without ending its HTTP session: %s, LYRA_BROWSER_HTTP_SESSION_TIMEOUT, then the reconnect grace, %s, LYRA_BROWSER_RECONNECT_GRACE)",
+			m.cfg.HTTPSessionTimeout, m.cfg.ReconnectGrace)
+	}
 	e := newError(StatusSessionConflict,
 		fmt.Sprintf("%s is driving the browser (last active %v ago)", holder, idle),
-		"Ways out: that session calls close_browser; it stays idle for "+m.cfg.OwnerIdleTimeout.String()+" (LYRA_BROWSER_OWNER_IDLE_TIMEOUT) and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
+		"Ways out: that session calls close_browser or disconnects"+gone+"; it stays idle for "+m.cfg.OwnerIdleTimeout.String()+" (LYRA_BROWSER_OWNER_IDLE_TIMEOUT) and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
 		with("idle_timeout_s", int(m.cfg.OwnerIdleTimeout.Seconds())).with("holder_client", holder).with("holder_idle_s", int(idle.Seconds()))
 	e.handoff = true
 	return e

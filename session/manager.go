@@ -55,6 +55,10 @@ type Manager struct {
 	dl       dlStore     // the download directory
 	takeover takeovers   // the user holding the browser (takeover.go)
 
+	// handedOff is told, outside mu and on its own goroutine, when a
+	// session's turn ends while it may still be connected (OnHandedOff).
+	handedOff []func(id, message string)
+
 	// dying counts browsers that were killed or quit but whose profile
 	// lock is not released yet; a new launch waits for them so it gets the
 	// persistent profile rather than a private instance.
@@ -184,6 +188,31 @@ func (m *Manager) handoffLocked(reason string) {
 	m.owner = ""
 	m.grants.DropSession(prev)
 	m.closeWindowLocked(prev, reason)
+	if msg := handedOffMessage(reason); msg != "" {
+		for _, fn := range m.handedOff {
+			go fn(prev, msg)
+		}
+	}
+}
+
+// OnHandedOff registers fn to be told when a session still connected loses
+// the browser (another client's user took it over, or it went idle), so
+// the front door can tell that client at once rather than on its next
+// call. fn must not call back into the Manager synchronously.
+func (m *Manager) OnHandedOff(fn func(id, message string)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.handedOff = append(m.handedOff, fn)
+}
+
+func handedOffMessage(reason string) string {
+	switch reason {
+	case "taken_over":
+		return "Another MCP client's user took the browser over: this session's window is closed and its grants are gone. Its next call answers session_conflict."
+	case "owner_idle":
+		return "This session was idle for LYRA_BROWSER_OWNER_IDLE_TIMEOUT: its window is closed and its grants are gone. Call open_browser to drive again."
+	}
+	return ""
 }
 
 // closeWindowLocked closes the browser of a turn that ended (prev's), so

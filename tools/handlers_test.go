@@ -25,9 +25,10 @@ type fakeSession struct {
 	typed   string
 }
 
-func (f *fakeSession) Audit() *audit.Log   { return f.log }
-func (f *fakeSession) CurrentURL() string  { return "https://a.test/" }
-func (f *fakeSession) SessionEnded(string) {}
+func (f *fakeSession) Audit() *audit.Log                { return f.log }
+func (f *fakeSession) CurrentURL() string               { return "https://a.test/" }
+func (f *fakeSession) SessionEnded(string)              {}
+func (f *fakeSession) OnHandedOff(func(string, string)) {}
 
 func (f *fakeSession) Click(_ context.Context, _ session.Caller, o session.ActOptions) (*session.ActResult, error) {
 	f.calls = append(f.calls, "click")

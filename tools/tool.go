@@ -70,6 +70,7 @@ type Session interface {
 	ReadImage(ctx context.Context, c session.Caller, selector string) (*session.Capture, error)
 	Audit() *audit.Log
 	SessionEnded(id string)
+	OnHandedOff(fn func(id, message string))
 }
 
 // param describes one argument.
@@ -143,6 +144,9 @@ func Register(s *mcp.Server, d Deps) {
 		d.Logger = zap.NewNop()
 	}
 	r := &registry{d: d}
+	if d.Session != nil { // nil when only the list is wanted
+		d.Session.OnHandedOff(r.handedOff)
+	}
 	for _, t := range all(d) {
 		s.AddTool(t.mcpTool(), r.handler(t))
 	}
@@ -224,6 +228,27 @@ type registry struct {
 	mu    sync.Mutex
 	ids   map[*mcp.ServerSession]string
 	count atomic.Int64
+}
+
+// handedOff tells session id's client, if it is still connected, that its
+// turn ended (a log notification: the one message a server may send a
+// client outside a call; the client sees it if it set a log level).
+func (r *registry) handedOff(id, message string) {
+	r.mu.Lock()
+	var ss *mcp.ServerSession
+	for s, sid := range r.ids {
+		if sid == id {
+			ss = s
+		}
+	}
+	r.mu.Unlock()
+	if ss == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	//lint:ignore SA1019 logging is deprecated from protocol 2026-07-28 but still delivered
+	_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Logger: "lyrad", Data: message})
 }
 
 func (r *registry) caller(ss *mcp.ServerSession) session.Caller {

@@ -198,7 +198,7 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		DataDir: o.dataDir, Channel: channel, Executable: exe, Headless: o.headless, Proxy: o.proxy,
 		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
 		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
-		ReleaseGrace: o.releaseGrace, ReconnectGrace: o.reconnectGrace, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
+		ReleaseGrace: o.releaseGrace, ReconnectGrace: o.reconnectGrace, HTTPSessionTimeout: o.httpSessionTimeout, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
 		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep, UploadRoots: o.uploadRoots,
 		DownloadDir: o.downloadDir, DownloadKeep: o.downloadKeep, DownloadMaxBytes: o.downloadMaxBytes, DownloadTimeout: o.downloadTimeout,
 	})
