@@ -18,9 +18,14 @@ type ElementRef struct {
 	TabID     target.ID        // the tab the read was made on
 	SessionID target.SessionID // CDP session of the frame's target (the tab, or an out-of-process iframe)
 	FrameID   cdp.FrameID
-	Backend   cdp.BackendNodeID
-	Role      string
-	Name      string
+	// Node and Token name the element in its document's table (JSTree):
+	// a read gives them; Backend is found from them when the ref is used
+	// (ResolveRef), and is what acting on the element goes by.
+	Node    int64
+	Token   string
+	Backend cdp.BackendNodeID
+	Role    string
+	Name    string
 	// Loader is the frame's document (its loader id) when it was read; a
 	// frame that loaded another document since holds none of these nodes.
 	Loader cdp.LoaderID
@@ -78,11 +83,11 @@ func FrameLoaders(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID)
 	return out, nil
 }
 
-// refKey names an element across reads: backend node ids are unique within
-// a renderer process, and each target's session is one process.
+// refKey names an element across reads: its id in its document's table,
+// whose token is that document's alone.
 type refKey struct {
-	sid     target.SessionID
-	backend cdp.BackendNodeID
+	token string
+	node  int64
 }
 
 // Assign gives each item of a new read its ref and makes the read the
@@ -100,7 +105,7 @@ func (r *RefStore) Assign(tab target.ID, mainLoader cdp.LoaderID, items []snapsh
 	refs := make(map[string]ElementRef, len(items))
 	for i, it := range items {
 		e := mk(it)
-		k := refKey{e.SessionID, e.Backend}
+		k := refKey{e.Token, e.Node}
 		name, ok := r.assigned[k]
 		if !ok {
 			r.next++

@@ -4,20 +4,18 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-
 	"github.com/lyrad/lyrad/snapshot"
 )
 
 func TestRefStoreAssign(t *testing.T) {
 	var r RefStore
 	mk := func(it snapshot.Item) ElementRef {
-		return ElementRef{TabID: "tab", SessionID: "s1", Backend: cdp.BackendNodeID(it.Backend), Name: it.Name}
+		return ElementRef{TabID: "tab", SessionID: "s1", Token: "t", Node: it.Node, Name: it.Name}
 	}
 	items := func(backends ...int64) []snapshot.Item {
 		var out []snapshot.Item
 		for _, b := range backends {
-			out = append(out, snapshot.Item{Backend: b})
+			out = append(out, snapshot.Item{Node: b})
 		}
 		return out
 	}
@@ -32,7 +30,7 @@ func TestRefStoreAssign(t *testing.T) {
 	if _, ok := r.Lookup("e1"); ok {
 		t.Error("e1 is not in the latest read")
 	}
-	if e, ok := r.Lookup("e3"); !ok || e.Backend != 12 {
+	if e, ok := r.Lookup("e3"); !ok || e.Node != 12 {
 		t.Errorf("e3 = %+v %v", e, ok)
 	}
 	if r.MainLoader() != "doc1" {

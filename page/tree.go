@@ -3,6 +3,7 @@ package page
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -13,64 +14,15 @@ import (
 	"github.com/lyrad/lyrad/snapshot"
 )
 
-// ErrRegionGone: the region a tree read was limited to has no layout
-// (its frame went away, or it is not rendered).
-var ErrRegionGone = errors.New("the region has no layout")
+// ErrRegionGone: the region a tree read was limited to is not there (no
+// element matches, it was removed, or its frame went away).
+var ErrRegionGone = errors.New("the region is not on the page")
 
-// treeFrame is one document of the tab as a tree read fetches it.
-type treeFrame struct {
-	Frame
-	ax     []snapshot.AXNode
-	layout *DocLayout
-	out    *snapshot.Frame
-}
-
-// TreeRead is a tree read under way: the tab's frames are listed; the
-// caller may find the region to limit it to, then Read.
-type TreeRead struct {
-	conn   *cdpconn.Conn
-	w      *Worlds
-	tab    Tab
-	frames map[cdp.FrameID]*treeFrame
-	main   *treeFrame
-	listed time.Duration // listing the frames
-	fetch  *treeFetch
-}
-
-// StartTree lists the tab's frames for a tree read. A tab whose main frame
-// is not among them (it closed) is ErrTabGone. With early set, what every
-// read of the whole tab needs (the viewport, the main frame's
-// accessibility tree, the tab's layout snapshot, in that order, so that the
-// tree, the longest to compute, is decoded while Chrome takes the layout)
-// is asked for at once, while the frames are listed; a read limited to a region leaves it unset, so that finding
-// the region is not queued behind them in the renderer.
-func StartTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, early bool) (*TreeRead, error) {
-	start := time.Now()
-	tf := newTreeFetch(conn)
-	pf, err := treeFrames(ctx, conn, tab, func() {
-		if early {
-			tf.metrics(ctx, tab.Session)
-			tf.axTree(ctx, tab.Session, tab.Main())
-			tf.layout(ctx, tab.Session)
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	t := &TreeRead{conn: conn, w: w, tab: tab, frames: make(map[cdp.FrameID]*treeFrame, len(pf)), listed: time.Since(start), fetch: tf}
-	for id, f := range pf {
-		t.frames[id] = &treeFrame{Frame: *f}
-	}
-	if t.main = t.frames[tab.Main()]; t.main == nil {
-		return nil, ErrTabGone
-	}
-	return t, nil
-}
-
-// FindRegion finds the element a CSS or text= selector names in the main
-// frame (snapshot.JSFind); 0 when nothing matches.
-func (t *TreeRead) FindRegion(ctx context.Context, sel string) (cdp.BackendNodeID, error) {
-	return FindNode(ctx, t.conn, t.w, t.main.Session, t.main.ID, snapshot.JSFind, sel)
+// Region limits a tree read to one element's subtree: a CSS or text=
+// selector in the main frame, or an element of an earlier read.
+type Region struct {
+	Selector string
+	Ref      *ElementRef
 }
 
 // Tree is what a tree read saw: the visible items in reading order
@@ -79,134 +31,294 @@ type Tree struct {
 	Items      []snapshot.Item
 	InView     int
 	MainLoader cdp.LoaderID
-	Fetch      time.Duration // asking Chrome
-	Build      time.Duration // building the map
 	Steps      TreeSteps
 	frames     map[cdp.FrameID]*treeFrame
 	tab        target.ID
 }
 
-// TreeSteps is where a tree read spent its time, for the debug log: the
-// wall time of each step, and for the steps that run side by side the
-// longest call and the decoding summed over all of them.
+// TreeSteps is where a tree read spent its time, for the debug log.
 type TreeSteps struct {
-	Frames       time.Duration // listing the tab's frames
-	Layout       time.Duration // longest DOMSnapshot call, JSON decoding included
-	LayoutDecode time.Duration // turning the DOMSnapshots into boxes, summed
-	AX           time.Duration // longest getFullAXTree call, JSON decoding included
-	Metrics      time.Duration // getLayoutMetrics
-	Owners       time.Duration // finding out-of-process frames' iframes
-	Assemble     time.Duration // walking the trees into items, ordering them
-	AXNodes      int           // accessibility nodes, all frames
+	Frames   time.Duration // listing the tab's frames
+	Root     time.Duration // the walk of the read's root document
+	Children time.Duration // the longest walk of another frame, with finding its frame element
+	Assemble time.Duration // splicing frames in, ordering
+	Docs     int           // documents walked
+}
+
+// treeFrame is one document as a tree read walks it.
+type treeFrame struct {
+	Frame
+	res     treeResult
+	err     error
+	ownerOK bool  // owner is known
+	owner   int64 // its frame element's id in its parent's table
+	ownerOf string
+}
+
+// treeResult is snapshot.JSTree's answer.
+type treeResult struct {
+	Token  string      `json:"token"`
+	Found  bool        `json:"found"`
+	VW     float64     `json:"vw"`
+	VH     float64     `json:"vh"`
+	Items  [][]any     `json:"items"`
+	Frames [][]float64 `json:"frames"`
+}
+
+// ReadTree reads the tab's action map. The tab's frames are listed while
+// the root document is walked (snapshot.JSTree: one call in lyrad's
+// isolated world); every other frame is walked side by side, and spliced in
+// where its frame element stands when that element is shown. A read limited
+// to a region walks the region's element only, and the frames inside it.
+func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, region Region) (*Tree, error) {
+	start := time.Now()
+	rootFrame, rootSession := tab.Main(), tab.Session
+	var arg any
+	switch {
+	case region.Ref != nil:
+		rootFrame, rootSession = region.Ref.FrameID, region.Ref.SessionID
+		arg = map[string]any{"id": region.Ref.Node, "token": region.Ref.Token}
+	case region.Selector != "":
+		arg = map[string]any{"sel": region.Selector}
+	}
+	var root treeFrame
+	rootDone := make(chan struct{})
+	var rootTook time.Duration
+	frames, err := treeFrames(ctx, conn, tab, func() {
+		go func() {
+			defer close(rootDone)
+			root.err = w.CallFunction(ctx, conn.Session(rootSession), rootFrame, snapshot.JSTree, &root.res, arg)
+			rootTook = time.Since(start)
+		}()
+	})
+	listed := time.Since(start)
+	if err != nil {
+		<-rootDone
+		return nil, err
+	}
+	main := frames[tab.Main()]
+	if main == nil {
+		<-rootDone
+		return nil, ErrTabGone
+	}
+	rf := frames[rootFrame]
+	if rf == nil {
+		<-rootDone
+		return nil, ErrRegionGone
+	}
+	// Every other frame, side by side with the root's walk.
+	tfs := make(map[cdp.FrameID]*treeFrame, len(frames))
+	var wg sync.WaitGroup
+	var childTook time.Duration
+	var mu sync.Mutex
+	for id, f := range frames {
+		if id == rootFrame {
+			continue
+		}
+		tf := &treeFrame{Frame: *f}
+		tfs[id] = tf
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := time.Now()
+			tf.err = w.CallFunction(ctx, conn.Session(tf.Session), tf.ID, snapshot.JSTree, &tf.res, nil)
+			if tf.err == nil {
+				tf.owner, tf.ownerOf, tf.ownerOK = frameElement(ctx, conn, w, frames, tf.Frame)
+			}
+			mu.Lock()
+			childTook = max(childTook, time.Since(s))
+			mu.Unlock()
+		}()
+	}
+	<-rootDone
+	wg.Wait()
+	if root.err != nil {
+		if region.Ref != nil && (cdpconn.IsContextGone(root.err) || cdpconn.IsTargetGone(root.err)) {
+			return nil, ErrRegionGone
+		}
+		return nil, root.err
+	}
+	if !root.res.Found || (region.Ref != nil && root.res.Token != region.Ref.Token) {
+		return nil, ErrRegionGone
+	}
+	root.Frame = *rf
+	tfs[rootFrame] = &root
+
+	assembleStart := time.Now()
+	// The viewport is the main frame's; a region in another frame is
+	// placed by its frame's chain of frame elements.
+	vw, vh := root.res.VW, root.res.VH
+	if m := tfs[tab.Main()]; m != nil && m.err == nil && m != &root {
+		vw, vh = m.res.VW, m.res.VH
+	}
+	dx, dy, clip := 0.0, 0.0, (*snapshot.Rect)(nil)
+	if rootFrame != tab.Main() {
+		dx, dy, clip = placeOf(tfs, &root, tab.Main())
+	}
+	view := snapshot.Rect{W: vw, H: vh}
+	var items []snapshot.Item
+	docs := 0
+	var emit func(f *treeFrame, dx, dy float64, clip *snapshot.Rect)
+	emit = func(f *treeFrame, dx, dy float64, clip *snapshot.Rect) {
+		docs++
+		fi := 0
+		spliceTo := func(i int) {
+			for ; fi < len(f.res.Frames) && int(f.res.Frames[fi][0]) <= i; fi++ {
+				e := f.res.Frames[fi]
+				if len(e) < 6 {
+					continue
+				}
+				c := childAt(tfs, f, int64(e[5]))
+				if c == nil {
+					continue
+				}
+				b := snapshot.Rect{X: e[1] + dx, Y: e[2] + dy, W: e[3], H: e[4]}
+				cc := b
+				if clip != nil {
+					cc = intersect(b, *clip)
+				}
+				emit(c, b.X, b.Y, &cc)
+			}
+		}
+		for i, raw := range f.res.Items {
+			spliceTo(i)
+			it, ok := itemOf(raw)
+			if !ok {
+				continue
+			}
+			it.Frame = string(f.ID)
+			box := snapshot.Rect{X: it.Box.X + dx, Y: it.Box.Y + dy, W: it.Box.W, H: it.Box.H}
+			it.InViewport = box.Intersects(view) && (clip == nil || box.Intersects(*clip))
+			items = append(items, it)
+		}
+		spliceTo(len(f.res.Items))
+	}
+	emit(&root, dx, dy, clip)
+	items, inView := snapshot.Order(items)
+	steps := TreeSteps{Frames: listed, Root: rootTook, Children: childTook, Assemble: time.Since(assembleStart), Docs: docs}
+	return &Tree{Items: items, InView: inView, MainLoader: main.Loader, Steps: steps, frames: tfs, tab: tab.ID}, nil
+}
+
+// childAt is the frame whose frame element is element id of f's table.
+func childAt(tfs map[cdp.FrameID]*treeFrame, f *treeFrame, id int64) *treeFrame {
+	for _, c := range tfs {
+		if c != f && c.err == nil && c.ownerOK && c.owner == id && c.ownerOf == f.res.Token {
+			return c
+		}
+	}
+	return nil
+}
+
+// placeOf is where a frame's viewport stands in the main frame's, and the
+// part of it that shows, by its chain of frame elements up to main.
+func placeOf(tfs map[cdp.FrameID]*treeFrame, f *treeFrame, main cdp.FrameID) (dx, dy float64, clip *snapshot.Rect) {
+	var chain []*treeFrame
+	for c := f; c != nil && c.ID != main && len(chain) < 32; {
+		chain = append(chain, c)
+		var parent *treeFrame
+		for _, p := range tfs {
+			if p.err == nil && c.ownerOK && p.res.Token == c.ownerOf {
+				parent = p
+			}
+		}
+		c = parent
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		c := chain[i]
+		var parent *treeFrame
+		for _, p := range tfs {
+			if p.err == nil && p.res.Token == c.ownerOf {
+				parent = p
+			}
+		}
+		if parent == nil {
+			continue
+		}
+		for _, e := range parent.res.Frames {
+			if len(e) >= 6 && int64(e[5]) == c.owner {
+				b := snapshot.Rect{X: e[1] + dx, Y: e[2] + dy, W: e[3], H: e[4]}
+				if clip != nil {
+					b2 := intersect(b, *clip)
+					clip = &b2
+				} else {
+					clip = &b
+				}
+				dx, dy = b.X, b.Y
+			}
+		}
+	}
+	return dx, dy, clip
+}
+
+// itemOf decodes one JSTree item: [id, role, name, states, href, x, y, w, h].
+func itemOf(raw []any) (snapshot.Item, bool) {
+	if len(raw) < 9 {
+		return snapshot.Item{}, false
+	}
+	id, _ := raw[0].(float64)
+	role, _ := raw[1].(string)
+	name, _ := raw[2].(string)
+	href, _ := raw[4].(string)
+	it := snapshot.Item{Node: int64(id), Role: role, Name: snapshot.Clean(name), Href: href}
+	if st, ok := raw[3].([]any); ok {
+		for _, s := range st {
+			if s, ok := s.(string); ok {
+				it.States = append(it.States, s)
+			}
+		}
+	}
+	num := func(v any) float64 { f, _ := v.(float64); return f }
+	it.Box = snapshot.Rect{X: num(raw[5]), Y: num(raw[6]), W: num(raw[7]), H: num(raw[8])}
+	return it, id > 0 && role != ""
+}
+
+// frameElement finds f's frame element in its parent document: its id in
+// the parent's table, and that table's token. A frame whose own target
+// does not name its parent (an out-of-process root) is looked for in every
+// other target's documents.
+func frameElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, frames map[cdp.FrameID]*Frame, f Frame) (int64, string, bool) {
+	try := func(p *Frame) (int64, string, bool) {
+		r, err := cdp.Call(ctx, conn.Session(p.Session), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.ID})
+		if err != nil || r.BackendNodeID == 0 {
+			return 0, "", false
+		}
+		var id struct {
+			Token string `json:"token"`
+			ID    int64  `json:"id"`
+		}
+		if err := w.CallOnNode(ctx, conn.Session(p.Session), p.ID, r.BackendNodeID, snapshot.JSNodeID, &id); err != nil || id.ID == 0 {
+			return 0, "", false
+		}
+		return id.ID, id.Token, true
+	}
+	if p := frames[f.Parent]; p != nil {
+		return try(p)
+	}
+	for _, p := range frames {
+		if p.ID == f.ID || p.Session == f.Session {
+			continue
+		}
+		if id, tok, ok := try(p); ok {
+			return id, tok, true
+		}
+	}
+	return 0, "", false
 }
 
 // Ref is the handle of one of the tree's items.
 func (tr *Tree) Ref(it snapshot.Item) ElementRef {
-	f := tr.frames[cdp.FrameID(it.Frame.ID)]
-	return ElementRef{TabID: tr.tab, SessionID: f.Session, FrameID: f.ID, Backend: cdp.BackendNodeID(it.Backend), Role: it.Role, Name: it.Name, Loader: f.Loader}
+	f := tr.frames[cdp.FrameID(it.Frame)]
+	return ElementRef{TabID: tr.tab, SessionID: f.Session, FrameID: f.ID, Node: it.Node, Token: f.res.Token, Role: it.Role, Name: it.Name, Loader: f.Loader}
 }
 
-// Read reads the tab's action map, limited to the subtree of regionNode in
-// regionFrame when regionNode is not 0 (ErrRegionGone when that region has
-// no layout).
-func (t *TreeRead) Read(ctx context.Context, regionFrame cdp.FrameID, regionNode cdp.BackendNodeID) (*Tree, error) {
-	frames, main := t.frames, t.main
-	startFetch := time.Now()
-	tf := t.fetch
-	// The accessibility trees first: they take Chrome longest, and we
-	// decode each while Chrome still works on what was asked after it.
-	tf.metrics(ctx, t.tab.Session)
-	for _, f := range frames {
-		tf.axTree(ctx, f.Session, f.ID)
+// ResolveRef finds the element a ref names, as a backend node id: 0 when it
+// is gone (removed from its document, or the document is another one).
+func ResolveRef(ctx context.Context, conn *cdpconn.Conn, w *Worlds, e ElementRef) (cdp.BackendNodeID, error) {
+	n, err := FindNode(ctx, conn, w, e.SessionID, e.FrameID, snapshot.JSRefNode, e.Token, e.Node)
+	if err != nil && (cdpconn.IsContextGone(err) || cdpconn.IsTargetGone(err)) {
+		return 0, nil
 	}
-	for _, f := range frames {
-		tf.layout(ctx, f.Session)
-	}
-	err := tf.wait()
-	fetched := time.Now()
-	if err != nil {
-		return nil, err
-	}
-	steps, vp := tf.steps, tf.vp
-	steps.Frames = t.listed
-	for _, f := range frames {
-		f.ax = tf.ax[f.ID]
-		if l := tf.layouts[f.Session]; l != nil {
-			f.layout = l.Docs[f.ID]
-		}
-	}
-
-	ownersStart := time.Now()
-	// A frame whose parent its own target does not name (an out-of-process
-	// root) is found through its owner element.
-	for _, f := range frames {
-		if f == main || (f.Parent != "" && frames[f.Parent] != nil) {
-			continue
-		}
-		f.Parent = t.adoptFrame(ctx, f)
-	}
-	// Where each frame stands in the tab: its iframe element's box.
-	for _, f := range frames {
-		f.out = &snapshot.Frame{ID: string(f.ID), Session: string(f.Session), Loader: string(f.Loader), AX: f.ax, Children: map[int64]*snapshot.Frame{}}
-		if f.layout != nil && f.layout.HasWordBreaks() {
-			f.out.WordBreakText = f.layout.WordBreakText
-		}
-	}
-	var place func(f *treeFrame, dx, dy float64, clip *snapshot.Rect)
-	place = func(f *treeFrame, dx, dy float64, clip *snapshot.Rect) {
-		l := f.layout
-		f.out.Clip = clip
-		f.out.Box = func(backend int64) (snapshot.Rect, bool) {
-			if l == nil {
-				return snapshot.Rect{}, false
-			}
-			r, ok := l.Boxes[cdp.BackendNodeID(backend)]
-			r.X += dx
-			r.Y += dy
-			return r, ok
-		}
-		for _, c := range frames {
-			if c.Parent != f.ID || c == f {
-				continue
-			}
-			owner := t.frameOwner(ctx, f, c)
-			if owner == 0 {
-				continue
-			}
-			f.out.Children[int64(owner)] = c.out
-			box, _ := f.out.Box(int64(owner))
-			cclip := box
-			if clip != nil {
-				cclip = intersect(box, *clip)
-			}
-			sx, sy := 0.0, 0.0
-			if c.layout != nil {
-				sx, sy = c.layout.ScrollX, c.layout.ScrollY
-			}
-			place(c, box.X-sx, box.Y-sy, &cclip)
-		}
-	}
-	place(main, 0, 0, nil)
-	steps.Owners = time.Since(ownersStart)
-
-	if regionNode != 0 {
-		rf := frames[regionFrame]
-		if rf == nil || rf.layout == nil {
-			return nil, ErrRegionGone
-		}
-		in := rf.layout.Subtree(regionNode)
-		rf.out.InRegion = func(backend int64) bool { return in[cdp.BackendNodeID(backend)] }
-	}
-	view := snapshot.Rect{}
-	if vp != nil {
-		view = snapshot.Rect{X: float64(vp.PageX), Y: float64(vp.PageY), W: float64(vp.ClientWidth), H: float64(vp.ClientHeight)}
-	}
-	assembleStart := time.Now()
-	items := snapshot.Collect(main.out, view, regionNode != 0)
-	items, inView := snapshot.Order(items)
-	steps.Assemble = time.Since(assembleStart)
-	return &Tree{Items: items, InView: inView, MainLoader: main.Loader, Fetch: fetched.Sub(startFetch), Build: time.Since(fetched),
-		Steps: steps, frames: frames, tab: t.tab.ID}, nil
+	return n, err
 }
 
 func intersect(a, b snapshot.Rect) snapshot.Rect {
@@ -216,47 +328,4 @@ func intersect(a, b snapshot.Rect) snapshot.Rect {
 		return snapshot.Rect{}
 	}
 	return snapshot.Rect{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
-}
-
-// frameOwner finds the iframe element of child in its parent's document.
-// A frame in the parent's process is in the parent's layout snapshot; an
-// out-of-process one is asked of the parent's target.
-func (t *TreeRead) frameOwner(ctx context.Context, parent, child *treeFrame) cdp.BackendNodeID {
-	if parent.layout != nil {
-		if n, ok := parent.layout.Owners[child.ID]; ok {
-			return n
-		}
-	}
-	r, err := cdp.Call(ctx, t.conn.Session(parent.Session), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: child.ID})
-	if err != nil {
-		return 0
-	}
-	return r.BackendNodeID
-}
-
-// adoptFrame finds the frame whose document holds f's iframe element.
-func (t *TreeRead) adoptFrame(ctx context.Context, f *treeFrame) cdp.FrameID {
-	tried := map[target.SessionID]bool{f.Session: true}
-	for _, g := range t.frames {
-		if tried[g.Session] {
-			continue
-		}
-		tried[g.Session] = true
-		r, err := cdp.Call(ctx, t.conn.Session(g.Session), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.ID})
-		if err != nil || r.BackendNodeID == 0 {
-			continue
-		}
-		for _, h := range t.frames {
-			if h.Session != g.Session || h.layout == nil {
-				continue
-			}
-			for _, be := range h.layout.Backend {
-				if be == r.BackendNodeID {
-					h.layout.Owners[f.ID] = be
-					return h.ID
-				}
-			}
-		}
-	}
-	return ""
 }

@@ -9,8 +9,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/chromedp/cdproto/cdp"
-
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/snapshot"
@@ -86,11 +84,9 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		entry.loader = t.MainLoader
 		st := t.Steps
 		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
-			zap.Duration("fetch", t.Fetch), zap.Duration("build", t.Build),
-			zap.Duration("frames", st.Frames), zap.Duration("layout", st.Layout), zap.Duration("layout_decode", st.LayoutDecode),
-			zap.Duration("ax", st.AX), zap.Duration("metrics", st.Metrics),
-			zap.Duration("owners", st.Owners), zap.Duration("assemble", st.Assemble), zap.Duration("refs", refsTook),
-			zap.Duration("lines", time.Since(linesStart)), zap.Int("ax_nodes", st.AXNodes))
+			zap.Duration("frames", st.Frames), zap.Duration("root", st.Root), zap.Duration("children", st.Children),
+			zap.Duration("assemble", st.Assemble), zap.Duration("refs", refsTook),
+			zap.Duration("lines", time.Since(linesStart)), zap.Int("docs", st.Docs))
 	} else {
 		// The document read, told before reading it: a navigation during
 		// the read leaves a loader its later pages will not match.
@@ -177,44 +173,28 @@ func readErr(ctx context.Context, err error, sel string) error {
 	return callError(ctx, err, "reading the page")
 }
 
-// readTree reads the tab's action map (page.TreeRead): the visible items
+// readTree reads the tab's action map (page.ReadTree): the visible items
 // in reading order (on-screen first), how many are on screen, and their
 // refs, which become the latest read.
 func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string) (*page.Tree, []string, time.Duration, error) {
-	tr, err := page.StartTree(ctx, b.conn, &b.worlds, b.pageTab(tab), sel == "")
-	if errors.Is(err, page.ErrTabGone) {
-		return nil, nil, 0, pageGone()
-	}
-	if err != nil {
-		return nil, nil, 0, callError(ctx, err, "reading the page")
-	}
-	// The region, found before the slow part: no match answers at once.
-	var regionFrame cdp.FrameID
-	var regionNode cdp.BackendNodeID
-	if sel != "" {
-		if IsRef(sel) {
-			e, err := b.resolveRef(ctx, sel)
-			if err != nil {
-				return nil, nil, 0, err
-			}
-			regionFrame, regionNode = e.FrameID, e.Backend
-		} else {
-			n, err := tr.FindRegion(ctx, sel)
-			if err != nil {
-				return nil, nil, 0, readErr(ctx, err, sel)
-			}
-			if n == 0 {
-				return nil, nil, 0, noMatch(sel)
-			}
-			regionFrame, regionNode = cdp.FrameID(tab.ID), n
+	var region page.Region
+	if IsRef(sel) {
+		e, err := b.resolveRef(ctx, sel)
+		if err != nil {
+			return nil, nil, 0, err
 		}
+		region.Ref = &e
+	} else {
+		region.Selector = sel
 	}
-	t, err := tr.Read(ctx, regionFrame, regionNode)
-	if errors.Is(err, page.ErrRegionGone) {
+	t, err := page.ReadTree(ctx, b.conn, &b.worlds, b.pageTab(tab), region)
+	switch {
+	case errors.Is(err, page.ErrTabGone):
+		return nil, nil, 0, pageGone()
+	case errors.Is(err, page.ErrRegionGone):
 		return nil, nil, 0, noMatch(sel)
-	}
-	if err != nil {
-		return nil, nil, 0, callError(ctx, err, "reading the page")
+	case err != nil:
+		return nil, nil, 0, readErr(ctx, err, sel)
 	}
 	start := time.Now()
 	refs := b.refs.Assign(tab.ID, t.MainLoader, t.Items, t.Ref)

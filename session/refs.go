@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -68,14 +67,13 @@ func (b *Browser) resolveRef(ctx context.Context, ref string) (page.ElementRef, 
 		}
 	}
 	// The node itself: removed from the document, it is gone for good.
-	var connected bool
-	err = b.worlds.CallOnNode(ctx, b.conn.Session(e.SessionID), e.FrameID, e.Backend, `function(){ return this.isConnected; }`, &connected)
-	var gone *page.NodeGoneError
-	if errors.As(err, &gone) || (err == nil && !connected) {
-		return page.ElementRef{}, staleRef(ref, "names an element that was removed from the page")
-	}
+	backend, err := page.ResolveRef(ctx, b.conn, &b.worlds, e)
 	if err != nil {
 		return page.ElementRef{}, callError(ctx, err, "resolving "+name)
 	}
+	if backend == 0 {
+		return page.ElementRef{}, staleRef(ref, "names an element that was removed from the page")
+	}
+	e.Backend = backend
 	return e, nil
 }
