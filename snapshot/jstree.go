@@ -286,9 +286,9 @@ const treeLib = `
 			const o = el.selectedOptions && el.selectedOptions[0];
 			return o ? sp(o.label || o.textContent) : '';
 		}
-		const s = content(el, seen, viaLabelledBy);
-		if (sp(s)) return s;
-		return sp(el.getAttribute('title'));
+		// A descendant's title adds nothing (as in Chrome): only the named
+		// element's own title is a last resort (name).
+		return content(el, seen, viaLabelledBy);
 	}
 
 	// content is the text of el's flat-tree children, block children set
