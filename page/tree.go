@@ -87,7 +87,7 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 	frames, err := treeFrames(ctx, conn, tab, func() {
 		go func() {
 			defer close(rootDone)
-			root.err = w.CallFunction(ctx, conn.Session(rootSession), rootFrame, snapshot.JSTree, &root.res, arg)
+			root.err = walkDoc(ctx, conn, w, rootSession, rootFrame, arg, &root.res)
 			rootTook = time.Since(start)
 		}()
 	})
@@ -121,7 +121,7 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 		go func() {
 			defer wg.Done()
 			s := time.Now()
-			tf.err = w.CallFunction(ctx, conn.Session(tf.Session), tf.ID, snapshot.JSTree, &tf.res, nil)
+			tf.err = walkDoc(ctx, conn, w, tf.Session, tf.ID, nil, &tf.res)
 			if tf.err == nil {
 				tf.owner, tf.ownerOf, tf.ownerOK = frameElement(ctx, conn, w, frames, tf.Frame)
 			}
@@ -197,6 +197,20 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 	items, inView := snapshot.Order(items)
 	steps := TreeSteps{Frames: listed, Root: rootTook, Children: childTook, Assemble: time.Since(assembleStart), Docs: docs}
 	return &Tree{Items: items, InView: inView, MainLoader: main.Loader, Steps: steps, frames: tfs, tab: tab.ID}, nil
+}
+
+// walkDoc walks one document (snapshot.JSTree), by the read function an
+// earlier walk left in its world when there is one.
+func walkDoc(ctx context.Context, conn *cdpconn.Conn, w *Worlds, sid target.SessionID, frame cdp.FrameID, region any, out *treeResult) error {
+	var again *treeResult
+	if err := w.CallFunction(ctx, conn.Session(sid), frame, snapshot.JSTreeAgain, &again, region); err != nil {
+		return err
+	}
+	if again != nil {
+		*out = *again
+		return nil
+	}
+	return w.CallFunction(ctx, conn.Session(sid), frame, snapshot.JSTree, out, region)
 }
 
 // childAt is the frame whose frame element is element id of f's table.

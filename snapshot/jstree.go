@@ -26,16 +26,30 @@ package snapshot
 // y, w, h]]} where a frame entry's index is the item position it stands at
 // and its box is the frame element's content box; item boxes are in this
 // document's viewport coordinates.
+//
+// The whole script is sent once per document: it leaves its read function
+// in the table, and later reads call JSTreeAgain, which is a few bytes to
+// compile instead of all of this.
 var JSTree = fn("region", treeLib+`
-	let root = document.body || document.documentElement;
-	if (region && region.sel) root = find(region.sel);
-	else if (region && region.id) root = T.node(region.id);
-	const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [], owners: [] };
-	if (!root) return out;
-	const modal = document.querySelector(':modal');
-	walk(root, out, modal, region ? ancestorsHidden(root) : false);
-	return out;
+	T.read = (region) => {
+		let root = document.body || document.documentElement;
+		if (region && region.sel) root = find(region.sel);
+		else if (region && region.id) root = T.node(region.id);
+		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
+		if (!root) return out;
+		const modal = document.querySelector(':modal');
+		walk(root, out, modal, region ? ancestorsHidden(root) : false);
+		return out;
+	};
+	return T.read(region);
 `)
+
+// JSTreeAgain is JSTree by the read function an earlier JSTree left in this
+// world; null when there is none (a new document's world).
+const JSTreeAgain = `function(region) {
+	const T = globalThis.__lyradTree;
+	return T && T.read ? T.read(region) : null;
+}`
 
 // JSRefNode is the element a table id names, or null when it is gone (the
 // world is another one, or the element was removed): callFunctionOn with
