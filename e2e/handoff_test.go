@@ -27,6 +27,7 @@ func TestConsentedHandoff(t *testing.T) {
 	var logMu sync.Mutex
 	var logs []string
 	dc := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "1"}, &mcp.ClientOptions{
+		//lint:ignore SA1019 lyrad tells a session it lost the browser by a log notification
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
 			logMu.Lock()
 			logs = append(logs, fmt.Sprint(r.Params.Level, ": ", r.Params.Data))
@@ -40,6 +41,7 @@ func TestConsentedHandoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { driver.Close() })
+	//lint:ignore SA1019 lyrad tells a session it lost the browser by a log notification
 	if err := driver.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,8 @@ const trickyMarkup = `<!doctype html><html><head><style>.up{text-transform:upper
 <input id="i3" title="Ttl" placeholder="Place3">
 <label>Wrap <input id="i4" value="go"></label>
 <label for="i5">For label</label><input id="i5">
+<label for="i7"><svg width="5" height="5"></svg></label><input id="i7" placeholder="NotName">
+<label for="i8"><svg width="5" height="5"></svg></label><input id="i8" title="TitleAfterEmptyLabel">
 <input id="i6" aria-labelledby="l6a l6b"><span id="l6a">Lab</span><span id="l6b" hidden>Hid</span>
 <button>Btn <img alt="img"></button>
 <button aria-pressed="true">Tog</button>
@@ -138,10 +140,20 @@ func TestTreeAgreesWithChrome(t *testing.T) {
 	if _, err := cdp.Call(ctx, sess, cdppage.Navigate, cdppage.NavigateParams{URL: s.URL + "/tricky"}); err != nil {
 		t.Fatal(err)
 	}
+	// The whole page: loaded, and the same tree twice running.
 	var chrome []string
 	waitFor(t, "Chrome's tree of the page", 30*time.Second, func() bool {
+		var state struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}
+		if err := sess.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "document.readyState", "returnByValue": true}, &state); err != nil || state.Result.Value != "complete" {
+			return false
+		}
+		prev := chrome
 		chrome = chromeListed(ctx, t, sess)
-		return len(chrome) > 50
+		return len(chrome) > 50 && strings.Join(prev, "\n") == strings.Join(chrome, "\n")
 	})
 
 	// lyrad's view.

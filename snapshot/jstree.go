@@ -250,6 +250,7 @@ const treeLib = `
 			if (el.labels && el.labels.length) {
 				const s = sp([...el.labels].map((l) => textAlt(l, new Set([el]), false)).join(' '));
 				if (s) return s;
+				return ''; // an empty label: Chrome falls back to neither title nor placeholder
 			}
 			if (tag === 'input' && type === 'file') return el.multiple ? 'Choose Files' : 'Choose File';
 		}
