@@ -24,15 +24,15 @@ type statusReport struct {
 	daemonState
 	// Driver, Tabs, Grants and Takeover are the daemon's live state, asked
 	// over its admin socket (null when it does not answer).
-	Driver     any                       `json:"driver"`
-	Tabs       any                       `json:"tabs,omitempty"`
-	Grants     any                       `json:"grants,omitempty"`
-	Takeover   any                       `json:"takeover"`
-	DriverNote string                    `json:"driver_note,omitempty"`
+	Driver     any    `json:"driver"`
+	Tabs       any    `json:"tabs,omitempty"`
+	Grants     any    `json:"grants,omitempty"`
+	Takeover   any    `json:"takeover"`
+	DriverNote string `json:"driver_note,omitempty"`
 	// Goroutines and FDs are the daemon's own (its open file descriptors),
 	// asked over the admin socket with the rest of the live state.
-	Goroutines any `json:"goroutines,omitempty"`
-	FDs        any `json:"fds,omitempty"`
+	Goroutines any                       `json:"goroutines,omitempty"`
+	FDs        any                       `json:"fds,omitempty"`
 	Recent     map[string]map[string]any `json:"recent,omitempty"` // kind → its latest row in the trail
 }
 

@@ -82,6 +82,7 @@ type sample struct {
 	goroutines, fds int
 	chromeProcs     int
 	tabs            int
+	peakTabs        int // the most tabs open since the last sample
 	median, p90     time.Duration
 }
 
@@ -166,13 +167,13 @@ func run(o options) (bool, error) {
 }
 
 func printHeader() {
-	fmt.Printf("%-6s %6s %8s %9s %9s %10s %6s %5s %10s %6s %5s %9s %9s\n",
-		"at", "calls", "elapsed", "rss_mb", "heap_mb", "goroutines", "fds", "tabs", "chrome_mb", "procs", "", "median", "p90")
+	fmt.Printf("%-6s %6s %8s %9s %9s %10s %6s %5s %5s %10s %6s %9s %9s\n",
+		"at", "calls", "elapsed", "rss_mb", "heap_mb", "goroutines", "fds", "tabs", "peak", "chrome_mb", "procs", "median", "p90")
 }
 
 func printRow(r sample) {
-	fmt.Printf("%-6s %6d %8s %9.1f %9.1f %10d %6d %5d %10.0f %6d %5s %9s %9s\n",
-		r.label, r.calls, r.elapsed.Round(time.Second), r.rss, r.heap, r.goroutines, r.fds, r.tabs, r.chromeRSS, r.chromeProcs, "",
+	fmt.Printf("%-6s %6d %8s %9.1f %9.1f %10d %6d %5d %5d %10.0f %6d %9s %9s\n",
+		r.label, r.calls, r.elapsed.Round(time.Second), r.rss, r.heap, r.goroutines, r.fds, r.tabs, r.peakTabs, r.chromeRSS, r.chromeProcs,
 		r.median.Round(100*time.Microsecond), r.p90.Round(100*time.Microsecond))
 }
 
@@ -246,6 +247,7 @@ type soak struct {
 
 	n             int // calls made
 	tabCount      int
+	peakTabs      int
 	statuses      map[string]int
 	tools         map[string]int
 	transportErrs int
@@ -290,6 +292,7 @@ func (s *soak) call(name string, args map[string]any) (map[string]any, error) {
 	}
 	if tc, ok := env["tab_count"].(float64); ok {
 		s.tabCount = int(tc)
+		s.peakTabs = max(s.peakTabs, s.tabCount)
 	}
 	return env, nil
 }
@@ -399,8 +402,9 @@ func (s *soak) sample(label string, calls int) (sample, error) {
 	tabs, _ := st["tabs"].([]any)
 	r := sample{label: label, calls: calls, elapsed: time.Since(s.start), rss: benchkit.RSS(pid), chromeRSS: chrome, chromeProcs: procs,
 		heap: num("heap_bytes") / (1 << 20), goroutines: int(num("goroutines")), fds: int(num("fds")), tabs: len(tabs),
-		median: benchkit.Median(s.durs), p90: benchkit.Pct(s.durs, 0.9)}
+		median: benchkit.Median(s.durs), p90: benchkit.Pct(s.durs, 0.9), peakTabs: max(s.peakTabs, len(tabs))}
 	s.durs = s.durs[:0]
+	s.peakTabs = 0
 	return r, nil
 }
 
