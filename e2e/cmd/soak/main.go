@@ -172,7 +172,7 @@ func printHeader() {
 }
 
 func printRow(r sample) {
-	fmt.Printf("%-6s %6d %8s %9.1f %9.1f %10d %6d %5d %5d %10.0f %6d %9s %9s\n",
+	fmt.Printf("%-6s %6d %8s %9.1f %9.2f %10d %6d %5d %5d %10.0f %6d %9s %9s\n",
 		r.label, r.calls, r.elapsed.Round(time.Second), r.rss, r.heap, r.goroutines, r.fds, r.tabs, r.peakTabs, r.chromeRSS, r.chromeProcs,
 		r.median.Round(100*time.Microsecond), r.p90.Round(100*time.Microsecond))
 }
@@ -392,7 +392,7 @@ func (s *soak) sample(label string, calls int) (sample, error) {
 	time.Sleep(s.o.settle)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st, err := transport.AskAdmin(ctx, s.admin, map[string]any{"verb": "status"})
+	st, err := transport.AskAdmin(ctx, s.admin, map[string]any{"verb": "status", "gc": true})
 	if err != nil {
 		return sample{}, fmt.Errorf("admin status: %w", err)
 	}
