@@ -357,6 +357,24 @@ func (g *Guard) Frames(tab target.ID) []Target {
 	return out
 }
 
+// HasFrame says whether frame, reached over the target session sid, is
+// still there as far as the guard knows: the session's target is held and
+// the frame is its main frame or one the guard has seen attach or navigate
+// and not detach.
+func (g *Guard) HasFrame(sid target.SessionID, f cdp.FrameID) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t := g.targets[sid]
+	if t == nil {
+		return false
+	}
+	if string(t.ID) == string(f) {
+		return true
+	}
+	_, ok := g.frames[f]
+	return ok
+}
+
 // FrameOf names the tab a frame belongs to and the URL of its document as
 // last seen (a tab's main frame has the tab's id; an out-of-process
 // iframe's frame has its target's). ok is false for a frame the guard

@@ -341,3 +341,35 @@ func TestRegistriesPrunedAndBounded(t *testing.T) {
 		t.Errorf("%d hops kept", n)
 	}
 }
+
+// HasFrame follows the frames of held targets: a tab's main frame and the
+// frames it reported, until they detach or the target goes.
+func TestHasFrameFollowsFrames(t *testing.T) {
+	h := newGuardHarness(t, nil)
+	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "http://a.test/"})
+	h.waitReady("T1")
+	if !h.g.HasFrame("S1", "T1") {
+		t.Fatal("a held tab's main frame is not known")
+	}
+	h.p.event("S1", "Page.frameAttached", map[string]any{"frameId": "F1", "parentFrameId": "T1"})
+	h.p.event("S1", "Page.frameAttached", map[string]any{"frameId": "F2", "parentFrameId": "T1"})
+	eventually(t, func() bool { return h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") }, "the attached frames are not known")
+	h.p.event("S1", "Page.frameDetached", map[string]any{"frameId": "F1", "reason": "remove"})
+	eventually(t, func() bool { return !h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") }, "a detached frame is still known")
+	if h.g.HasFrame("S9", "T1") {
+		t.Error("a frame is known over a session the guard never held")
+	}
+	h.p.event("", "Target.detachedFromTarget", map[string]any{"sessionId": "S1", "targetId": "T1"})
+	eventually(t, func() bool { return !h.g.HasFrame("S1", "T1") && !h.g.HasFrame("S1", "F2") }, "the frames of a closed tab are still known")
+}
+
+func eventually(t *testing.T, cond func() bool, msg string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

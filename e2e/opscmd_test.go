@@ -147,6 +147,13 @@ func TestOpsCommandsOnARunningDaemon(t *testing.T) {
 	if drv["front_door"] != "http" || len(tabs) != 1 || len(grants) == 0 || st["takeover"] != nil {
 		t.Errorf("status --json live state: driver %v, tabs %v, grants %v, takeover %v", drv, tabs, grants, st["takeover"])
 	}
+	// The daemon's own goroutines and open fds, which task soak watches.
+	if g, _ := st["goroutines"].(float64); g < 2 {
+		t.Errorf("status --json goroutines %v", st["goroutines"])
+	}
+	if f, _ := st["fds"].(float64); f < 3 {
+		t.Errorf("status --json fds %v", st["fds"])
+	}
 
 	// mcp-config through a symlink names the real binary, and its block
 	// reaches this daemon.

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 )
@@ -23,29 +24,96 @@ const WorldName = "lyrad"
 // Worlds caches one isolated-world execution context per frame. A
 // navigation destroys the context; without Runtime.enable no event says so,
 // so a call that finds its context gone makes a new one and tries once more.
+//
+// Frames end without telling the cache either (a tab closed, an iframe
+// removed or navigated away with its document): with Live set, the entries
+// of frames that are gone are dropped by Prune and whenever the cache has
+// doubled since it was last pruned, so it follows the frames that exist and
+// not every frame a long day of use has seen.
 type Worlds struct {
-	mu  sync.Mutex
-	ctx map[cdp.FrameID]runtime.ExecutionContextID
+	// Live says whether frame, reached over session sid, is still there.
+	// Set before first use; nil keeps every entry.
+	Live func(sid target.SessionID, frame cdp.FrameID) bool
+
+	mu      sync.Mutex
+	ctx     map[cdp.FrameID]worldEntry
+	pruneAt int // prune when the cache grows past this
 }
+
+type worldEntry struct {
+	id  runtime.ExecutionContextID
+	sid target.SessionID
+}
+
+// minPrune is the size below which the cache is never pruned on its own.
+const minPrune = 64
 
 func (w *Worlds) Get(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
 	w.mu.Lock()
-	if w.ctx == nil {
-		w.ctx = map[cdp.FrameID]runtime.ExecutionContextID{}
-	}
-	id, ok := w.ctx[frame]
+	e, ok := w.ctx[frame]
 	w.mu.Unlock()
 	if ok && !fresh {
-		return id, nil
+		return e.id, nil
 	}
 	res, err := cdp.Call(ctx, s, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: frame, WorldName: WorldName})
 	if err != nil {
 		return 0, err
 	}
-	w.mu.Lock()
-	w.ctx[frame] = res.ExecutionContextID
-	w.mu.Unlock()
+	w.put(frame, s.ID(), res.ExecutionContextID)
 	return res.ExecutionContextID, nil
+}
+
+// put caches frame's context and prunes the cache when it has grown enough.
+func (w *Worlds) put(frame cdp.FrameID, sid target.SessionID, id runtime.ExecutionContextID) {
+	w.mu.Lock()
+	if w.ctx == nil {
+		w.ctx = map[cdp.FrameID]worldEntry{}
+	}
+	w.ctx[frame] = worldEntry{id: id, sid: sid}
+	grown := w.Live != nil && len(w.ctx) > max(w.pruneAt, minPrune)
+	w.mu.Unlock()
+	if grown {
+		w.Prune()
+	}
+}
+
+// Prune drops the contexts of frames Live says are gone. Live is asked
+// without the cache's lock held.
+func (w *Worlds) Prune() {
+	if w.Live == nil {
+		return
+	}
+	type key struct {
+		frame cdp.FrameID
+		e     worldEntry
+	}
+	w.mu.Lock()
+	all := make([]key, 0, len(w.ctx))
+	for f, e := range w.ctx {
+		all = append(all, key{f, e})
+	}
+	w.mu.Unlock()
+	var gone []key
+	for _, k := range all {
+		if !w.Live(k.e.sid, k.frame) {
+			gone = append(gone, k)
+		}
+	}
+	w.mu.Lock()
+	for _, k := range gone {
+		if w.ctx[k.frame] == k.e { // not made again meanwhile
+			delete(w.ctx, k.frame)
+		}
+	}
+	w.pruneAt = 2 * len(w.ctx)
+	w.mu.Unlock()
+}
+
+// Len is how many frames' contexts are cached.
+func (w *Worlds) Len() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.ctx)
 }
 
 func (w *Worlds) Forget(frame cdp.FrameID) {

@@ -244,6 +244,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 			"Relay this to the user; check that the browser runs (a headful launch needs a display; set LYRA_BROWSER_HEADLESS=true otherwise).")
 	}
 	b := &Browser{proc: proc, profile: prof, found: found, headful: !headless}
+	b.worlds.Live = b.frameLive
 	if pid := proc.KilledOrphan(); pid != 0 {
 		// It ran unguarded since its lyrad died; nothing else records it.
 		m.audit(audit.Row{Kind: "browser", Status: "orphan_killed", Extra: map[string]any{
@@ -444,11 +445,21 @@ func (b *Browser) follow(t cdpguard.Target) {
 	}
 }
 
-// forget drops what the browser kept of a closed tab.
+// forget drops what the browser kept of a closed tab: whether it was
+// discarded, and the isolated worlds of its frames and of every other frame
+// gone meanwhile.
 func (b *Browser) forget(id target.ID) {
 	b.mu.Lock()
 	delete(b.discarded, id)
 	b.mu.Unlock()
+	b.worlds.Prune()
+}
+
+// frameLive says whether a frame lyrad made a world in is still there.
+// Before the guard runs nothing is known to be gone.
+func (b *Browser) frameLive(sid target.SessionID, f cdp.FrameID) bool {
+	g := b.guardSet()
+	return g == nil || g.HasFrame(sid, f)
 }
 
 func (b *Browser) activeID() target.ID {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/internal/testenv"
 	"github.com/lyrad/lyrad/page"
@@ -99,4 +101,47 @@ func asScript(err error, se **page.ScriptError) bool {
 	e, ok := err.(*page.ScriptError)
 	*se = e
 	return ok
+}
+
+// A closed tab takes its isolated world with it: a day of tabs opened and
+// closed leaves the cache as it found it.
+func TestClosedTabsLeaveNoWorlds(t *testing.T) {
+	m, b, c := testBrowser(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := m.Navigate(ctx, c, `data:text/html,<title>Main</title>`, "load", Intent{}); err != nil {
+		t.Fatal(err)
+	}
+	main, _ := b.activePage(ctx)
+	if err := b.worlds.CallFunction(ctx, b.conn.Session(main.SessionID), cdp.FrameID(main.ID), `function() { return 1 }`, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := b.worlds.Len()
+	for i := 0; i < 5; i++ {
+		res, err := cdp.Call(ctx, b.conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tab cdpguard.Target
+		waitFor(t, func() bool { var ok bool; tab, ok = b.guardSet().Page(res.TargetID); return ok }, "the new tab is never guarded")
+		if err := b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), `function() { return 2 }`, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cdp.Call(ctx, b.conn.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: tab.ID}); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, func() bool { _, ok := b.guardSet().Page(res.TargetID); return !ok }, "the closed tab is still held")
+	}
+	waitFor(t, func() bool { return b.worlds.Len() == before }, "the closed tabs' worlds are still cached")
+}
+
+func waitFor(t *testing.T, cond func() bool, msg string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -6,6 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"go.uber.org/zap"
@@ -40,6 +43,11 @@ func (d *daemon) admin(ctx context.Context, req map[string]any) map[string]any {
 	case "resume":
 		info, err = d.mgr.OperatorResume(ctx)
 	case "status":
+		if req["gc"] == true {
+			// task soak asks for the live heap measured, not as the last
+			// collection happened to leave it.
+			runtime.GC()
+		}
 		return statusReply(d.mgr.Status(ctx))
 	default:
 		return map[string]any{"status": "error", "error": fmt.Sprintf("unknown verb %q", verb), "hint": "takeover or resume"}
@@ -99,7 +107,8 @@ func cmdAdmin(verb string, args []string, stdout, stderr io.Writer) int {
 
 // statusReply is the daemon's status as the admin socket answers it.
 func statusReply(st session.Status) map[string]any {
-	out := map[string]any{"status": "ok", "browser_open": st.BrowserOpen, "attended": st.Attended, "guard_lost": st.GuardLost, "driver": nil, "takeover": nil}
+	out := map[string]any{"status": "ok", "browser_open": st.BrowserOpen, "attended": st.Attended, "guard_lost": st.GuardLost, "driver": nil, "takeover": nil,
+		"goroutines": runtime.NumGoroutine(), "fds": openFDs(), "heap_bytes": heapBytes()}
 	if d := st.Driver; d != nil {
 		out["driver"] = map[string]any{"session": d.Session, "client": d.Client, "front_door": d.Door, "idle_s": int(d.IdleFor.Seconds())}
 	}
@@ -121,4 +130,31 @@ func statusReply(st session.Status) map[string]any {
 		out["takeover"] = map[string]any{"reason": t.Reason, "since": t.Since.UTC().Format(time.RFC3339), "by": t.By}
 	}
 	return out
+}
+
+// openFDs counts the daemon's open file descriptors (-1 where /proc/self/fd
+// cannot be read). With the goroutine count it is what `task soak` watches
+// for growth.
+func openFDs() int {
+	f, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return -1
+	}
+	return len(names) - 1 // the directory being read is one of them
+}
+
+// heapBytes is the daemon's live heap as the last garbage collection
+// marked it, read without stopping the world.
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }

@@ -24,11 +24,15 @@ type statusReport struct {
 	daemonState
 	// Driver, Tabs, Grants and Takeover are the daemon's live state, asked
 	// over its admin socket (null when it does not answer).
-	Driver     any                       `json:"driver"`
-	Tabs       any                       `json:"tabs,omitempty"`
-	Grants     any                       `json:"grants,omitempty"`
-	Takeover   any                       `json:"takeover"`
-	DriverNote string                    `json:"driver_note,omitempty"`
+	Driver     any    `json:"driver"`
+	Tabs       any    `json:"tabs,omitempty"`
+	Grants     any    `json:"grants,omitempty"`
+	Takeover   any    `json:"takeover"`
+	DriverNote string `json:"driver_note,omitempty"`
+	// Goroutines and FDs are the daemon's own (its open file descriptors),
+	// asked over the admin socket with the rest of the live state.
+	Goroutines any                       `json:"goroutines,omitempty"`
+	FDs        any                       `json:"fds,omitempty"`
 	Recent     map[string]map[string]any `json:"recent,omitempty"` // kind → its latest row in the trail
 }
 
@@ -85,7 +89,11 @@ func writeStatus(w io.Writer, r statusReport, now time.Time) {
 	fmt.Fprintf(w, "data dir:  %s\n", r.DataDir)
 	switch {
 	case r.Running:
-		fmt.Fprintf(w, "daemon:    running, pid %d\n", r.PID)
+		fmt.Fprintf(w, "daemon:    running, pid %d", r.PID)
+		if r.Goroutines != nil {
+			fmt.Fprintf(w, " (%v goroutines, %v open fds)", r.Goroutines, r.FDs)
+		}
+		fmt.Fprintln(w)
 	case r.Stale:
 		fmt.Fprintf(w, "daemon:    not running (the lock names pid %d, which is gone: killed?)\n", r.PID)
 	default:
@@ -143,6 +151,7 @@ func askLive(d datadir.Dir, r *statusReport) {
 		return
 	}
 	r.Driver, r.Tabs, r.Grants, r.Takeover, r.DriverNote = out["driver"], out["tabs"], out["grants"], out["takeover"], ""
+	r.Goroutines, r.FDs = out["goroutines"], out["fds"]
 }
 
 func writeLive(w io.Writer, r statusReport) {
