@@ -64,6 +64,7 @@ type site struct {
 	hits   map[string]int
 	srv    *http.Server
 	routes map[string]http.HandlerFunc
+	seen   func(r *http.Request) // if set, hears of every request first
 }
 
 func newSite(t *testing.T, host string) *site {
@@ -84,7 +85,11 @@ func (s *site) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.hits[r.URL.Path]++
 	h := s.routes[r.URL.Path]
+	seen := s.seen
 	s.mu.Unlock()
+	if seen != nil {
+		seen(r)
+	}
 	if h == nil {
 		http.NotFound(w, r)
 		return

@@ -51,10 +51,19 @@ type uaSite struct {
 	a, b *site
 	mu   sync.Mutex
 	got  map[string]map[string]string // side -> part -> JSON
+	// uas: the User-Agent of every request either site got (scripts of
+	// workers, favicons, reports and all), with its path.
+	uas []string
 }
 
 func newUASite(t *testing.T) *uaSite {
 	u := &uaSite{a: newSite(t, "127.0.0.1"), b: newSite(t, "127.0.0.2"), got: map[string]map[string]string{}}
+	seen := func(r *http.Request) {
+		u.mu.Lock()
+		u.uas = append(u.uas, r.URL.Path+": "+r.UserAgent())
+		u.mu.Unlock()
+	}
+	u.a.seen, u.b.seen = seen, seen
 	headers := func(r *http.Request) string {
 		h := map[string]string{"User-Agent": strings.Replace(r.UserAgent(), "HeadlessChrome/", "Chrome/", 1)}
 		for k, v := range r.Header {
@@ -232,9 +241,22 @@ func TestHeadlessClientHints(t *testing.T) {
 				m["client_hints"].(map[string]any)["fullVersion"] = "0.0.0.1"
 			})
 		}
+		u.mu.Lock()
+		u.uas = nil
+		u.mu.Unlock()
 		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": u.a.URL + "/hints?side=" + side}), "ok")
 		got := u.wait(t, side)
 		wantStatus(t, call(t, cs, "close_browser", nil), "ok")
+		u.mu.Lock()
+		for _, r := range u.uas {
+			if strings.Contains(r, "Headless") || !strings.Contains(r, "Chrome/") {
+				t.Errorf("%s: a request gave headless away or lost its Chrome token: %s", side, r)
+			}
+		}
+		if i == 0 {
+			t.Logf("%s: %d requests, every User-Agent:\n%s", side, len(u.uas), strings.Join(u.uas, "\n"))
+		}
+		u.mu.Unlock()
 		for _, part := range uaParts {
 			if i == 0 {
 				t.Logf("plain %s: %s", part, plain[part])
@@ -254,6 +276,22 @@ func TestHeadlessClientHints(t *testing.T) {
 		u.mu.Unlock()
 		if strings.Contains(raw, "Headless") {
 			t.Errorf("%s gave headless away: %s", side, raw)
+		}
+		// One browser start, save where the binary changed in a way its
+		// stamp (size and mtime) did not show.
+		var starts []float64
+		for _, r := range auditRows(t, dir) {
+			if r["kind"] == "browser" && r["status"] == "opened" {
+				n, _ := r["starts"].(float64)
+				starts = append(starts, n)
+			}
+		}
+		wantStarts := 1.0
+		if side == "lyrad-upgraded" {
+			wantStarts = 2
+		}
+		if len(starts) != i+1 || starts[i] != wantStarts {
+			t.Errorf("%s: browser starts per open_browser %v, want %v last", side, starts, wantStarts)
 		}
 		b, _ := os.ReadFile(uaPath)
 		if !strings.Contains(string(b), `"client_hints"`) || strings.Contains(string(b), "0.0.0.1") {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,9 +36,10 @@ type Browser struct {
 	release func()
 	found   chrome.Found
 	headful bool
-	// learnedHints: the client hints this browser reported before it was
+	starts  int // browser processes the launch started (2 when it relaunched)
+	// learned: what this browser reported of itself before it was
 	// guarded, on a launch that asked (nil otherwise, or when it failed).
-	learnedHints *uaMetadata
+	learned *uaFile
 
 	closing atomic.Bool // set before we end it ourselves
 
@@ -66,11 +68,16 @@ type Browser struct {
 // uaFile remembers the headful user agent of a browser binary, so that a
 // headless launch can send it from its first request, and the client hints
 // the binary reports itself, which that switch would otherwise empty.
+// Stamp tells a binary replaced in place (an upgrade) before it starts.
 type uaFile struct {
 	Executable  string      `json:"executable"`
+	Stamp       string      `json:"executable_stamp,omitempty"`
 	Product     string      `json:"product"`
 	UserAgent   string      `json:"user_agent"`
 	ClientHints *uaMetadata `json:"client_hints,omitempty"`
+	// reported: the UA the browser itself reported, on a launch that
+	// learned it.
+	reported string
 }
 
 func (m *Manager) launch(ctx context.Context) (*Browser, error) {
@@ -89,70 +96,119 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 		return nil, newError(StatusError, "cannot take the browser profile: "+err.Error(), "Check that the data directory is writable.")
 	}
 	uaPath := data.BrowserUA()
+	stamp := executableStamp(found.Path)
 	var ua uaFile
 	if headless {
 		if b, err := os.ReadFile(uaPath); err == nil {
 			_ = json.Unmarshal(b, &ua)
-			if ua.Executable != found.Path {
+			if ua.Executable != found.Path || ua.Stamp != stamp {
 				ua = uaFile{}
 			}
 		}
 	}
-	learnFailed := false
+	triedSwitch, learnFailed := false, false
 	for attempt := 0; ; attempt++ {
 		// Headless Chrome says HeadlessChrome in its UA, and Cloudflare
 		// refuses on that token alone, so lyrad sends the UA this binary
 		// sends with a window (--user-agent). That switch also empties the
-		// high-entropy client hints; each page gets them back from what the
-		// binary reported without the switch. Until both are known, the
-		// browser starts without the switch and is asked.
-		learn := headless && !learnFailed && (ua.UserAgent == "" || ua.ClientHints == nil)
+		// high-entropy client hints; each target gets them back from what
+		// the binary reports. Until both are known for this binary:
+		//   - Chromium and Google Chrome on Linux tell their version
+		//     without starting (chrome.LinuxUserAgent): the browser starts
+		//     with the switch, and the hints the switch empties are filled
+		//     in from its version (completeLinuxHints), before any target
+		//     of it is guarded. One start.
+		//   - Otherwise, or if that fails, the browser starts without the
+		//     switch, is asked, and starts again with it. Targets alone
+		//     cannot be given the UA instead: service and shared workers
+		//     keep the browser's own (measured: HeadlessChrome in their
+		//     navigator.userAgent and script request).
+		learn := learnNone
 		var userAgent string
 		var hints *uaMetadata
-		if headless && !learn {
-			userAgent, hints = ua.UserAgent, ua.ClientHints
+		if headless {
+			switch {
+			case ua.UserAgent != "" && (ua.ClientHints != nil || learnFailed):
+				userAgent, hints = ua.UserAgent, ua.ClientHints
+			case !triedSwitch:
+				triedSwitch = true
+				if userAgent = chrome.LinuxUserAgent(ctx, found.Path); userAgent != "" {
+					learn = learnUnderSwitch
+					break
+				}
+				learn = learnNoSwitch
+			default:
+				learn = learnNoSwitch
+			}
 		}
 		b, err := m.start(ctx, found, prof, headless, userAgent, hints, learn)
 		if err != nil {
 			release()
 			return nil, err
 		}
-		if !headless {
+		b.starts = attempt + 1
+		if !headless || attempt > 2 {
 			return m.handOver(b, release)
+		}
+		if learn != learnNone {
+			if got := b.learned; got != nil {
+				want := *got
+				want.Executable, want.Stamp = found.Path, stamp
+				if data, err := json.MarshalIndent(want, "", "  "); err == nil {
+					_ = writeFileAtomic(uaPath, data, 0o600)
+				}
+				if learn == learnUnderSwitch || want.UserAgent == got.reported {
+					// Already what a page should see.
+					return m.handOver(b, release)
+				}
+				learnFailed = want.ClientHints == nil
+				ua = want
+				m.log.Info("relaunching headless browser once with its headful user agent", zap.String("product", want.Product))
+			} else {
+				m.log.Info("relaunching headless browser to learn its user agent")
+			}
+			b.shutdown(2 * time.Second)
+			continue
 		}
 		v, err := cdp.Call(ctx, b.conn.Browser(), browser.GetVersion, cdp.Empty{})
 		if err != nil {
 			b.shutdown(2 * time.Second)
 			release()
-			return nil, newError(StatusError, "browser did not answer: "+err.Error(), "Try open_browser again.")
+			return nil, newError(StatusBrowserUnavailable, "browser did not answer: "+err.Error(), "Try open_browser again.")
 		}
-		if !learn {
-			if ua.Product == v.Product || attempt > 1 {
-				return m.handOver(b, release)
-			}
-			// Another version of the binary: its UA and hints are stale,
-			// and with the switch on it cannot tell the new ones.
-			m.log.Info("relaunching headless browser to learn its user agent", zap.String("product", v.Product))
-			b.shutdown(2 * time.Second)
-			ua = uaFile{}
-			continue
-		}
-		want := uaFile{Executable: found.Path, Product: v.Product, UserAgent: chrome.HeadfulUserAgent(v.UserAgent), ClientHints: b.learnedHints}
-		if data, err := json.MarshalIndent(want, "", "  "); err == nil {
-			_ = writeFileAtomic(uaPath, data, 0o600)
-		}
-		if want.ClientHints == nil {
-			learnFailed = true
-		}
-		// Without Headless in its UA this browser is already what a page
-		// should see.
-		if attempt > 1 || want.UserAgent == v.UserAgent {
+		if ua.Product == v.Product {
 			return m.handOver(b, release)
 		}
-		m.log.Info("relaunching headless browser once with its headful user agent", zap.String("product", v.Product))
+		// Another version of the binary, replaced in a way its stamp did
+		// not show: its UA and hints are stale, and with the switch on it
+		// cannot tell the new ones.
+		m.log.Info("relaunching headless browser to learn its user agent", zap.String("product", v.Product))
 		b.shutdown(2 * time.Second)
-		ua = want
+		ua = uaFile{}
 	}
+}
+
+// learnMode is what a launch learns of the browser's user agent.
+type learnMode int
+
+const (
+	learnNone        learnMode = iota
+	learnUnderSwitch           // started with the switch; fill in the hints it empties
+	learnNoSwitch              // started without it; ask for the UA and hints
+)
+
+// executableStamp tells one build of the browser binary from the next one
+// installed at the same path: the size and modification time of the file
+// the path resolves to ("" when it cannot be read).
+func executableStamp(path string) string {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d-%d", fi.Size(), fi.ModTime().UnixNano())
 }
 
 // handOver ends a launch that went well: from here on the manager handles a
@@ -218,8 +274,8 @@ func (b *Browser) guardSet() *cdpguard.Guard {
 
 // start launches the browser and guards it, with the manager judging and
 // hearing of what the guard sees. With learn, it first asks the browser,
-// before anything is guarded, for its own client hints.
-func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Profile, headless bool, userAgent string, hints *uaMetadata, learn bool) (*Browser, error) {
+// before anything is guarded, for its version and client hints.
+func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Profile, headless bool, userAgent string, hints *uaMetadata, learn learnMode) (*Browser, error) {
 	// Chrome's log is the only word of a DevTools message it dropped (an
 	// upload body too large to hand over); the guard refuses what waited
 	// on it. Before the guard exists nothing can wait on one.
@@ -263,12 +319,30 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		return nil, newError(StatusBrowserUnavailable, "cannot connect to the browser: "+err.Error(), "Try open_browser again.")
 	}
 	b.conn = conn
-	if learn {
+	if learn != learnNone {
+		v, err := cdp.Call(ctx, conn.Browser(), browser.GetVersion, cdp.Empty{})
+		if err != nil {
+			conn.Abort()
+			proc.Kill()
+			return nil, newError(StatusBrowserUnavailable, "browser did not answer: "+err.Error(), "Try open_browser again.")
+		}
 		md, err := learnUAMetadata(ctx, conn)
 		if err != nil {
 			m.log.Warn("cannot learn the browser's user agent client hints", zap.Error(err))
 		}
-		b.learnedHints = md
+		switch learn {
+		case learnUnderSwitch:
+			major, _, _ := strings.Cut(strings.TrimPrefix(v.Product, "Chrome/"), ".")
+			if completeLinuxHints(md, v.Product) && strings.Contains(userAgent, " Chrome/"+major+".0.0.0 ") {
+				hints = md
+				b.learned = &uaFile{Product: v.Product, UserAgent: userAgent, ClientHints: md, reported: userAgent}
+			}
+		case learnNoSwitch:
+			if md != nil && len(md.FullVersionList) == 0 {
+				md = nil
+			}
+			b.learned = &uaFile{Product: v.Product, UserAgent: chrome.HeadfulUserAgent(v.UserAgent), ClientHints: md, reported: v.UserAgent}
+		}
 	}
 	prepare := preparePage
 	if override := uaPrepare(userAgent, hints); override != nil {

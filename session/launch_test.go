@@ -62,6 +62,7 @@ func stubBrowser(t *testing.T, dir, port string) (exe, pidFile string) {
 	exe = filepath.Join(dir, "stub-browser")
 	pidFile = filepath.Join(dir, "stub.pid")
 	script := `#!/bin/sh
+[ "$1" = --version ] && { echo "Stub 1"; exit 0; }
 for a in "$@"; do case "$a" in --user-data-dir=*) d="${a#--user-data-dir=}";; esac; done
 echo $$ > ` + pidFile + `
 printf '` + port + `\n/devtools/browser/stub\n' > "$d/DevToolsActivePort"
@@ -90,7 +91,7 @@ func TestConnectionLostWhileLaunching(t *testing.T) {
 			dir := t.TempDir()
 			exe, pidFile := stubBrowser(t, t.TempDir(), droppingChrome(t, tc.answer))
 			if tc.learned {
-				ua := `{"executable":"` + exe + `","product":"Stub/1","user_agent":"Mozilla/5.0 Stub","client_hints":{"platform":"Linux"}}`
+				ua := `{"executable":"` + exe + `","executable_stamp":"` + executableStamp(exe) + `","product":"Stub/1","user_agent":"Mozilla/5.0 Stub","client_hints":{"platform":"Linux"}}`
 				if err := os.WriteFile(datadir.New(dir).BrowserUA(), []byte(ua), 0o600); err != nil {
 					t.Fatal(err)
 				}

@@ -10,6 +10,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -138,11 +142,80 @@ func learnUAMetadata(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, erro
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return nil, err
 	}
-	if !r.OK || len(r.Brands) == 0 || len(r.FullVersionList) == 0 {
+	if !r.OK || len(r.Brands) == 0 {
 		return nil, errors.New("the browser reports no user agent client hints")
 	}
 	md := r.uaMetadata
 	return &md, nil
+}
+
+// greaseBrand is the made-up brand Chrome puts among its brands ("Not:A-Brand",
+// "Not_A Brand", "Not(A:Brand", ...).
+var greaseBrand = regexp.MustCompile(`^Not.A.Brand$`)
+
+// completeLinuxHints fills in what the --user-agent switch empties, for
+// Chromium or Google Chrome on Linux, from what the switch leaves (brands,
+// platform, mobile) and the browser's own version (Browser.getVersion's
+// product, "Chrome/156.0.8078.114"): each brand's full version (the made-up
+// brand's is its major and ".0.0.0"), uaFullVersion, architecture and
+// bitness of this machine, the desktop form factor; platformVersion and
+// model stay empty, as Chrome reports them on Linux. It reports false for
+// anything else (another platform or brand, a version it cannot read), and
+// the caller then asks the browser without the switch. The end-to-end test
+// holds every value against plain Chromium's.
+func completeLinuxHints(md *uaMetadata, product string) bool {
+	if md == nil || runtime.GOOS != "linux" || md.Platform != "Linux" || md.Mobile || len(md.Brands) == 0 {
+		return false
+	}
+	full, ok := strings.CutPrefix(product, "Chrome/")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(full, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil {
+			return false
+		}
+	}
+	var arch, bits string
+	switch runtime.GOARCH {
+	case "amd64":
+		arch, bits = "x86", "64"
+	case "386":
+		arch, bits = "x86", "32"
+	case "arm64":
+		arch, bits = "arm", "64"
+	case "arm":
+		arch, bits = "arm", "32"
+	default:
+		return false
+	}
+	list := make([]uaBrand, 0, len(md.Brands))
+	for _, b := range md.Brands {
+		switch {
+		case b.Brand == "Chromium" || b.Brand == "Google Chrome":
+			if b.Version != parts[0] {
+				return false
+			}
+			list = append(list, uaBrand{Brand: b.Brand, Version: full})
+		case greaseBrand.MatchString(b.Brand):
+			if _, err := strconv.Atoi(b.Version); err != nil {
+				return false
+			}
+			list = append(list, uaBrand{Brand: b.Brand, Version: b.Version + ".0.0.0"})
+		default:
+			return false
+		}
+	}
+	md.FullVersionList = list
+	md.FullVersion = full
+	md.Architecture, md.Bitness = arch, bits
+	md.PlatformVersion, md.Model, md.Wow64 = "", "", false
+	md.FormFactors = []string{"Desktop"}
+	return true
 }
 
 // uaPrepare returns the per-target setup that hands the browser's own

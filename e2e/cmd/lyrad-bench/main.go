@@ -88,7 +88,7 @@ func run(bin string, n, cold int) error {
 	defer cs.Close()
 
 	// Cold starts. The first one ever on a data dir also learns the
-	// headless user agent (one relaunch); it is reported apart.
+	// headless user agent and client hints; it is reported apart.
 	var colds []time.Duration
 	for i := 0; i <= cold; i++ {
 		start := time.Now()
@@ -100,7 +100,7 @@ func run(bin string, n, cold int) error {
 		}
 		took := time.Since(start)
 		if i == 0 {
-			fmt.Printf("cold start, first ever on a data dir (learns the headless UA, one relaunch): %v\n", took.Round(time.Millisecond))
+			fmt.Printf("cold start, first ever on a data dir (learns the headless UA): %v\n", took.Round(time.Millisecond))
 		} else {
 			colds = append(colds, took)
 		}
