@@ -326,7 +326,13 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 			proc.Kill()
 			return nil, newError(StatusBrowserUnavailable, "browser did not answer: "+err.Error(), "Try open_browser again.")
 		}
-		md, err := learnUAMetadata(ctx, conn)
+		learnHints := learnUAMetadata
+		if learn == learnUnderSwitch {
+			// The switch leaves only the low-entropy hints to learn, and
+			// those are in the headers of any request.
+			learnHints = learnLowEntropyHints
+		}
+		md, err := learnHints(ctx, conn)
 		if err != nil {
 			m.log.Warn("cannot learn the browser's user agent client hints", zap.Error(err))
 		}

@@ -85,6 +85,138 @@ const learnPage = `<!doctype html><title></title><script>
 // guard attaches: the page is ours and is never held. Nothing of it stays
 // in the profile.
 func learnUAMetadata(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, error) {
+	raw, err := askBrowser(ctx, conn, func(w http.ResponseWriter, r *http.Request) []byte {
+		if r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			io.WriteString(w, learnPage)
+			return nil
+		}
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		return b
+	})
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		OK bool `json:"ok"`
+		uaMetadata
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, err
+	}
+	if !r.OK || len(r.Brands) == 0 {
+		return nil, errors.New("the browser reports no user agent client hints")
+	}
+	md := r.uaMetadata
+	return &md, nil
+}
+
+// learnLowEntropyHints reads the brands, platform and mobile flag the
+// browser sends (Sec-CH-UA, Sec-CH-UA-Platform, Sec-CH-UA-Mobile) on a
+// navigation to a loopback server of our own, answered 204 so that no
+// document is ever made: no renderer has to start for it, which makes it
+// about ten times quicker than learnUAMetadata's page. The same rules as
+// there: before the guard, in a throwaway context.
+func learnLowEntropyHints(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, error) {
+	raw, err := askBrowser(ctx, conn, func(w http.ResponseWriter, r *http.Request) []byte {
+		w.WriteHeader(http.StatusNoContent)
+		h := map[string]string{}
+		for _, k := range []string{"Sec-Ch-Ua", "Sec-Ch-Ua-Platform", "Sec-Ch-Ua-Mobile"} {
+			h[k] = r.Header.Get(k)
+		}
+		b, _ := json.Marshal(h)
+		return b
+	})
+	if err != nil {
+		return nil, err
+	}
+	var h map[string]string
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return nil, err
+	}
+	return parseLowEntropyHints(h["Sec-Ch-Ua"], h["Sec-Ch-Ua-Platform"], h["Sec-Ch-Ua-Mobile"])
+}
+
+// parseLowEntropyHints reads the three low-entropy client hint headers
+// (structured fields: a list of strings with a "v" parameter, a string, a
+// boolean).
+func parseLowEntropyHints(ua, platform, mobile string) (*uaMetadata, error) {
+	md := &uaMetadata{}
+	rest := strings.TrimSpace(ua)
+	for rest != "" {
+		brand, r, ok := sfString(rest)
+		if !ok {
+			return nil, fmt.Errorf("unreadable Sec-CH-UA %q", ua)
+		}
+		r, ok = strings.CutPrefix(strings.TrimLeft(r, " "), ";v=")
+		if !ok {
+			return nil, fmt.Errorf("unreadable Sec-CH-UA %q", ua)
+		}
+		version, r, ok := sfString(r)
+		if !ok {
+			return nil, fmt.Errorf("unreadable Sec-CH-UA %q", ua)
+		}
+		md.Brands = append(md.Brands, uaBrand{Brand: brand, Version: version})
+		r = strings.TrimLeft(r, " ")
+		if r != "" {
+			if r, ok = strings.CutPrefix(r, ","); !ok || strings.TrimLeft(r, " ") == "" {
+				return nil, fmt.Errorf("unreadable Sec-CH-UA %q", ua)
+			}
+		}
+		rest = strings.TrimLeft(r, " ")
+	}
+	if len(md.Brands) == 0 {
+		return nil, errors.New("the browser sends no Sec-CH-UA")
+	}
+	p, r, ok := sfString(platform)
+	if !ok || r != "" {
+		return nil, fmt.Errorf("unreadable Sec-CH-UA-Platform %q", platform)
+	}
+	md.Platform = p
+	switch mobile {
+	case "?0":
+	case "?1":
+		md.Mobile = true
+	default:
+		return nil, fmt.Errorf("unreadable Sec-CH-UA-Mobile %q", mobile)
+	}
+	return md, nil
+}
+
+// sfString reads one structured-field string ("...", with \" and \\
+// escapes) off the front of s.
+func sfString(s string) (v, rest string, ok bool) {
+	if !strings.HasPrefix(s, `"`) {
+		return "", s, false
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"':
+			return b.String(), s[i+1:], true
+		case '\\':
+			if i+1 == len(s) || (s[i+1] != '"' && s[i+1] != '\\') {
+				return "", s, false
+			}
+			i++
+			b.WriteByte(s[i])
+		default:
+			if c < 0x20 || c > 0x7e {
+				return "", s, false
+			}
+			b.WriteByte(c)
+		}
+	}
+	return "", s, false
+}
+
+// askBrowser opens a page in a throwaway browser context on a loopback
+// server of our own, at a path no one else can guess, and returns what
+// answer (which writes the response) makes of the first request that it
+// returns something for. It must run before the guard attaches: the page
+// is ours and is never held. Nothing of it stays in the profile.
+func askBrowser(ctx context.Context, conn *cdpconn.Conn, answer func(w http.ResponseWriter, r *http.Request) []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -97,20 +229,16 @@ func learnUAMetadata(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, erro
 	got := make(chan []byte, 1)
 	mux := http.NewServeMux()
 	mux.HandleFunc(base, func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.Method == http.MethodGet && r.URL.Path == base:
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-store")
-			io.WriteString(w, learnPage)
-		case r.Method == http.MethodPost && r.URL.Path == base+"r":
-			b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
-			select {
-			case got <- b:
-			default:
+		if (r.Method == http.MethodGet && r.URL.Path == base) || (r.Method == http.MethodPost && r.URL.Path == base+"r") {
+			if b := answer(w, r); b != nil {
+				select {
+				case got <- b:
+				default:
+				}
 			}
-		default:
-			http.NotFound(w, r)
+			return
 		}
+		http.NotFound(w, r)
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln)
@@ -129,24 +257,12 @@ func learnUAMetadata(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, erro
 	if _, err := cdp.Call(ctx, b, target.CreateTarget, target.CreateTargetParams{URL: "http://" + ln.Addr().String() + base, BrowserContextID: bc.BrowserContextID}); err != nil {
 		return nil, fmt.Errorf("open the page: %w", err)
 	}
-	var raw []byte
 	select {
-	case raw = <-got:
+	case raw := <-got:
+		return raw, nil
 	case <-ctx.Done():
 		return nil, errors.New("the page did not answer")
 	}
-	var r struct {
-		OK bool `json:"ok"`
-		uaMetadata
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, err
-	}
-	if !r.OK || len(r.Brands) == 0 {
-		return nil, errors.New("the browser reports no user agent client hints")
-	}
-	md := r.uaMetadata
-	return &md, nil
 }
 
 // greaseBrand is the made-up brand Chrome puts among its brands ("Not:A-Brand",

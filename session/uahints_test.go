@@ -44,3 +44,47 @@ func TestCompleteLinuxHints(t *testing.T) {
 		}
 	}
 }
+
+func TestParseLowEntropyHints(t *testing.T) {
+	md, err := parseLowEntropyHints(`"Not:A-Brand";v="8", "Chromium";v="156"`, `"Linux"`, "?0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &uaMetadata{Brands: []uaBrand{{"Not:A-Brand", "8"}, {"Chromium", "156"}}, Platform: "Linux"}
+	if !reflect.DeepEqual(md, want) {
+		t.Errorf("got %+v, want %+v", md, want)
+	}
+	md, err = parseLowEntropyHints(`"Google Chrome";v="131","Not\"A\\Brand";v="24",  "Chromium";v="131"`, `"Android"`, "?1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = &uaMetadata{Brands: []uaBrand{{"Google Chrome", "131"}, {`Not"A\Brand`, "24"}, {"Chromium", "131"}}, Platform: "Android", Mobile: true}
+	if !reflect.DeepEqual(md, want) {
+		t.Errorf("got %+v, want %+v", md, want)
+	}
+	for _, bad := range [][3]string{
+		{``, `"Linux"`, "?0"},
+		{`"Chromium"`, `"Linux"`, "?0"},
+		{`"Chromium";v=156`, `"Linux"`, "?0"},
+		{`"Chromium";v="156" "x";v="1"`, `"Linux"`, "?0"},
+		{`"Chromium";v="156",`, `"Linux"`, "?0"},
+		{`"Chro` + "\n" + `mium";v="156"`, `"Linux"`, "?0"},
+		{`"Chromium";v="156"`, `Linux`, "?0"},
+		{`"Chromium";v="156"`, `"Linux" x`, "?0"},
+		{`"Chromium";v="156"`, `"Linux"`, ""},
+	} {
+		if md, err := parseLowEntropyHints(bad[0], bad[1], bad[2]); err == nil {
+			t.Errorf("%q: read as %+v", bad, md)
+		}
+	}
+}
+
+func FuzzParseLowEntropyHints(f *testing.F) {
+	f.Add(`"Not:A-Brand";v="8", "Chromium";v="156"`, `"Linux"`, "?0")
+	f.Fuzz(func(t *testing.T, ua, platform, mobile string) {
+		md, err := parseLowEntropyHints(ua, platform, mobile)
+		if err == nil && (md == nil || len(md.Brands) == 0) {
+			t.Fatalf("no brands and no error for %q", ua)
+		}
+	})
+}
