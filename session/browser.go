@@ -36,7 +36,8 @@ type Browser struct {
 	release func()
 	found   chrome.Found
 	headful bool
-	starts  int // browser processes the launch started (2 when it relaunched)
+	starts  int              // browser processes the launch started (2 when it relaunched)
+	version *cdpconn.Pending // Browser.getVersion, sent at start when launch needs it
 	// learned: what this browser reported of itself before it was
 	// guarded, on a launch that asked (nil otherwise, or when it failed).
 	learned *uaFile
@@ -170,7 +171,11 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 			b.shutdown(2 * time.Second)
 			continue
 		}
-		v, err := cdp.Call(ctx, b.conn.Browser(), browser.GetVersion, cdp.Empty{})
+		var v browser.GetVersionResult
+		err = errors.New("not asked")
+		if b.version != nil {
+			err = b.version.Wait(ctx, &v)
+		}
 		if err != nil {
 			b.shutdown(2 * time.Second)
 			release()
@@ -319,11 +324,20 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		return nil, newError(StatusBrowserUnavailable, "cannot connect to the browser: "+err.Error(), "Try open_browser again.")
 	}
 	b.conn = conn
+	if headless && learn == learnNone {
+		// launch compares the version with the one the UA was learned
+		// from; the answer is read then, and nothing waits on it here.
+		b.version, _ = conn.Browser().Send(browser.GetVersion.Method, nil)
+	}
+	// Downloads are denied while the guard starts, rather than after.
+	dlDone := make(chan error, 1)
+	go func() { dlDone <- m.startDownloads(ctx, b) }()
 	if learn != learnNone {
 		v, err := cdp.Call(ctx, conn.Browser(), browser.GetVersion, cdp.Empty{})
 		if err != nil {
 			conn.Abort()
 			proc.Kill()
+			<-dlDone
 			return nil, newError(StatusBrowserUnavailable, "browser did not answer: "+err.Error(), "Try open_browser again.")
 		}
 		learnHints := learnUAMetadata
@@ -383,6 +397,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		b.closing.Store(true)
 		conn.Abort()
 		proc.Kill()
+		<-dlDone
 		return nil, newError(StatusBrowserUnavailable, "cannot guard the browser: "+err.Error(), "Try open_browser again.")
 	}
 	b.mu.Lock()
@@ -390,7 +405,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 	guarded.Store(g)
 	b.mu.Unlock()
 	b.startDialogs(m.log)
-	if err := m.startDownloads(ctx, b); err != nil {
+	if err := <-dlDone; err != nil {
 		b.shutdown(2 * time.Second)
 		return nil, newError(StatusBrowserUnavailable, "cannot put the browser's downloads behind the guard: "+err.Error(), "Try open_browser again.")
 	}

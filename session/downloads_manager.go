@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/audit"
@@ -43,12 +44,20 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 	if err != nil {
 		return err
 	}
-	g := b.guardSet()
+	// It starts beside the guard: the guard is asked for once it is set.
 	opener := func(id target.ID) target.ID {
-		if t, ok := g.Held(id); ok {
-			return t.OpenerID
+		if g := b.guardSet(); g != nil {
+			if t, ok := g.Held(id); ok {
+				return t.OpenerID
+			}
 		}
 		return ""
+	}
+	frameOf := func(f cdp.FrameID) (target.ID, string, bool) {
+		if g := b.guardSet(); g != nil {
+			return g.FrameOf(f)
+		}
+		return "", "", false
 	}
 	rules := downloadRules{observe: m.cfg.Enforcement == policy.Observe, maxBytes: m.cfg.DownloadMaxBytes, timeout: m.cfg.DownloadTimeout}
 	// What a page sets off on its own (blocked, would_block) is bounded
@@ -61,7 +70,7 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 		}
 		m.audit(r)
 	}
-	d, err := startDownloads(ctx, b.conn, store, rules, g.FrameOf, opener, write, m.log)
+	d, err := startDownloads(ctx, b.conn, store, rules, frameOf, opener, write, m.log)
 	if err != nil {
 		return err
 	}
