@@ -3,6 +3,7 @@ package benchkit
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -32,7 +33,7 @@ type Peer struct {
 }
 
 // StartPeer starts cmd (its TMPDIR set to tmp, which the Peer owns) and
-// opens an MCP session with it. name is prefixed to the server's version.
+// opens an MCP session with it.
 func StartPeer(name string, cmd *exec.Cmd, tmp string) (*Peer, error) {
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
@@ -49,9 +50,6 @@ func StartPeer(name string, cmd *exec.Cmd, tmp string) (*Peer, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	p.CS = cs
-	if init := cs.InitializeResult(); init != nil && init.ServerInfo != nil {
-		p.Name += " " + init.ServerInfo.Version
-	}
 	return p, nil
 }
 
@@ -123,6 +121,20 @@ func ChromeDevtoolsScript(dir string) string {
 	return script(dir, "chrome-devtools-mcp", filepath.Join("build", "src", "bin", "chrome-devtools-mcp.js"))
 }
 
+// version is the version in the package.json nearest above script.
+func version(script string) string {
+	for d := filepath.Dir(script); d != filepath.Dir(d); d = filepath.Dir(d) {
+		b, err := os.ReadFile(filepath.Join(d, "package.json"))
+		if err != nil {
+			continue
+		}
+		var p struct{ Version string }
+		json.Unmarshal(b, &p)
+		return p.Version
+	}
+	return "(version unknown)"
+}
+
 func script(dir, pkg, file string) string {
 	if dir == "" {
 		return ""
@@ -157,7 +169,7 @@ func StartPlaywright(cli, browser string) (*Peer, error) {
 	if os.Geteuid() == 0 {
 		args = append(args, "--no-sandbox")
 	}
-	return StartPeer("Playwright MCP", exec.Command("node", args...), tmp)
+	return StartPeer("Playwright MCP "+version(cli), exec.Command("node", args...), tmp)
 }
 
 // StartChromeDevtools runs chrome-devtools-mcp's script headless on
@@ -177,5 +189,5 @@ func StartChromeDevtools(script, browser string) (*Peer, error) {
 	}
 	cmd := exec.Command("node", args...)
 	cmd.Env = append(os.Environ(), "CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS=1", "CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS=1")
-	return StartPeer("chrome-devtools-mcp", cmd, tmp)
+	return StartPeer("chrome-devtools-mcp "+version(script), cmd, tmp)
 }
