@@ -90,7 +90,12 @@ func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) 
 	defer stop()
 
 	ctx := context.Background()
-	ly, err := connectLyrad(ctx, lyradBin)
+	lyDir, err := os.MkdirTemp("", "read-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(lyDir)
+	ly, err := connectLyrad(ctx, lyradBin, lyDir)
 	if err != nil {
 		return err
 	}
@@ -283,11 +288,7 @@ for (let i = 0; i < 30; i++) {
 }
 </script>`
 
-func connectLyrad(ctx context.Context, bin string) (*mcp.ClientSession, error) {
-	dir, err := os.MkdirTemp("", "read-bench")
-	if err != nil {
-		return nil, err
-	}
+func connectLyrad(ctx context.Context, bin, dir string) (*mcp.ClientSession, error) {
 	cmd := exec.Command(bin, "stdio")
 	// Consent off: the bench measures reading, and asks nobody.
 	cmd.Env = append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dir, "LYRA_BROWSER_HEADLESS=true", "LYRA_BROWSER_LOG_LEVEL="+lyradLog, "LYRA_BROWSER_CONSENT_CHANNEL=off")
