@@ -5,12 +5,15 @@
 //
 // When Playwright MCP (@playwright/mcp) is installed, the same steps are
 // driven through its browser_click and browser_type in the same run, on the
-// same page and the same Chromium, and both are reported:
+// same page and the same Chromium, and when chrome-devtools-mcp is, through
+// its click and fill (by the uid its take_snapshot gives); all are
+// reported:
 //
-//	go run ./e2e/cmd/act-bench -lyrad bin/lyrad [-n 50] [-playwright-mcp path/to/@playwright/mcp/cli.js]
+//	go run ./e2e/cmd/act-bench -lyrad bin/lyrad [-n 50] [-playwright-mcp path/to/@playwright/mcp/cli.js] [-chrome-devtools-mcp DIR]
 //
 // Without -playwright-mcp it looks at $PLAYWRIGHT_MCP, then at the global
-// npm modules.
+// npm modules. DIR is where `npm install chrome-devtools-mcp` ran
+// (node_modules inside); $CHROME_DEVTOOLS_MCP_DIR works too.
 package main
 
 import (
@@ -24,10 +27,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lyrad/lyrad/e2e/benchkit"
 )
@@ -43,15 +45,16 @@ func main() {
 	bin := flag.String("lyrad", "bin/lyrad", "lyrad binary")
 	n := flag.Int("n", 50, "calls of each tool to time")
 	pw := flag.String("playwright-mcp", "", "path to @playwright/mcp's cli.js (default: $PLAYWRIGHT_MCP, then the global npm modules)")
-	browser := flag.String("chromium", "/usr/bin/chromium", "browser Playwright MCP drives")
+	cd := flag.String("chrome-devtools-mcp", os.Getenv("CHROME_DEVTOOLS_MCP_DIR"), "directory where chrome-devtools-mcp is installed (node_modules inside)")
+	browser := flag.String("chromium", "/usr/bin/chromium", "browser the peers drive")
 	flag.Parse()
-	if err := run(*bin, *n, *pw, *browser); err != nil {
+	if err := run(*bin, *n, *pw, *cd, *browser); err != nil {
 		fmt.Fprintln(os.Stderr, "act-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, n int, pw, browser string) error {
+func run(bin string, n int, pw, cdDir, browser string) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -72,20 +75,27 @@ func run(bin string, n int, pw, browser string) error {
 	}
 	fmt.Printf("lyrad      type_text, median of %d: %v  (p90 %v)   target < 30ms\n", n, r(median(lyType)), r(pct(lyType, 0.9)))
 
-	cli := findPlaywrightMCP(pw)
-	if cli == "" {
+	if cli := findPlaywrightMCP(pw); cli == "" {
 		fmt.Println("Playwright MCP: not installed (npm install @playwright/mcp, then -playwright-mcp node_modules/@playwright/mcp/cli.js); not compared")
-		return nil
-	}
-	pwClick, pwType, version, err := benchPlaywright(cli, browser, page, n)
-	if err != nil {
+	} else if pwClick, pwType, name, err := benchPlaywright(cli, browser, page, n); err != nil {
 		fmt.Printf("Playwright MCP (%s): %v\n", cli, err)
-		return nil
+	} else {
+		fmt.Printf("%s browser_click (ref), median of %d: %v  (p90 %v)\n", name, n, r(median(pwClick)), r(pct(pwClick, 0.9)))
+		fmt.Printf("%s browser_type (ref), median of %d: %v  (p90 %v)\n", name, n, r(median(pwType)), r(pct(pwType, 0.9)))
+		fmt.Printf("lyrad / Playwright MCP: click %.2f, type %.2f\n",
+			float64(median(lyClick))/float64(median(pwClick)), float64(median(lyType))/float64(median(pwType)))
 	}
-	fmt.Printf("Playwright MCP %s browser_click (ref), median of %d: %v  (p90 %v)\n", version, n, r(median(pwClick)), r(pct(pwClick, 0.9)))
-	fmt.Printf("Playwright MCP %s browser_type (ref), median of %d: %v  (p90 %v)\n", version, n, r(median(pwType)), r(pct(pwType, 0.9)))
-	fmt.Printf("lyrad / Playwright MCP: click %.2f, type %.2f\n",
-		float64(median(lyClick))/float64(median(pwClick)), float64(median(lyType))/float64(median(pwType)))
+
+	if script := benchkit.ChromeDevtoolsScript(cdDir); script == "" {
+		fmt.Println("chrome-devtools-mcp: not installed (npm install chrome-devtools-mcp in DIR, then -chrome-devtools-mcp DIR); not compared")
+	} else if cdClick, cdFill, name, err := benchChromeDevtools(script, browser, page, n); err != nil {
+		fmt.Printf("chrome-devtools-mcp (%s): %v\n", script, err)
+	} else {
+		fmt.Printf("%s click (uid), median of %d: %v  (p90 %v)\n", name, n, r(median(cdClick)), r(pct(cdClick, 0.9)))
+		fmt.Printf("%s fill (uid), median of %d: %v  (p90 %v)\n", name, n, r(median(cdFill)), r(pct(cdFill, 0.9)))
+		fmt.Printf("lyrad / chrome-devtools-mcp: click %.2f, type %.2f\n",
+			float64(median(lyClick))/float64(median(cdClick)), float64(median(lyType))/float64(median(cdFill)))
+	}
 	return nil
 }
 
@@ -150,84 +160,106 @@ func benchLyrad(bin, page string, n int) (click, clickRef, typing []time.Duratio
 // benchPlaywright drives Playwright MCP over stdio through the same steps:
 // open the page, take the snapshot that gives refs, then click and type by
 // ref.
-func benchPlaywright(cli, browser, page string, n int) (click, typing []time.Duration, version string, err error) {
-	dir, err := os.MkdirTemp("", "act-bench-pw")
+func benchPlaywright(cli, browser, page string, n int) (click, typing []time.Duration, name string, err error) {
+	p, err := benchkit.StartPlaywright(cli, browser)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	defer os.RemoveAll(dir)
-	cmd := exec.Command("node", cli, "--headless", "--isolated", "--no-sandbox", "--executable-path", browser, "--output-dir", dir)
-	cmd.Stderr = nil
-	c := mcp.NewClient(&mcp.Implementation{Name: "act-bench", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	cancel()
-	if err != nil {
-		return nil, nil, "", err
-	}
-	defer cs.Close()
-	if init := cs.InitializeResult(); init != nil && init.ServerInfo != nil {
-		version = init.ServerInfo.Version
-	}
-	text := func(name string, args map[string]any) (string, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			return "", err
-		}
-		var sb strings.Builder
-		for _, c := range res.Content {
-			if t, ok := c.(*mcp.TextContent); ok {
-				sb.WriteString(t.Text)
-			}
-		}
-		if res.IsError {
-			return sb.String(), fmt.Errorf("%s: %s", name, sb.String())
-		}
-		return sb.String(), nil
-	}
+	defer p.Close()
 	// Newer versions name the element "target", older ones "ref".
 	refArg := "ref"
-	if tools, err := cs.ListTools(context.Background(), nil); err == nil {
+	if tools, err := p.CS.ListTools(context.Background(), nil); err == nil {
 		for _, tl := range tools.Tools {
 			if tl.Name == "browser_click" && strings.Contains(fmt.Sprint(tl.InputSchema), "target") {
 				refArg = "target"
 			}
 		}
 	}
-	if _, err := text("browser_navigate", map[string]any{"url": page}); err != nil {
-		return nil, nil, version, err
+	if _, err := p.Call("browser_navigate", map[string]any{"url": page}); err != nil {
+		return nil, nil, p.Name, err
 	}
-	snap, err := text("browser_snapshot", map[string]any{})
+	snap, err := p.Call("browser_snapshot", nil)
 	if err != nil {
-		return nil, nil, version, err
+		return nil, nil, p.Name, err
 	}
 	btn := regexp.MustCompile(`button "Press me" \[ref=(\w+)\]`).FindStringSubmatch(snap)
 	box := regexp.MustCompile(`textbox "Name" \[ref=(\w+)\]`).FindStringSubmatch(snap)
 	if btn == nil || box == nil {
-		return nil, nil, version, errors.New("no refs for the button and the field in its snapshot:\n" + snap)
+		return nil, nil, p.Name, errors.New("no refs for the button and the field in its snapshot:\n" + snap)
 	}
+	click, typing, err = timeActs(n,
+		func() error {
+			_, err := p.Call("browser_click", map[string]any{"element": "Press me button", refArg: btn[1]})
+			return err
+		},
+		func(text string) error {
+			_, err := p.Call("browser_type", map[string]any{"element": "Name field", refArg: box[1], "text": text})
+			return err
+		})
+	return click, typing, p.Name, err
+}
+
+// benchChromeDevtools drives chrome-devtools-mcp over stdio through the
+// same steps: open the page in a new tab (which gives its pageId), take
+// the snapshot that gives uids, then click and fill by uid.
+func benchChromeDevtools(script, browser, page string, n int) (click, fill []time.Duration, name string, err error) {
+	p, err := benchkit.StartChromeDevtools(script, browser)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	defer p.Close()
+	pages, err := p.Call("new_page", map[string]any{"url": page})
+	if err != nil {
+		return nil, nil, p.Name, err
+	}
+	m := regexp.MustCompile(`(?m)^(\d+): .*\[selected\]$`).FindStringSubmatch(pages)
+	if m == nil {
+		return nil, nil, p.Name, errors.New("no selected page in new_page's answer:\n" + pages)
+	}
+	id, _ := strconv.Atoi(m[1])
+	snap, err := p.Call("take_snapshot", map[string]any{"pageId": id})
+	if err != nil {
+		return nil, nil, p.Name, err
+	}
+	btn := regexp.MustCompile(`uid=(\S+) button "Press me"`).FindStringSubmatch(snap)
+	box := regexp.MustCompile(`uid=(\S+) textbox "Name"`).FindStringSubmatch(snap)
+	if btn == nil || box == nil {
+		return nil, nil, p.Name, errors.New("no uids for the button and the field in its snapshot:\n" + snap)
+	}
+	click, fill, err = timeActs(n,
+		func() error {
+			_, err := p.Call("click", map[string]any{"pageId": id, "uid": btn[1]})
+			return err
+		},
+		func(text string) error {
+			_, err := p.Call("fill", map[string]any{"pageId": id, "uid": box[1], "value": text})
+			return err
+		})
+	return click, fill, p.Name, err
+}
+
+// timeActs clicks 3 times to warm up, then times n clicks and n typings.
+func timeActs(n int, click func() error, typeText func(string) error) (clicks, typings []time.Duration, err error) {
 	for i := 0; i < 3; i++ {
-		if _, err := text("browser_click", map[string]any{"element": "Press me button", refArg: btn[1]}); err != nil {
-			return nil, nil, version, err
+		if err := click(); err != nil {
+			return nil, nil, err
 		}
 	}
 	for i := 0; i < n; i++ {
 		start := time.Now()
-		if _, err := text("browser_click", map[string]any{"element": "Press me button", refArg: btn[1]}); err != nil {
-			return nil, nil, version, err
+		if err := click(); err != nil {
+			return nil, nil, err
 		}
-		click = append(click, time.Since(start))
+		clicks = append(clicks, time.Since(start))
 	}
 	for i := 0; i < n; i++ {
 		start := time.Now()
-		if _, err := text("browser_type", map[string]any{"element": "Name field", refArg: box[1], "text": fmt.Sprintf("Ada Lovelace %d", i)}); err != nil {
-			return nil, nil, version, err
+		if err := typeText(fmt.Sprintf("Ada Lovelace %d", i)); err != nil {
+			return nil, nil, err
 		}
-		typing = append(typing, time.Since(start))
+		typings = append(typings, time.Since(start))
 	}
-	return click, typing, version, nil
+	return clicks, typings, nil
 }
 
 func findPlaywrightMCP(flagged string) string {

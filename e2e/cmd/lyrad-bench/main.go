@@ -1,8 +1,17 @@
 // Command lyrad-bench measures lyrad through MCP against real Chromium:
-// cold start (open_browser to the first navigate done, headless), the median
-// navigate to a small loopback page, and the daemon's own RSS without Chrome.
+// cold start (open_browser to the first navigate done, headless) beside
+// plain Chrome's (launched with the same flags on a used profile, driven
+// over CDP by this program), the median navigate to a small loopback page,
+// and the daemon's own RSS without Chrome. With the peers' directories it
+// also times each one's first ever start, lyrad's too: process start to the
+// first navigate done, on a fresh profile.
 //
-//	go run ./e2e/cmd/lyrad-bench -lyrad bin/lyrad [-n 50]
+//	go run ./e2e/cmd/lyrad-bench -lyrad bin/lyrad [-n 50] [-cold 5] \
+//	    [-playwright-mcp DIR] [-chrome-devtools-mcp DIR] [-first 3]
+//
+// DIR is where `npm install @playwright/mcp chrome-devtools-mcp` ran
+// (node_modules inside); PLAYWRIGHT_MCP_DIR and CHROME_DEVTOOLS_MCP_DIR
+// work too.
 package main
 
 import (
@@ -24,17 +33,29 @@ func main() {
 	bin := flag.String("lyrad", "bin/lyrad", "lyrad binary")
 	n := flag.Int("n", 50, "navigations to time")
 	cold := flag.Int("cold", 5, "cold starts to time")
+	pw := flag.String("playwright-mcp", os.Getenv("PLAYWRIGHT_MCP_DIR"), "directory where @playwright/mcp is installed (node_modules inside)")
+	cd := flag.String("chrome-devtools-mcp", os.Getenv("CHROME_DEVTOOLS_MCP_DIR"), "directory where chrome-devtools-mcp is installed (node_modules inside)")
+	browser := flag.String("chromium", "/usr/bin/chromium", "browser the peers drive")
+	first := flag.Int("first", 3, "first ever starts to time for each server (with a peer directory given)")
 	flag.Parse()
-	if err := run(*bin, *n, *cold); err != nil {
+	page, err := serve()
+	if err == nil {
+		err = run(*bin, page, *n, *cold)
+	}
+	if err == nil {
+		err = firstStarts(*bin, *pw, *cd, *browser, page, *first)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "lyrad-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, n, cold int) error {
+// serve serves the benchmark's pages on loopback and returns the root URL.
+func serve() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return "", err
 	}
 	page := "http://" + ln.Addr().String() + "/"
 	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -67,7 +88,10 @@ func run(bin string, n, cold int) error {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprintf(w, "<!doctype html><title>bench</title><h1>small page</h1><p>%s</p><a href='/x'>x</a>", r.URL.Path)
 	}))
+	return page, nil
+}
 
+func run(bin, page string, n, cold int) error {
 	dataDir, err := os.MkdirTemp("", "lyrad-bench")
 	if err != nil {
 		return err
@@ -88,14 +112,24 @@ func run(bin string, n, cold int) error {
 	defer cs.Close()
 
 	// Cold starts. The first one ever on a data dir also learns the
-	// headless user agent and client hints; it is reported apart.
-	var colds []time.Duration
+	// headless user agent and client hints; it is reported apart. Each
+	// later one is followed by plain Chrome's on a profile of its own, made
+	// by one untimed start first.
+	plainDir, err := os.MkdirTemp("", "lyrad-bench-plain-cold")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(plainDir)
+	if _, err := plainColdStart(plainDir, page); err != nil {
+		return fmt.Errorf("plain Chrome cold start: %w", err)
+	}
+	var colds, plainColds []time.Duration
 	for i := 0; i <= cold; i++ {
 		start := time.Now()
 		if err := callOK(cs, "open_browser", nil); err != nil {
 			return err
 		}
-		if err := callOK(cs, "navigate", map[string]any{"url": page}); err != nil {
+		if err := callOK(cs, "navigate", map[string]any{"url": page, "wait_until": "load"}); err != nil {
 			return err
 		}
 		took := time.Since(start)
@@ -103,6 +137,11 @@ func run(bin string, n, cold int) error {
 			fmt.Printf("cold start, first ever on a data dir (learns the headless UA): %v\n", took.Round(time.Millisecond))
 		} else {
 			colds = append(colds, took)
+			plain, err := plainColdStart(plainDir, page)
+			if err != nil {
+				return fmt.Errorf("plain Chrome cold start: %w", err)
+			}
+			plainColds = append(plainColds, plain)
 		}
 		if i < cold {
 			if err := callOK(cs, "close_browser", nil); err != nil {
@@ -110,8 +149,15 @@ func run(bin string, n, cold int) error {
 			}
 		}
 	}
-	fmt.Printf("cold start (open_browser -> first navigate done, headless), median of %d: %v  (min %v, max %v)\n",
+	fmt.Printf("cold start (open_browser -> first navigate done, load, headless), median of %d: %v  (min %v, max %v)\n",
 		len(colds), median(colds).Round(time.Millisecond), minD(colds).Round(time.Millisecond), maxD(colds).Round(time.Millisecond))
+	fmt.Printf("plain Chrome cold start (lyrad's launch flags, used profile, CDP attach, navigate until load; no lyrad), median of %d: %v  (min %v, max %v)\n",
+		len(plainColds), median(plainColds).Round(time.Millisecond), minD(plainColds).Round(time.Millisecond), maxD(plainColds).Round(time.Millisecond))
+	// The minima too: on a loaded machine they are the steadier estimate.
+	share, minShare := median(colds)-median(plainColds), minD(colds)-minD(plainColds)
+	fmt.Printf("lyrad's own share of a cold start: medians %v - %v = %v (%.0f%% of lyrad's); minima %v - %v = %v\n",
+		median(colds).Round(time.Millisecond), median(plainColds).Round(time.Millisecond), share.Round(time.Millisecond), 100*float64(share)/float64(median(colds)),
+		minD(colds).Round(time.Millisecond), minD(plainColds).Round(time.Millisecond), minShare.Round(time.Millisecond))
 
 	var navs []time.Duration
 	for i := 0; i < n; i++ {

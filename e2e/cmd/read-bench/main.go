@@ -1,16 +1,19 @@
 // Command read-bench measures read_page(mode="tree") through MCP on real
 // pages: the six saved pages of ../shared/fixtures/pages, a large form and
 // a small app page, served on loopback. It drives lyrad's binary with the
-// go-sdk client and, when @playwright/mcp is installed, Playwright MCP
-// through the same steps in the same run, and reports per page the median
-// read time, the tree size in characters, and which links, buttons and
-// text fields Playwright's snapshot lists that lyrad's tree does not.
+// go-sdk client and, when they are installed, Playwright MCP
+// (browser_snapshot) and chrome-devtools-mcp (take_snapshot) through the
+// same steps in the same run, and reports per page the median read time,
+// the tree size in characters, the ratios lyrad/peer, and which links,
+// buttons and text fields Playwright's snapshot lists that lyrad's tree
+// does not (chrome-devtools-mcp's snapshot is another format: it is timed
+// and sized, not searched for what lyrad lacks).
 //
-//	go run ./e2e/cmd/read-bench -lyrad bin/lyrad [-playwright-mcp DIR] [-n 5] [-v] [-dump OUTDIR]
+//	go run ./e2e/cmd/read-bench -lyrad bin/lyrad [-playwright-mcp DIR] [-chrome-devtools-mcp DIR] [-n 5] [-v] [-dump OUTDIR]
 //
-// DIR is where `npm install @playwright/mcp` ran (its node_modules holds
-// @playwright/mcp/cli.js); PLAYWRIGHT_MCP_DIR works too. Without it the
-// Playwright columns are left out.
+// DIR is where `npm install @playwright/mcp chrome-devtools-mcp` ran (its
+// node_modules holds the packages); PLAYWRIGHT_MCP_DIR and
+// CHROME_DEVTOOLS_MCP_DIR work too. Without one, its columns are left out.
 package main
 
 import (
@@ -31,19 +34,22 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lyrad/lyrad/e2e/benchkit"
 )
 
 func main() {
 	lyrad := flag.String("lyrad", "bin/lyrad", "lyrad binary")
 	pages := flag.String("pages", "../shared/fixtures/pages", "directory of saved pages")
 	pwDir := flag.String("playwright-mcp", os.Getenv("PLAYWRIGHT_MCP_DIR"), "directory where @playwright/mcp is installed (node_modules inside)")
-	browser := flag.String("browser", "/usr/bin/chromium", "browser executable for Playwright MCP")
+	cdDir := flag.String("chrome-devtools-mcp", os.Getenv("CHROME_DEVTOOLS_MCP_DIR"), "directory where chrome-devtools-mcp is installed (node_modules inside)")
+	browser := flag.String("browser", "/usr/bin/chromium", "browser executable for the peers")
 	n := flag.Int("n", 5, "reads per page")
 	verbose := flag.Bool("v", false, "print what is missing")
 	flag.StringVar(&lyradLog, "lyrad-log", "warn", "lyrad's log level (debug shows where each tree read spent its time)")
 	flag.StringVar(&dumpDir, "dump", "", "write each page's lyrad tree and Playwright snapshot into this directory")
 	flag.Parse()
-	if err := run(*lyrad, *pages, *pwDir, *browser, *n, *verbose); err != nil {
+	if err := run(*lyrad, *pages, *pwDir, *cdDir, *browser, *n, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "read-bench:", err)
 		os.Exit(1)
 	}
@@ -52,7 +58,8 @@ func main() {
 // lyradLog is lyrad's log level, on its stderr.
 var lyradLog string
 
-// dumpDir, when set, receives NAME.lyrad.txt and NAME.pw.yaml per page.
+// dumpDir, when set, receives NAME.lyrad.txt, NAME.pw.yaml and
+// NAME.cdm.txt per page.
 var dumpDir string
 
 // result is one server's reading of one page.
@@ -66,7 +73,7 @@ type result struct {
 	firstPages []time.Duration // lyrad: the first page of each whole read
 }
 
-func run(lyradBin, pagesDir, pwDir, browser string, n int, verbose bool) error {
+func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) error {
 	names, err := filepath.Glob(filepath.Join(pagesDir, "*.html"))
 	if err != nil || len(names) == 0 {
 		return fmt.Errorf("no pages in %s", pagesDir)
@@ -83,26 +90,48 @@ func run(lyradBin, pagesDir, pwDir, browser string, n int, verbose bool) error {
 	defer stop()
 
 	ctx := context.Background()
-	ly, err := connectLyrad(ctx, lyradBin)
+	lyDir, err := os.MkdirTemp("", "read-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(lyDir)
+	ly, err := connectLyrad(ctx, lyradBin, lyDir)
 	if err != nil {
 		return err
 	}
 	defer ly.Close()
 	var pw *mcp.ClientSession
-	if cli := playwrightCLI(pwDir); cli != "" {
-		if pw, err = connectPlaywright(ctx, cli, browser); err != nil {
+	if cli := benchkit.PlaywrightScript(pwDir); cli != "" {
+		p, err := benchkit.StartPlaywright(cli, browser)
+		if err != nil {
 			return fmt.Errorf("playwright mcp: %w", err)
 		}
-		defer pw.Close()
+		defer p.Close()
+		pw = p.CS
 	} else {
-		fmt.Println("Playwright MCP not found (pass -playwright-mcp DIR after `npm install @playwright/mcp` in DIR): lyrad only.")
+		fmt.Println("Playwright MCP not found (pass -playwright-mcp DIR after `npm install @playwright/mcp` in DIR): not compared.")
+	}
+	var cd *benchkit.Peer
+	if script := benchkit.ChromeDevtoolsScript(cdDir); script != "" {
+		if cd, err = benchkit.StartChromeDevtools(script, browser); err != nil {
+			return fmt.Errorf("chrome-devtools-mcp: %w", err)
+		}
+		defer cd.Close()
+		fmt.Printf("%s: take_snapshot timed and sized beside lyrad; missing actionables are counted against Playwright's snapshot only (chrome-devtools-mcp's is another format).\n", cd.Name)
+	} else {
+		fmt.Println("chrome-devtools-mcp not found (pass -chrome-devtools-mcp DIR after `npm install chrome-devtools-mcp` in DIR): not compared.")
 	}
 
 	// lyrad ms reads every page of the tree (next_offset); 1st pg is the
-	// first page alone; time is lyrad ms over pw ms, size chars over chars.
-	fmt.Printf("%-18s | %12s %10s %9s %9s | %12s %10s | %6s %6s %8s %8s\n", "page", "lyrad chars", "lyrad ms", "1st pg", "default", "pw chars", "pw ms", "time", "size", "missing", "left out")
-	fmt.Println(strings.Repeat("-", 127))
-	var sumLy, sumPw int
+	// first page alone; time is lyrad ms over pw ms, size chars over chars;
+	// the same for chrome-devtools-mcp (cdm) after the Playwright columns.
+	header := fmt.Sprintf("%-18s | %12s %10s %9s %9s | %12s %10s | %6s %6s %8s %8s", "page", "lyrad chars", "lyrad ms", "1st pg", "default", "pw chars", "pw ms", "time", "size", "missing", "left out")
+	if cd != nil {
+		header += fmt.Sprintf(" | %12s %10s | %6s %6s", "cdm chars", "cdm ms", "time", "size")
+	}
+	fmt.Println(header)
+	fmt.Println(strings.Repeat("-", len(header)))
+	var sumLy, sumPw, sumCd int
 	var allOK = true
 	var missingTotal int
 	for _, name := range names {
@@ -117,9 +146,30 @@ func run(lyradBin, pagesDir, pwDir, browser string, n int, verbose bool) error {
 		if dumpDir != "" {
 			os.WriteFile(filepath.Join(dumpDir, name+".lyrad.txt"), []byte(l.tree), 0o644)
 		}
+		realPage := !strings.HasPrefix(name, "large-form") && name != "app.html" && name != "tiny.html"
+		if realPage {
+			sumLy += l.chars
+		}
 		line := fmt.Sprintf("%-18s | %12d %10.1f %9.1f %9d |", name, l.chars, ms(l.median), ms(median(l.firstPages)), l.defChars)
+		var cdCols string
+		if cd != nil {
+			c, err := readChromeDevtools(cd, u, n)
+			if err != nil {
+				return fmt.Errorf("chrome-devtools-mcp %s: %w", name, err)
+			}
+			if dumpDir != "" {
+				os.WriteFile(filepath.Join(dumpDir, name+".cdm.txt"), []byte(c.tree), 0o644)
+			}
+			if realPage {
+				sumCd += c.chars
+			}
+			cdCols = fmt.Sprintf(" | %12d %10.1f | %5.2fx %5.0f%%", c.chars, ms(c.median), float64(l.median)/float64(max(1, c.median)), 100*float64(l.chars)/float64(max(1, c.chars)))
+		}
 		if pw == nil {
-			fmt.Println(line)
+			if cd != nil {
+				line += fmt.Sprintf(" %12s %10s | %6s %6s %8s %8s", "-", "-", "-", "-", "-", "-")
+			}
+			fmt.Println(line + cdCols)
 			continue
 		}
 		p, err := readPlaywright(ctx, pw, u, n)
@@ -138,11 +188,10 @@ func run(lyradBin, pagesDir, pwDir, browser string, n int, verbose bool) error {
 		missing, unseen = boxless(ctx, pw, missing)
 		missingTotal += len(missing)
 		ratio := float64(l.chars) / float64(max(1, p.chars))
-		if !strings.HasPrefix(name, "large-form") && name != "app.html" && name != "tiny.html" {
-			sumLy += l.chars
+		if realPage {
 			sumPw += p.chars
 		}
-		fmt.Printf("%s %12d %10.1f | %5.2fx %5.0f%% %8d %8d\n", line, p.chars, ms(p.median), float64(l.median)/float64(max(1, p.median)), 100*ratio, len(missing), len(unseen))
+		fmt.Printf("%s %12d %10.1f | %5.2fx %5.0f%% %8d %8d%s\n", line, p.chars, ms(p.median), float64(l.median)/float64(max(1, p.median)), 100*ratio, len(missing), len(unseen), cdCols)
 		if verbose {
 			for _, m := range missing {
 				fmt.Printf("    missing: %s\n", m.desc)
@@ -155,6 +204,9 @@ func run(lyradBin, pagesDir, pwDir, browser string, n int, verbose bool) error {
 	if pw != nil && sumPw > 0 {
 		fmt.Printf("\nsix real pages: lyrad %d chars, Playwright %d chars: %.0f%% (target at most 40%%); actionables missing: %d\n",
 			sumLy, sumPw, 100*float64(sumLy)/float64(sumPw), missingTotal)
+	}
+	if cd != nil && sumCd > 0 {
+		fmt.Printf("six real pages: lyrad %d chars, chrome-devtools-mcp %d chars: %.0f%%\n", sumLy, sumCd, 100*float64(sumLy)/float64(sumCd))
 	}
 	if !allOK {
 		return fmt.Errorf("a default read_page answer exceeded max_chars (20000)")
@@ -236,40 +288,11 @@ for (let i = 0; i < 30; i++) {
 }
 </script>`
 
-func connectLyrad(ctx context.Context, bin string) (*mcp.ClientSession, error) {
-	dir, err := os.MkdirTemp("", "read-bench")
-	if err != nil {
-		return nil, err
-	}
+func connectLyrad(ctx context.Context, bin, dir string) (*mcp.ClientSession, error) {
 	cmd := exec.Command(bin, "stdio")
 	// Consent off: the bench measures reading, and asks nobody.
 	cmd.Env = append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dir, "LYRA_BROWSER_HEADLESS=true", "LYRA_BROWSER_LOG_LEVEL="+lyradLog, "LYRA_BROWSER_CONSENT_CHANNEL=off")
 	cmd.Stderr = os.Stderr
-	c := mcp.NewClient(&mcp.Implementation{Name: "read-bench", Version: "1"}, nil)
-	return c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-}
-
-func playwrightCLI(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	p := filepath.Join(dir, "node_modules", "@playwright", "mcp", "cli.js")
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
-}
-
-func connectPlaywright(ctx context.Context, cli, browser string) (*mcp.ClientSession, error) {
-	out, err := os.MkdirTemp("", "read-bench-pw")
-	if err != nil {
-		return nil, err
-	}
-	args := []string{cli, "--headless", "--isolated", "--executable-path", browser, "--output-dir", out}
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox")
-	}
-	cmd := exec.Command("node", args...)
 	c := mcp.NewClient(&mcp.Implementation{Name: "read-bench", Version: "1"}, nil)
 	return c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 }
@@ -380,6 +403,42 @@ func readPlaywright(ctx context.Context, cs *mcp.ClientSession, u string, n int)
 		if m := yamlBlock.FindStringSubmatch(snap); m != nil {
 			snap = m[1]
 		}
+		r.tree = snap
+		r.chars = len([]rune(snap))
+	}
+	r.median = median(times)
+	return r, nil
+}
+
+// cdmPage is the page id a chrome-devtools-mcp answer lists as selected.
+var cdmPage = regexp.MustCompile(`(?m)^(\d+): .*\[selected\]$`)
+
+// readChromeDevtools loads u in chrome-devtools-mcp's selected page and
+// times take_snapshot n times; the size is the snapshot's, without the
+// heading the answer puts before it.
+func readChromeDevtools(cd *benchkit.Peer, u string, n int) (result, error) {
+	pages, err := cd.Call("list_pages", nil)
+	if err != nil {
+		return result{}, err
+	}
+	m := cdmPage.FindStringSubmatch(pages)
+	if m == nil {
+		return result{}, fmt.Errorf("no selected page in list_pages: %s", pages)
+	}
+	id, _ := strconv.Atoi(m[1])
+	if _, err := cd.Call("navigate_page", map[string]any{"pageId": id, "type": "url", "url": u}); err != nil {
+		return result{}, err
+	}
+	var r result
+	var times []time.Duration
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		snap, err := cd.Call("take_snapshot", map[string]any{"pageId": id})
+		times = append(times, time.Since(start))
+		if err != nil {
+			return r, err
+		}
+		_, snap, _ = strings.Cut(snap, "## Latest page snapshot\n")
 		r.tree = snap
 		r.chars = len([]rune(snap))
 	}
