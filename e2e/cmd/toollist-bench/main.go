@@ -44,7 +44,8 @@ func main() {
 	}
 	if *cd != "" {
 		servers = append(servers, server{name: "chrome-devtools-mcp " + version(*cd, "chrome-devtools-mcp"),
-			cmd: nodeCmd(filepath.Join(*cd, "node_modules", "chrome-devtools-mcp", "build", "src", "bin", "chrome-devtools-mcp.js"), "--headless", "--isolated")})
+			cmd: nodeCmd(filepath.Join(*cd, "node_modules", "chrome-devtools-mcp", "build", "src", "bin", "chrome-devtools-mcp.js"), "--headless", "--isolated",
+				"--no-usage-statistics", "--no-performance-crux")})
 	}
 	failed := false
 	fmt.Printf("%-28s %6s %9s %9s  heaviest\n", "server", "tools", "bytes", "per tool")
@@ -90,7 +91,12 @@ func lyradCmd(bin string) func() *exec.Cmd {
 }
 
 func nodeCmd(script string, args ...string) func() *exec.Cmd {
-	return func() *exec.Cmd { return exec.Command("node", append([]string{script}, args...)...) }
+	return func() *exec.Cmd {
+		cmd := exec.Command("node", append([]string{script}, args...)...)
+		// No update checks or usage statistics from a benchmark.
+		cmd.Env = append(os.Environ(), "CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS=1", "CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS=1")
+		return cmd
+	}
 }
 
 // version reads the installed package's version, for the report.
