@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,7 +21,8 @@ const fixedStyle = `<style>.hit{position:fixed;left:0;top:0;width:400px;height:8
 // by itself (a timer's navigation, a meta refresh, a script's form submit,
 // a script's <a download> click). A real click on an <a download> link
 // carries none either: that request is not a navigation. Headful under Xvfb, the user's input
-// through xdotool, never through CDP.
+// through xdotool, never through CDP. The guard's own reading of the
+// user's gesture (audited user_activated) agrees with the header on each.
 func TestTakeoverSignalSecFetchUser(t *testing.T) {
 	needBrowser(t)
 	display := startXvfb(t)
@@ -82,6 +84,11 @@ func TestTakeoverSignalSecFetchUser(t *testing.T) {
 		waitFor(t, key, 20*time.Second, func() bool { return len(headers(key)) > 0 })
 		return headers(key)
 	}
+	type check struct {
+		site        *site
+		path, value string
+	}
+	var checks []check
 	want := func(key, value string) {
 		t.Helper()
 		h := wait(key)
@@ -91,7 +98,27 @@ func TestTakeoverSignalSecFetchUser(t *testing.T) {
 				t.Errorf("%s: Sec-Fetch-User %q, want %q on every request", key, h, value)
 			}
 		}
+		s, path, _ := strings.Cut(key, " ")
+		checks = append(checks, check{map[string]*site{"a": a, "b": b}[s], path, value})
 	}
+	// The guard cannot read that header (the network service adds it after
+	// the Fetch domain saw the request): it reads the gesture from
+	// Network.requestWillBeSent, and must agree with it on every request.
+	defer func() {
+		rows := auditRows(t, dir)
+		for _, c := range checks {
+			n := 0
+			for _, r := range rowsWhere(rows, has{"kind": "guard", "request_url": c.site.URL + c.path}) {
+				n++
+				if got := r["user_activated"] == true; got != (c.value == "?1") {
+					t.Errorf("%s%s: the guard read user_activated=%v, the site saw Sec-Fetch-User %q", c.site.URL, c.path, got, c.value)
+				}
+			}
+			if n == 0 {
+				t.Errorf("%s%s: no guard row", c.site.URL, c.path)
+			}
+		}
+	}()
 
 	// The agent's navigate, for the record (Page.navigate is the browser's).
 	t.Logf("agent navigate Sec-Fetch-User=%q", headers("a /"))
