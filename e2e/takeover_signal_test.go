@@ -16,13 +16,15 @@ const fixedStyle = `<style>.hit{position:fixed;left:0;top:0;width:400px;height:8
 // TestTakeoverSignalSecFetchUser measures the signal the takeover guard
 // relies on, on this machine's Chromium: the Sec-Fetch-User request header
 // is "?1" on what the user does at the window (a real mouse click on a
-// link and on a form's submit button, their redirect hops, a URL typed in
-// the address bar, back from the keyboard) and absent on what a page does
-// by itself (a timer's navigation, a meta refresh, a script's form submit,
-// a script's <a download> click). A real click on an <a download> link
-// carries none either: that request is not a navigation. Headful under Xvfb, the user's input
-// through xdotool, never through CDP. The guard's own reading of the
-// user's gesture (audited user_activated) agrees with the header on each.
+// link and on a form's submit button, Enter in a form, a click on a link
+// that opens a popup, their redirect hops, a URL typed in the address bar,
+// back from the keyboard) and absent on what a page does by itself (a
+// timer's navigation, a meta refresh, a script's form submit, a script's
+// <a download> click). A real click on an <a download> link carries none
+// either: that request is not a navigation. Headful under Xvfb, the
+// user's input through xdotool, never through CDP. The guard's own
+// reading of the user's gesture (audited user_activated) agrees with the
+// header on each.
 func TestTakeoverSignalSecFetchUser(t *testing.T) {
 	needBrowser(t)
 	display := startXvfb(t)
@@ -47,7 +49,7 @@ func TestTakeoverSignalSecFetchUser(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<!doctype html><title>ok</title>ok`)
 	}
-	for _, p := range []string{"/landing", "/form-user", "/timer", "/meta", "/autoform", "/typed"} {
+	for _, p := range []string{"/landing", "/form-user", "/form-enter", "/popup", "/timer", "/meta", "/autoform", "/typed"} {
 		b.handle(p, ok)
 	}
 	a.handle("/hop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, b.URL+"/landing", http.StatusFound) })
@@ -61,6 +63,8 @@ func TestTakeoverSignalSecFetchUser(t *testing.T) {
 	a.handle("/file-nav", file)
 	a.page("/", `<!doctype html><title>Home</title>`+fixedStyle+`<a class=hit href="/hop">Continue</a>`)
 	a.page("/form", `<!doctype html><title>Form</title>`+fixedStyle+`<form method=post action="`+b.URL+`/form-user"><input name=q value=1><button class=hit>Send</button></form>`)
+	a.page("/enter", `<!doctype html><title>Enter</title><form method=post action="`+b.URL+`/form-enter"><input class=hit name=q value=1></form>`)
+	a.page("/blank", `<!doctype html><title>Blank</title>`+fixedStyle+`<a class=hit target=_blank href="`+b.URL+`/popup">Open</a>`)
 	a.page("/dl", `<!doctype html><title>Dl</title>`+fixedStyle+`<a class=hit download href="/file-user">Get</a>`)
 	a.page("/timer", `<!doctype html><title>Timer</title><script>setTimeout(()=>{location.href='`+b.URL+`/timer'},300)</script>`)
 	a.page("/meta", `<!doctype html><title>Meta</title><meta http-equiv=refresh content="0;url=`+b.URL+`/meta">`)
@@ -130,6 +134,16 @@ func TestTakeoverSignalSecFetchUser(t *testing.T) {
 	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/form"}), "ok")
 	u.click(30, 25)
 	want("b /form-user", "?1")
+
+	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/enter"}), "ok")
+	u.click(30, 25) // into the field
+	u.key("Return")
+	want("b /form-enter", "?1")
+
+	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/blank"}), "ok")
+	u.click(30, 25)
+	want("b /popup", "?1") // a popup's first load, in a new target
+	wantStatus(t, do("tabs", map[string]any{"action": "close", "index": 1}), "ok")
 
 	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/dl"}), "ok")
 	u.click(30, 25)
