@@ -179,6 +179,16 @@ func (c *Conn) Subscribe(methods ...string) (<-chan Event, func()) {
 	return q.out, func() { c.removeSub(s); q.cancel() }
 }
 
+// Observe calls fn on the reader for each event of methods, in the order
+// the browser sent them: fn has seen an event before any later event is
+// delivered to anyone. fn must be quick and must neither block nor use the
+// connection. The returned func stops it.
+func (c *Conn) Observe(fn func(Event), methods ...string) func() {
+	s := &subscription{methods: slices.Clone(methods), all: true, deliver: fn, end: func() {}}
+	c.addSub(s)
+	return func() { c.removeSub(s) }
+}
+
 // Close closes the connection normally; OnClose gets nil.
 func (c *Conn) Close() error {
 	c.shutdown(ErrClosed, nil)

@@ -79,6 +79,16 @@ type Request struct {
 	// navigations always send one; its download manager (an <a download>
 	// click) does not, so this one will be a download.
 	NoAccept bool
+	// UserActivated: the browser says a user's act started this navigation
+	// (Network.requestWillBeSent's hasUserGesture: a real click, Enter in a
+	// form, a typed URL, back from the browser's UI). A page's own timer,
+	// meta refresh or script submit has none, and an <a download> request
+	// (the download manager's) has none either. It is the chain's first
+	// hop's, kept over redirect hops. (Chrome also sends Sec-Fetch-User: ?1
+	// on the same navigations, but the network service adds that header
+	// after the Fetch domain has seen the request: a paused request never
+	// carries it.)
+	UserActivated bool
 	// Subresource marks a send that is not a document (fetch, XHR, beacon,
 	// a report), held because Options.HoldSends asked for it. Only sends
 	// with a method other than GET and HEAD reach the Decider.
@@ -195,10 +205,11 @@ type worker struct {
 // hop is a judged request, kept so that its redirect hops know where they
 // came from and who sent the chain.
 type hop struct {
-	url     string
-	sender  string
-	session target.SessionID
-	at      time.Time
+	url       string
+	sender    string
+	activated bool // the chain's first hop had the user's gesture
+	session   target.SessionID
+	at        time.Time
 }
 
 // setupTimeout bounds the wait for a new target's setup replies. Chrome
@@ -229,6 +240,8 @@ type Guard struct {
 
 	workers  map[target.SessionID]worker // worker targets, for their sends
 	handover time.Duration               // bodyHandover when the guard started
+
+	gestures gestures // the user's gestures on document requests, read on the reader
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -282,6 +295,11 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 	}
 	bodies, unsubscribeBodies := conn.Subscribe(bodyEvents...)
 	go g.watchBodies(gctx, bodies, unsubscribeBodies)
+	// Read on the connection's reader: a navigation's requestWillBeSent
+	// comes before its requestPaused, so its gesture is known when the
+	// request is judged.
+	stopGestures := conn.Observe(g.gestures.observe, network.RequestWillBeSent.Method)
+	go func() { <-gctx.Done(); stopGestures() }()
 
 	b := conn.Browser()
 	if _, err := cdp.Call(ctx, b, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true}); err != nil {
@@ -785,15 +803,16 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		Sender:       header(p.Request.Headers, "Origin"),
 		NoAccept:     header(p.Request.Headers, "Accept") == "",
 	}
+	r.UserActivated = g.gestures.take(p.NetworkID)
 	g.placeLocked(&r, t)
 	if p.RedirectedRequestID != "" {
 		if prev, ok := g.hops[p.RedirectedRequestID]; ok {
 			// The browser rewrites Origin on a hop; the chain's sender is
-			// the one who started it.
-			r.RedirectFrom, r.Sender = prev.url, prev.sender
+			// the one who started it, and so is its activation.
+			r.RedirectFrom, r.Sender, r.UserActivated = prev.url, prev.sender, prev.activated
 		}
 	}
-	g.rememberLocked(p.RequestID, hop{url: clip(r.URL), sender: r.Sender, session: sid, at: start})
+	g.rememberLocked(p.RequestID, hop{url: clip(r.URL), sender: r.Sender, activated: r.UserActivated, session: sid, at: start})
 	g.mu.Unlock()
 
 	g.answer(ctx, r, g.opts.Decide(ctx, r), start)

@@ -26,6 +26,9 @@ type Response struct {
 	// always send one; a request its download manager makes (an
 	// <a download> click, "Save link as") does not.
 	NoAccept bool
+	// UserActivated: the request this answers was judged as started by the
+	// user's gesture (Request.UserActivated, its chain's first hop's).
+	UserActivated bool
 }
 
 // responsePatterns hold document responses too, when someone judges them.
@@ -61,6 +64,9 @@ func (g *Guard) judgeResponse(ctx context.Context, sid target.SessionID, p *fetc
 	g.mu.Lock()
 	if t := g.targets[sid]; t != nil {
 		r.TabID = t.TabID
+	}
+	if h, ok := g.hops[p.RequestID]; ok && h.activated {
+		r.UserActivated = true // judged at its request stage as the user's
 	}
 	g.mu.Unlock()
 	refuse := p.ResponseErrorReason == "" && g.opts.RefuseResponse(r)

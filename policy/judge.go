@@ -32,9 +32,17 @@ type Judgement struct {
 	Grants  *Grants        // nil: nothing is granted
 	Now     time.Time
 	Mode    Mode // "" or anything unknown reads as Enforce
-	// Takeover: the user holds the browser. Everything is let through and
-	// recorded user_driven; nothing is spent.
+	// Takeover: the user holds the browser. A request a user's act started
+	// (UserActivated) is let through and recorded user_driven; nothing is
+	// spent. Anything else is what the page does by itself (a timer's
+	// navigation, a meta refresh, a script's submit) and is judged as when
+	// the agent drives: refused unless a grant covers it, which it spends.
 	Takeover bool
+	// UserActivated: the browser states that a user's act started the
+	// request (Sec-Fetch-User: ?1 on the first hop of its chain). It counts
+	// only during a takeover: the agent's own navigate and clicks carry it
+	// too.
+	UserActivated bool
 	// ConsentOff: approval is off (LYRA_BROWSER_CONSENT_CHANNEL=off). The
 	// trusted lists then answer nothing; grants still count.
 	ConsentOff bool
@@ -61,7 +69,10 @@ type Verdict struct {
 	RedirectedTo    string // a refused hop's destination origin, for the reply
 	CrossOriginSend string // a submission's destination on another origin
 	WouldDeny       bool   // observe mode: enforce would have refused this
-	UserDriven      bool   // the user held the browser
+	UserDriven      bool   // the user held the browser and did this
+	// DuringTakeover: the user held the browser, but the page did this by
+	// itself, and it was judged as the agent's would be.
+	DuringTakeover bool
 }
 
 // Reason codes.
@@ -99,6 +110,9 @@ func (v Verdict) Fields() map[string]any {
 	if v.UserDriven {
 		m["user_driven"] = true
 	}
+	if v.DuringTakeover {
+		m["during_takeover"] = true
+	}
 	return m
 }
 
@@ -118,12 +132,15 @@ func Judge(j Judgement) Verdict {
 	if c.RedirectFrom != "" {
 		v.RedirectFrom = LoggableURL(c.RedirectFrom)
 	}
-	if j.Takeover {
+	if j.Takeover && j.UserActivated {
 		// Grants record what the agent may do; holding the user to them
 		// would refuse them their own browser.
 		v.Allow, v.UserDriven, v.Reason = true, true, ReasonUserDriven
 		return v
 	}
+	// The page moving by itself while the user holds the window is judged
+	// exactly as when the agent drives: the user's presence grants nothing.
+	v.DuringTakeover = j.Takeover
 	if c.TooLong {
 		v = deny(j, v)
 		v.Reason = ReasonURLTooLong
@@ -177,7 +194,7 @@ func Judge(j Judgement) Verdict {
 		}
 		return v
 	}
-	if entry, ok := j.Trust.Answers(c.Capability, c.Subject, j.ConsentOff, j.Takeover); ok {
+	if entry, ok := j.Trust.Answers(c.Capability, c.Subject, j.ConsentOff, false); ok {
 		v.Allow, v.Reason = true, ReasonTrusted
 		v.ConsentChannel, v.TrustedEntry = ChannelTrusted, entry
 		if enforce && (c.Capability == Navigate || c.Capability == Interact) && j.Grants != nil {
@@ -200,4 +217,19 @@ func deny(j Judgement, v Verdict) Verdict {
 	}
 	v.Allow = false
 	return v
+}
+
+// UserSiteSend is the takeover's rule for a send (a fetch, XHR or beacon,
+// which carry no activation signal): it is the user's when it goes from a
+// document of a site the user navigated to during the takeover (a
+// user-activated navigation, in visited) to that same site, as a login
+// form that posts by fetch does. Anything else is judged as when the agent
+// drives. sender is the sending document's origin (the Origin header).
+func UserSiteSend(sender string, dest Scope, visited map[Origin]bool) bool {
+	d, ok := dest.Origin()
+	if !ok || !visited[d] {
+		return false
+	}
+	s, ok := OriginOf(sender)
+	return ok && s == d
 }

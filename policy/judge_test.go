@@ -21,6 +21,7 @@ type env struct {
 	trust Trust
 	off   bool
 	taken bool
+	user  bool // the request carries the user's activation
 	decl  Declared
 }
 
@@ -39,7 +40,7 @@ func (e *env) grant(rawURL string, c Capability, channel string) {
 func (e *env) judge(r Request, current string) Verdict {
 	return Judge(Judgement{
 		Class: Classify(r, current), Session: "s1", Grants: e.g, Now: e.clk.Now(),
-		Mode: e.mode, Takeover: e.taken, ConsentOff: e.off, Trust: e.trust, Declared: e.decl,
+		Mode: e.mode, Takeover: e.taken, UserActivated: e.user, ConsentOff: e.off, Trust: e.trust, Declared: e.decl,
 	})
 }
 
@@ -217,7 +218,7 @@ func TestJudgeUnknownModeEnforces(t *testing.T) {
 
 func TestJudgeTakeover(t *testing.T) {
 	e := newEnv(t)
-	e.taken = true
+	e.taken, e.user = true, true
 	e.grant(shop, Submit, ChannelElicit)
 	for _, r := range []Request{get("https://bank.test/login"), post("https://bank.test/2fa"), post("https://shop.example/pay"), get("file:///etc/passwd")} {
 		v := e.judge(r, shop)
@@ -234,6 +235,85 @@ func TestJudgeTakeover(t *testing.T) {
 	e.taken = false
 	if v := e.judge(get("https://bank.test/"), shop); v.Allow {
 		t.Errorf("after the takeover the agent is judged again: %+v", v)
+	}
+}
+
+// During a takeover what the page does by itself (no user activation on
+// the request: a timer's navigation, a meta refresh, a script's submit) is
+// judged exactly as when the agent drives: refused unless a grant covers
+// it, which it spends; audited during_takeover, never user_driven. Outside
+// a takeover an activation means nothing (the agent's clicks carry one).
+func TestJudgeTakeoverPageByItself(t *testing.T) {
+	e := newEnv(t)
+	e.grant(shop, Navigate, ChannelElicit)
+	e.trust.Navigate, _ = ParseTrusted("docs.example")
+	e.taken = true
+	for _, r := range []Request{get("https://bank.test/exfil?d=1"), post("https://bank.test/exfil"),
+		{URL: "https://bank.test/x", Method: "GET", IsRedirect: true, RedirectFrom: "https://shop.example/hop", RedirectStatus: 302}} {
+		v := e.judge(r, shop)
+		if v.Allow || v.UserDriven || v.Reason != ReasonNotGranted {
+			t.Errorf("the page's own %s %s during a takeover: %+v", r.Method, r.URL, v)
+		}
+		if f := v.Fields(); f["during_takeover"] != true || f["user_driven"] != nil {
+			t.Errorf("audit fields: %v", f)
+		}
+	}
+	// What a grant covers goes, as the agent's would, and spends: a post
+	// is paid by its sender's SUBMIT credit.
+	e.grant(shop, Submit, ChannelElicit)
+	if v := e.judge(get("https://shop.example/next"), shop); !v.Allow || v.Reason != ReasonGranted || v.UserDriven {
+		t.Errorf("the page moving on its granted site: %+v", v)
+	}
+	if v := e.judge(post("https://shop.example/order"), shop); !v.Allow || v.Spent != Submit || v.UserDriven {
+		t.Errorf("the page's own post on a SUBMIT credit: %+v", v)
+	}
+	if v := e.judge(post("https://shop.example/order"), shop); v.Allow {
+		t.Errorf("the credit was spent: %+v", v)
+	}
+	// The trusted list answers as when the agent drives.
+	if v := e.judge(get("https://docs.example/"), shop); !v.Allow || v.Reason != ReasonTrusted {
+		t.Errorf("a listed site: %+v", v)
+	}
+	// Observe mode: let through, marked.
+	e.mode = Observe
+	if v := e.judge(get("https://bank.test/"), shop); !v.Allow || !v.WouldDeny || v.UserDriven {
+		t.Errorf("observe: %+v", v)
+	}
+	e.mode = Enforce
+	// The user's own act, on the same request, passes.
+	e.user = true
+	if v := e.judge(get("https://bank.test/exfil?d=1"), shop); !v.Allow || !v.UserDriven || v.DuringTakeover {
+		t.Errorf("the user's own navigation: %+v", v)
+	}
+	// No takeover: an activation is no grant.
+	e.taken = false
+	if v := e.judge(get("https://bank.test/"), shop); v.Allow || v.UserDriven || v.DuringTakeover {
+		t.Errorf("an activated request outside a takeover: %+v", v)
+	}
+}
+
+func TestUserSiteSend(t *testing.T) {
+	b, _ := OriginOf("https://bank.test/login")
+	visited := map[Origin]bool{b: true}
+	for _, c := range []struct {
+		sender, dest string
+		want         bool
+	}{
+		{"https://bank.test", "https://bank.test/api/login", true},
+		{"https://BANK.test:443", "https://bank.test/api", true},
+		{"https://evil.test", "https://bank.test/api", false},     // another site's document
+		{"https://bank.test", "https://evil.test/collect", false}, // to another site
+		{"https://bank.test", "http://bank.test/api", false},      // another origin
+		{"https://api.bank.test", "https://api.bank.test/", false},
+		{"null", "https://bank.test/", false},
+		{"", "https://bank.test/", false},
+	} {
+		if got := UserSiteSend(c.sender, ScopeOf(c.dest), visited); got != c.want {
+			t.Errorf("UserSiteSend(%q, %q) = %v, want %v", c.sender, c.dest, got, c.want)
+		}
+	}
+	if UserSiteSend("https://bank.test", ScopeOf("https://bank.test/"), nil) {
+		t.Error("nothing visited")
 	}
 }
 
@@ -457,7 +537,7 @@ func TestJudgeURLTooLong(t *testing.T) {
 	if v := e.judge(get(long[:MaxDocumentURL]), shop); !v.Allow {
 		t.Errorf("a URL at the limit: %+v", v)
 	}
-	e.taken = true
+	e.taken, e.user = true, true
 	if v := e.judge(get(long), shop); !v.Allow || !v.UserDriven {
 		t.Errorf("the user's own long URL: %+v", v)
 	}

@@ -154,9 +154,10 @@ type downloads struct {
 	opener  func(target.ID) target.ID
 	audit   func(audit.Row)
 	log     *zap.Logger
-	// userDriven, when set and true, means the user holds a takeover: a
-	// download then is theirs, kept and recorded user_driven. (Set by the
-	// takeover work; nil until then.)
+	// userDriven, when set and true, means the user holds a takeover. A
+	// download is then theirs (kept, recorded user_driven) only when its
+	// response answered a request a user's act started (userWant); one the
+	// page starts by itself is blocked like an undeclared one.
 	userDriven func() bool
 
 	mu       sync.Mutex
@@ -172,6 +173,10 @@ type downloads struct {
 	// pending are download requests whose response has not been judged
 	// yet, by URL (downloads_response.go).
 	pending map[string]pendingDownload
+	// userWant are the downloads the user started during a takeover: an
+	// attachment response to a user-activated request, let through, by URL,
+	// until the browser announces it (downloads_response.go).
+	userWant map[string]time.Time
 }
 
 // dlItem is one download the browser announced.
@@ -329,11 +334,11 @@ func (e *Expectation) Close() {
 }
 
 // denyAgain denies downloads again when nothing is waiting for one: no
-// declared call, no observe mode, no user holding the browser.
+// declared call, no observe mode, no download of the user's on its way.
 func (d *downloads) denyAgain() {
 	d.mu.Lock()
 	deny := len(d.expects) == 0 && d.allowing && !d.rules.observe && !d.transferringLocked() &&
-		!(d.userDriven != nil && d.userDriven())
+		!d.userWaitingLocked()
 	if deny {
 		d.allowing = false
 	}
@@ -345,23 +350,64 @@ func (d *downloads) denyAgain() {
 	}
 }
 
-// userHolds opens the browser to downloads while the user holds it (a
-// takeover: what they download is theirs, kept and audited user_driven),
-// and closes it again after.
+// userHolds is told when a takeover starts and ends. The browser stays
+// closed to downloads meanwhile: it is opened for each one the user starts
+// (userStarts), so that what the page starts by itself, a blob included,
+// is denied by the browser before a byte is written. When the takeover
+// ends the user's unclaimed downloads are forgotten.
 func (d *downloads) userHolds(ctx context.Context, on bool) {
-	if !on {
-		d.denyAgain()
+	if on {
 		return
 	}
 	d.mu.Lock()
+	d.userWant = nil
+	d.mu.Unlock()
+	d.denyAgain()
+}
+
+// userWantKeep bounds how long a download the user started waits for the
+// browser to announce it.
+const userWantKeep = 30 * time.Second
+
+// userStarts opens the browser to the download that answers url: the user
+// started it during a takeover. It is called before the response goes on,
+// so the behaviour is in place when the browser decides.
+func (d *downloads) userStarts(url string) {
+	d.mu.Lock()
+	if d.userWant == nil {
+		d.userWant = map[string]time.Time{}
+	}
+	d.userWant[url] = time.Now()
 	allow := !d.allowing
 	d.allowing = true
 	d.mu.Unlock()
 	if allow {
-		if err := d.setBehavior(ctx, true); err != nil {
-			d.log.Warn("cannot open the browser to the user's downloads", zap.Error(err))
+		if err := d.setBehavior(context.Background(), true); err != nil {
+			d.log.Warn("cannot open the browser to the user's download", zap.Error(err))
 		}
 	}
+}
+
+// userWaitingLocked: a download the user started is still to be announced.
+func (d *downloads) userWaitingLocked() bool {
+	for u, at := range d.userWant {
+		if time.Since(at) > userWantKeep {
+			delete(d.userWant, u)
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// userWantsLocked takes url's download as one the user started, if it is.
+func (d *downloads) userWantsLocked(url string) bool {
+	at, ok := d.userWant[url]
+	if !ok || time.Since(at) > userWantKeep {
+		return false
+	}
+	delete(d.userWant, url)
+	return d.userDriven != nil && d.userDriven()
 }
 
 // transferringLocked: a kept download is still under way (closing the
@@ -420,7 +466,7 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		it.exp, it.keep = e, true
 		e.item = it
 		close(e.started)
-	} else if d.userDriven != nil && d.userDriven() {
+	} else if d.userWantsLocked(w.URL) {
 		it.keep, it.user = true, true
 	} else if d.rules.observe {
 		it.keep, it.observed = true, true
@@ -547,6 +593,8 @@ func (d *downloads) finish(it *dlItem, out DownloadOutcome) {
 	d.mu.Unlock()
 	if e != nil {
 		e.Close()
+	} else if it.user {
+		d.denyAgain() // the user's download is done: closed again
 	}
 }
 

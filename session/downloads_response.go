@@ -25,13 +25,28 @@ const refusedFold = 5 * time.Second
 // declared is answered with an empty 204: no byte of it is written
 // anywhere, the browser's temporary file included. What this cannot see
 // (a blob or data: URL, a download decided by its media type) is still
-// denied by the browser's download behaviour.
+// denied by the browser's download behaviour. During a takeover the
+// user's own download (its request carried the user's activation) goes
+// on, and only it.
 func (d *downloads) refuseResponse(r cdpguard.Response) bool {
 	if r.Status < 200 || r.Status >= 300 || !(isAttachment(r.ContentDisposition) || r.NoAccept) {
 		return false
 	}
 	d.mu.Lock()
-	if d.rules.observe || d.claimLocked(r.TabID) != nil || (d.userDriven != nil && d.userDriven()) {
+	if d.claimLocked(r.TabID) != nil {
+		d.mu.Unlock()
+		return false
+	}
+	if r.UserActivated && d.userDriven != nil && d.userDriven() {
+		// The user's own during a takeover (a click on a link to a file, a
+		// typed URL): let through, and the browser opened to it. One the
+		// page started by itself carries no activation and is refused as
+		// any undeclared download.
+		d.mu.Unlock()
+		d.userStarts(r.URL)
+		return false
+	}
+	if d.rules.observe {
 		d.mu.Unlock()
 		return false
 	}

@@ -159,17 +159,27 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	m.mu.Lock()
 	owner := m.owner
 	m.mu.Unlock()
+	t := m.takeover.active(m.current())
 	v := policy.Judge(policy.Judgement{
 		Class: cls, Session: owner, Grants: m.grants, Now: time.Now(),
 		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
-		Tab: string(r.SenderTab), Declared: m.calls.declaration(), Takeover: m.userDriving(),
+		Tab: string(r.SenderTab), Declared: m.calls.declaration(),
+		Takeover: t != nil, UserActivated: r.UserActivated,
 	})
+	if v.UserDriven && v.Allow {
+		if o, ok := cls.Destination.Origin(); ok {
+			m.takeover.userWent(t, o)
+		}
+	}
 	fields := v.Fields()
 	if r.Issuer != "" {
 		fields["issuer"] = policy.LoggableURL(r.Issuer)
 	}
 	if r.Sender != "" {
 		fields["sender"] = r.Sender
+	}
+	if r.UserActivated {
+		fields["user_activated"] = true
 	}
 	if r.SenderTab != r.TabID {
 		fields["sender_tab"] = string(r.SenderTab)

@@ -42,6 +42,8 @@ func (m *Manager) onSend(b *Browser, s cdpguard.Send) {
 // session holds a grant for (NAVIGATE or INTERACT, or the trusted navigate
 // list); anywhere else it is refused, its own page's site included when the
 // session holds nothing there (a page reached by a cross-origin form post).
+// During a takeover the same holds, and a send from a document of a site
+// the user navigated to themselves during it, to that site, is the user's.
 func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
 	dest := policy.ScopeOf(r.URL)
 	owner := m.ownerID()
@@ -53,10 +55,9 @@ func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
 		fields["reason"] = reason
 		return cdpguard.Verdict{Allow: true, Reason: reason, Fields: fields}
 	}
-	if m.userDriving() {
-		// The user holds the browser: what the page sends is theirs.
-		fields["user_driven"] = true
-		return allow(policy.ReasonUserDriven)
+	t := m.takeover.active(m.current())
+	if t != nil {
+		fields["during_takeover"] = true
 	}
 	if _, ok := dest.Origin(); ok {
 		if m.grants.Has(owner, dest, policy.Interact, time.Now()) {
@@ -65,6 +66,14 @@ func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
 		if entry, ok := m.cfg.Trust.Answers(policy.Interact, dest, m.cfg.ConsentChannel == ConsentOff, false); ok {
 			fields["trusted_entry"] = entry
 			return allow(policy.ReasonTrusted)
+		}
+		// The user holds the browser: a send from a site they went to
+		// themselves, to that site (their login posting by fetch), is
+		// theirs. Anything else is judged as when the agent drives.
+		if t != nil && m.takeover.userSiteSend(t, r.Sender, dest) {
+			delete(fields, "during_takeover")
+			fields["user_driven"] = true
+			return allow(policy.ReasonUserDriven)
 		}
 	}
 	fields["reason"] = policy.ReasonNotGranted

@@ -22,8 +22,14 @@ import (
 // held every acting call answers takeover_active at once (act.go checks it
 // before anything), reads keep working, and the guard lets the user's own
 // navigations through without spending a grant, each audited user_driven
-// (policy.Judgement.Takeover; the trusted lists do not apply). A download
-// the user starts is kept and audited user_driven. resume_after_takeover
+// (policy.Judgement.Takeover). Only what the user does counts: a request
+// is theirs when the browser says a user's act started it (Sec-Fetch-User:
+// ?1, cdpguard.Request.UserActivated); what the page does by itself is
+// judged as when the agent drives. A send (no activation signal) is the
+// user's only from a site they navigated to during the takeover, to that
+// site (policy.UserSiteSend). A download the user starts (an attachment
+// answering a user-activated request) is kept and audited user_driven; one
+// the page starts is blocked like an undeclared one. resume_after_takeover
 // asks the user, through the client, for INTERACT on the current origin:
 // only their yes ends it.
 //
@@ -52,6 +58,11 @@ type takeoverState struct {
 	reason string
 	since  time.Time
 	by     string // the session that asked for it
+	// visited are the sites the user navigated to during the takeover (a
+	// user-activated navigation, each hop's destination): sends from their
+	// own documents to them are the user's (policy.UserSiteSend). Guarded
+	// by takeovers.mu.
+	visited map[policy.Origin]bool
 }
 
 // takeovers holds the takeover in force.
@@ -72,6 +83,32 @@ func (t *takeovers) active(b *Browser) *takeoverState {
 
 // userDriving says whether the user holds the current browser.
 func (m *Manager) userDriving() bool { return m.takeover.active(m.current()) != nil }
+
+// maxVisited bounds the sites one takeover remembers.
+const maxVisited = 256
+
+// userWent records that the user navigated to o during takeover t.
+func (t *takeovers) userWent(cur *takeoverState, o policy.Origin) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur != cur || cur == nil {
+		return
+	}
+	if cur.visited == nil {
+		cur.visited = map[policy.Origin]bool{}
+	}
+	if len(cur.visited) < maxVisited {
+		cur.visited[o] = true
+	}
+}
+
+// userSiteSend reports whether a send from sender to dest is the user's
+// under takeover cur (policy.UserSiteSend).
+func (t *takeovers) userSiteSend(cur *takeoverState, sender string, dest policy.Scope) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.cur == cur && cur != nil && policy.UserSiteSend(sender, dest, cur.visited)
+}
 
 func takeoverError(t *takeoverState) *Error {
 	return newError(StatusTakeover, "the user has control of the browser: "+t.reason,
