@@ -104,7 +104,7 @@ func FuzzParseTrusted(f *testing.F) {
 			}
 		}
 		if !ok {
-			if _, matched := (Trust{Navigate: entries, Send: entries}).Answers(Navigate, ScopeOf(rawURL), false, false); matched {
+			if _, matched := (Trust{Navigate: entries, Send: entries}).Answers(Navigate, ScopeOf(rawURL), false); matched {
 				t.Fatalf("an opaque URL %q was answered", rawURL)
 			}
 		}

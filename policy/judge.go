@@ -38,8 +38,9 @@ type Judgement struct {
 	// navigation, a meta refresh, a script's submit) and is judged as when
 	// the agent drives: refused unless a grant covers it, which it spends.
 	Takeover bool
-	// UserActivated: the browser states that a user's act started the
-	// request (Sec-Fetch-User: ?1 on the first hop of its chain). It counts
+	// UserActivated: the browser states that a user's gesture started the
+	// request (Network.requestWillBeSent's hasUserGesture on the first hop
+	// of its chain; the same navigations carry Sec-Fetch-User: ?1). It counts
 	// only during a takeover: the agent's own navigate and clicks carry it
 	// too.
 	UserActivated bool
@@ -194,7 +195,7 @@ func Judge(j Judgement) Verdict {
 		}
 		return v
 	}
-	if entry, ok := j.Trust.Answers(c.Capability, c.Subject, j.ConsentOff, false); ok {
+	if entry, ok := j.Trust.Answers(c.Capability, c.Subject, j.ConsentOff); ok {
 		v.Allow, v.Reason = true, ReasonTrusted
 		v.ConsentChannel, v.TrustedEntry = ChannelTrusted, entry
 		if enforce && (c.Capability == Navigate || c.Capability == Interact) && j.Grants != nil {

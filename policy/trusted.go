@@ -299,10 +299,10 @@ type Trust struct {
 
 // Answers reports whether the operator's lists answer cap on scope in
 // advance, and with which entry. PUBLISH and DOWNLOAD are never answered.
-// Nothing is answered for an opaque scope, while the user holds a takeover,
-// or when approval is off (the grant then stays consent_channel=off).
-func (t Trust) Answers(cap Capability, scope Scope, consentOff, takeover bool) (entry string, ok bool) {
-	if consentOff || takeover {
+// Nothing is answered for an opaque scope, or when approval is off (the
+// grant then stays consent_channel=off).
+func (t Trust) Answers(cap Capability, scope Scope, consentOff bool) (entry string, ok bool) {
+	if consentOff {
 		return "", false
 	}
 	o, ok := scope.Origin()

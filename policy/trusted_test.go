@@ -240,37 +240,35 @@ func TestTrustAnswers(t *testing.T) {
 	trust := Trust{Navigate: nav, Send: send}
 	kvr, app := ScopeOf("https://kvraudio.com/"), ScopeOf("https://app.example/")
 	tests := []struct {
-		cap        Capability
-		scope      Scope
-		off, taken bool
-		want       bool
+		cap   Capability
+		scope Scope
+		off   bool
+		want  bool
 	}{
-		{Navigate, kvr, false, false, true},
-		{Interact, kvr, false, false, true},
+		{Navigate, kvr, false, true},
+		{Interact, kvr, false, true},
 		// The navigate list never answers a single-use capability.
-		{Submit, kvr, false, false, false},
-		{Upload, kvr, false, false, false},
-		{Publish, kvr, false, false, false},
-		{Download, kvr, false, false, false},
+		{Submit, kvr, false, false},
+		{Upload, kvr, false, false},
+		{Publish, kvr, false, false},
+		{Download, kvr, false, false},
 		// The send list answers SUBMIT and UPLOAD and nothing else.
-		{Submit, app, false, false, true},
-		{Upload, app, false, false, true},
-		{Publish, app, false, false, false},
-		{Download, app, false, false, false},
-		{Navigate, app, false, false, false},
-		{Interact, app, false, false, false},
-		// Neither applies when approval is off, during a takeover, or to an opaque origin.
-		{Navigate, kvr, true, false, false},
-		{Submit, app, true, false, false},
-		{Navigate, kvr, false, true, false},
-		{Submit, app, false, true, false},
-		{Navigate, ScopeOf("file:///etc/passwd"), false, false, false},
-		{Navigate, Scope{}, false, false, false},
+		{Submit, app, false, true},
+		{Upload, app, false, true},
+		{Publish, app, false, false},
+		{Download, app, false, false},
+		{Navigate, app, false, false},
+		{Interact, app, false, false},
+		// Neither applies when approval is off, or to an opaque origin.
+		{Navigate, kvr, true, false},
+		{Submit, app, true, false},
+		{Navigate, ScopeOf("file:///etc/passwd"), false, false},
+		{Navigate, Scope{}, false, false},
 	}
 	for _, tt := range tests {
-		entry, ok := trust.Answers(tt.cap, tt.scope, tt.off, tt.taken)
+		entry, ok := trust.Answers(tt.cap, tt.scope, tt.off)
 		if ok != tt.want || (ok && entry == "") {
-			t.Errorf("Answers(%s, %q, off=%v, takeover=%v) = %q %v, want %v", tt.cap, tt.scope, tt.off, tt.taken, entry, ok, tt.want)
+			t.Errorf("Answers(%s, %q, off=%v) = %q %v, want %v", tt.cap, tt.scope, tt.off, entry, ok, tt.want)
 		}
 	}
 }

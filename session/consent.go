@@ -151,7 +151,7 @@ func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, s
 		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
 			"capability": string(cap), "origin": scope.Loggable(), "consent_channel": channel, "consent_reason": why}})
 	}
-	if entry, ok := m.cfg.Trust.Answers(cap, scope, false, false); ok {
+	if entry, ok := m.cfg.Trust.Answers(cap, scope, false); ok {
 		record(policy.ChannelTrusted, "trusted", "matched "+entry)
 		return policy.ChannelTrusted, entry, nil
 	}

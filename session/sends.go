@@ -63,7 +63,7 @@ func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
 		if m.grants.Has(owner, dest, policy.Interact, time.Now()) {
 			return allow(policy.ReasonGranted)
 		}
-		if entry, ok := m.cfg.Trust.Answers(policy.Interact, dest, m.cfg.ConsentChannel == ConsentOff, false); ok {
+		if entry, ok := m.cfg.Trust.Answers(policy.Interact, dest, m.cfg.ConsentChannel == ConsentOff); ok {
 			fields["trusted_entry"] = entry
 			return allow(policy.ReasonTrusted)
 		}
