@@ -23,8 +23,8 @@ import (
 // before anything), reads keep working, and the guard lets the user's own
 // navigations through without spending a grant, each audited user_driven
 // (policy.Judgement.Takeover). Only what the user does counts: a request
-// is theirs when the browser says a user's act started it (Sec-Fetch-User:
-// ?1, cdpguard.Request.UserActivated); what the page does by itself is
+// is theirs when the browser says a user's gesture started it
+// (hasUserGesture, cdpguard.Request.UserActivated); what the page does by itself is
 // judged as when the agent drives. A send (no activation signal) is the
 // user's only from a site they navigated to during the takeover, to that
 // site (policy.UserSiteSend). A download the user starts (an attachment
