@@ -47,6 +47,11 @@ func TestToolListFits(t *testing.T) {
 		b, _ := json.Marshal(tl)
 		t.Logf("%-22s %5d bytes", tl.Name, len(b))
 	}
+	// The transport logs a message after it has sent it: the client can
+	// hold the answer before its line is written. Both ends are closed
+	// (and the server's done) before the log is read.
+	cs.Close()
+	ss.Wait()
 	size := 0
 	sc := bufio.NewScanner(&wire)
 	sc.Buffer(nil, 1<<24)
