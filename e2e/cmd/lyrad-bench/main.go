@@ -2,7 +2,12 @@
 // cold start (open_browser to the first navigate done, headless), the median
 // navigate to a small loopback page, and the daemon's own RSS without Chrome.
 //
-//	go run ./e2e/cmd/lyrad-bench -lyrad bin/lyrad [-n 50]
+//	go run ./e2e/cmd/lyrad-bench -lyrad bin/lyrad [-n 50] [-interleave 4] [-sends=false]
+//
+// With -interleave R it then runs R more rounds in which each navigation is
+// made in turn by lyrad and by plain CDP (with interception, without, and
+// holding document responses too), the order turning with each one, so that
+// a loaded machine weighs on all of them alike.
 package main
 
 import (
@@ -24,14 +29,16 @@ func main() {
 	bin := flag.String("lyrad", "bin/lyrad", "lyrad binary")
 	n := flag.Int("n", 50, "navigations to time")
 	cold := flag.Int("cold", 5, "cold starts to time")
+	interleave := flag.Int("interleave", 0, "rounds of n navigations each, lyrad and plain CDP in turn")
+	sends := flag.Bool("sends", true, "also time 200 POST fetches (sends recorded and judged)")
 	flag.Parse()
-	if err := run(*bin, *n, *cold); err != nil {
+	if err := run(*bin, *n, *cold, *interleave, *sends); err != nil {
 		fmt.Fprintln(os.Stderr, "lyrad-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, n, cold int) error {
+func run(bin string, n, cold, rounds int, sends bool) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -147,8 +154,15 @@ func run(bin string, n, cold int) error {
 	fmt.Printf("guard cost: lyrad/plain = %.2f for a page, %.2f for a 5-hop chain (target <= 1.10); lyrad/plain-with-interception = %.2f, %.2f\n",
 		float64(median(navs))/float64(median(plain)), float64(median(chains))/float64(median(plainChains)),
 		float64(median(navs))/float64(median(held)), float64(median(chains))/float64(median(heldChains)))
-	if err := sendsCost(bin, page); err != nil {
-		return fmt.Errorf("sends: %w", err)
+	if rounds > 0 {
+		if err := interleaved(cs, page, n, rounds); err != nil {
+			return fmt.Errorf("interleaved: %w", err)
+		}
+	}
+	if sends {
+		if err := sendsCost(bin, page); err != nil {
+			return fmt.Errorf("sends: %w", err)
+		}
 	}
 	rssBusy := benchkit.RSS(d.Cmd.Process.Pid)
 	if err := callOK(cs, "close_browser", nil); err != nil {
@@ -159,6 +173,101 @@ func run(bin string, n, cold int) error {
 	fmt.Printf("lyrad daemon RSS (without Chrome): idle at start %.1f MB, while driving %.1f MB, after close %.1f MB\n",
 		rssIdle, rssBusy, rssAfter)
 	return nil
+}
+
+// interleaved runs rounds of n navigations to a page and n through a 5-hop
+// chain, each made in turn by lyrad and by three plain CDP drivers, each on
+// a browser of its own: with interception (the baseline), without, and with
+// document responses held too (what the download guard asks of Chrome
+// besides). The order turns through every permutation, so that each driver
+// follows each other one equally often and a loaded machine weighs on all
+// alike. It prints each round's medians and the medians over all rounds.
+func interleaved(cs *mcp.ClientSession, page string, n, rounds int) error {
+	drivers := []driver{{name: "lyrad", navigate: func(u string) (time.Duration, error) {
+		start := time.Now()
+		err := callOK(cs, "navigate", map[string]any{"url": u})
+		return time.Since(start), err
+	}}}
+	for _, m := range []struct {
+		name string
+		mode plainMode
+	}{{"plain-with-interception", plainHeld}, {"plain", plainBare}, {"plain-holding-responses", plainHeldResponses}} {
+		p, err := startPlain(m.mode)
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		drivers = append(drivers, driver{m.name, p.navigate})
+	}
+	orders := permutations(len(drivers))
+	all := make([][][]time.Duration, 2) // [page, chain][driver]
+	for kind := range all {
+		all[kind] = make([][]time.Duration, len(drivers))
+	}
+	seq := 0
+	for r := 0; r < rounds; r++ {
+		round := make([][][]time.Duration, 2)
+		for kind := range round {
+			round[kind] = make([][]time.Duration, len(drivers))
+			for i := 0; i < n; i++ {
+				path := fmt.Sprintf("i%d", seq)
+				if kind == 1 {
+					path = fmt.Sprintf("hop/5/i%d", seq)
+				}
+				for _, d := range orders[seq%len(orders)] {
+					took, err := drivers[d].navigate(page + path)
+					if err != nil {
+						return fmt.Errorf("%s: %w", drivers[d].name, err)
+					}
+					round[kind][d] = append(round[kind][d], took)
+					all[kind][d] = append(all[kind][d], took)
+				}
+				seq++
+			}
+		}
+		fmt.Printf("interleaved round %d of %d: %s\n", r+1, rounds, medians(drivers, round))
+	}
+	fmt.Printf("interleaved, medians of %d each: %s\n", n*rounds, medians(drivers, all))
+	ratio := func(kind, d int) float64 { return float64(median(all[kind][0])) / float64(median(all[kind][d])) }
+	fmt.Printf("interleaved guard cost: lyrad/plain-with-interception = %.2f (page), %.2f (5-hop chain); lyrad/plain = %.2f, %.2f; lyrad/plain-holding-responses = %.2f, %.2f\n",
+		ratio(0, 1), ratio(1, 1), ratio(0, 2), ratio(1, 2), ratio(0, 3), ratio(1, 3))
+	return nil
+}
+
+// driver is one way of navigating, timed up to DOMContentLoaded.
+type driver struct {
+	name     string
+	navigate func(u string) (time.Duration, error)
+}
+
+// medians formats the medians of each driver for a page and a chain.
+func medians(drivers []driver, ds [][][]time.Duration) string {
+	var b strings.Builder
+	for kind, label := range []string{"page", "5-hop chain"} {
+		if kind > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(label)
+		for d, dr := range drivers {
+			fmt.Fprintf(&b, " %s %v", dr.name, median(ds[kind][d]).Round(100*time.Microsecond))
+		}
+	}
+	return b.String()
+}
+
+// permutations lists every order of 0..n-1.
+func permutations(n int) [][]int {
+	if n == 1 {
+		return [][]int{{0}}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := 0; i <= len(p); i++ {
+			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 func callOK(cs *mcp.ClientSession, name string, args map[string]any) error {

@@ -27,30 +27,84 @@ import (
 // paused request continued at once) with no judgement and no MCP: the part
 // of lyrad's time that is Chrome's.
 func plainNavigate(pageURL string, n int, intercept bool) (pages, chains []time.Duration, err error) {
+	mode := plainBare
+	if intercept {
+		mode = plainHeld
+	}
+	p, err := startPlain(mode)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer p.close()
+	for i := 0; i < 2*n; i++ {
+		u := pageURL + "plain" + strconv.Itoa(i)
+		if i >= n {
+			u = pageURL + "hop/5/plain" + strconv.Itoa(i)
+		}
+		took, err := p.navigate(u)
+		if err != nil {
+			return nil, nil, err
+		}
+		if i < n {
+			pages = append(pages, took)
+		} else {
+			chains = append(chains, took)
+		}
+	}
+	return pages, chains, nil
+}
+
+// plainMode is how much of the guard's asks a plain driver makes of Chrome.
+type plainMode int
+
+const (
+	// plainBare: Page and lifecycle events only.
+	plainBare plainMode = iota
+	// plainHeld: and Network, the worker bypass, Fetch on document
+	// requests, each continued at once (the bench's baseline).
+	plainHeld
+	// plainHeldResponses: and Fetch on document responses too, each
+	// continued at once: what the download guard (RefuseResponse) adds.
+	plainHeldResponses
+)
+
+// plainBrowser is a browser driven over plain CDP, one tab attached.
+type plainBrowser struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	dir    string
+	proc   *chrome.Process
+	conn   *cdpconn.Conn
+	s      *cdpconn.Session
+	stops  []func()
+}
+
+func startPlain(mode plainMode) (_ *plainBrowser, err error) {
 	found, err := chrome.Find("", "")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "lyrad-bench-plain")
-	if err != nil {
-		return nil, nil, err
+	p := &plainBrowser{}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
+	defer func() {
+		if err != nil {
+			p.close()
+		}
+	}()
+	if p.dir, err = os.MkdirTemp("", "lyrad-bench-plain"); err != nil {
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(p.ctx, 2*time.Minute)
 	defer cancel()
-	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: found.Path, ProfileDir: dir, Headless: true})
-	if err != nil {
-		return nil, nil, err
+	if p.proc, err = chrome.Launch(ctx, chrome.LaunchOptions{Path: found.Path, ProfileDir: p.dir, Headless: true}); err != nil {
+		return nil, err
 	}
-	defer proc.Close(2 * time.Second)
-	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
-	if err != nil {
-		return nil, nil, err
+	if p.conn, err = cdpconn.Dial(ctx, p.proc.WebSocketURL(), cdpconn.Options{}); err != nil {
+		return nil, err
 	}
-	defer conn.Close()
-	targets, err := cdp.Call(ctx, conn.Browser(), target.GetTargets, target.GetTargetsParams{})
+	targets, err := cdp.Call(ctx, p.conn.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var id target.ID
 	for _, t := range targets.TargetInfos {
@@ -59,68 +113,82 @@ func plainNavigate(pageURL string, n int, intercept bool) (pages, chains []time.
 		}
 	}
 	flatten := true
-	att, err := cdp.Call(ctx, conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: &flatten})
+	att, err := cdp.Call(ctx, p.conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: &flatten})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	s := conn.Session(att.SessionID)
-	if intercept {
+	s := p.conn.Session(att.SessionID)
+	p.s = s
+	if mode >= plainHeld {
 		paused, stop := s.Subscribe(fetch.RequestPaused.Method)
-		defer stop()
+		p.stops = append(p.stops, stop)
 		go func() {
 			for ev := range paused {
-				var p fetch.EventRequestPaused
-				if jsonv2.Unmarshal(ev, &p) == nil {
-					go cdp.Call(ctx, s, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: p.RequestID})
+				var e fetch.EventRequestPaused
+				if jsonv2.Unmarshal(ev, &e) == nil {
+					go cdp.Call(p.ctx, s, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
 				}
 			}
 		}()
 		if _, err := cdp.Call(ctx, s, network.Enable, network.EnableParams{}); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if _, err := cdp.Call(ctx, s, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		if _, err := cdp.Call(ctx, s, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}}}); err != nil {
-			return nil, nil, err
+		patterns := []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}}
+		if mode == plainHeldResponses {
+			patterns = append(patterns, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageResponse})
+		}
+		if _, err := cdp.Call(ctx, s, fetch.Enable, fetch.EnableParams{Patterns: patterns}); err != nil {
+			return nil, err
 		}
 	}
 	if _, err := cdp.Call(ctx, s, page.Enable, page.EnableParams{}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if _, err := cdp.Call(ctx, s, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: true}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	for i := 0; i < 2*n; i++ {
-		u := pageURL + "plain" + strconv.Itoa(i)
-		if i >= n {
-			u = pageURL + "hop/5/plain" + strconv.Itoa(i)
-		}
-		lc, stop := s.Subscribe(page.LifecycleEvent.Method)
-		start := time.Now()
-		nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: u})
-		if err != nil {
-			stop()
-			return nil, nil, err
-		}
-		for done := false; !done; {
-			select {
-			case ev := <-lc:
-				var e page.EventLifecycleEvent
-				if jsonv2.Unmarshal(ev, &e) == nil && e.LoaderID == nav.LoaderID && e.Name == "DOMContentLoaded" {
-					done = true
-				}
-			case <-ctx.Done():
-				stop()
-				return nil, nil, fmt.Errorf("plain navigate timed out")
+	return p, nil
+}
+
+// navigate times one navigation to u, up to its DOMContentLoaded.
+func (p *plainBrowser) navigate(u string) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
+	defer cancel()
+	lc, stop := p.s.Subscribe(page.LifecycleEvent.Method)
+	defer stop()
+	start := time.Now()
+	nav, err := cdp.Call(ctx, p.s, page.Navigate, page.NavigateParams{URL: u})
+	if err != nil {
+		return 0, err
+	}
+	for {
+		select {
+		case ev := <-lc:
+			var e page.EventLifecycleEvent
+			if jsonv2.Unmarshal(ev, &e) == nil && e.LoaderID == nav.LoaderID && e.Name == "DOMContentLoaded" {
+				return time.Since(start), nil
 			}
+		case <-ctx.Done():
+			return 0, fmt.Errorf("plain navigate timed out")
 		}
-		if i < n {
-			pages = append(pages, time.Since(start))
-		} else {
-			chains = append(chains, time.Since(start))
-		}
+	}
+}
+
+func (p *plainBrowser) close() {
+	for _, stop := range p.stops {
 		stop()
 	}
-	return pages, chains, nil
+	if p.conn != nil {
+		p.conn.Close()
+	}
+	if p.proc != nil {
+		p.proc.Close(2 * time.Second)
+	}
+	p.cancel()
+	if p.dir != "" {
+		os.RemoveAll(p.dir)
+	}
 }
