@@ -91,7 +91,18 @@ type pending struct {
 	method  string
 	session target.SessionID
 	reply   chan reply   // buffered 1: the reader never waits on a caller
+	done    func(error)  // set by SendAsync: called instead of reply
 	mark    jsonv2.Value // set by Mark: dispatched when the reply comes
+}
+
+// deliver hands the reply to whoever waits for it. It never blocks unless
+// a SendAsync callback does.
+func (p *pending) deliver(r reply) {
+	if p.done != nil {
+		p.done(r.err)
+		return
+	}
+	p.reply <- r
 }
 
 type reply struct {
@@ -222,7 +233,7 @@ func (c *Conn) shutdown(err, closeErr error) {
 	c.mu.Unlock()
 
 	for _, p := range pend {
-		p.reply <- reply{err: fmt.Errorf("cdp %s: %w", p.method, err)}
+		p.deliver(reply{err: fmt.Errorf("cdp %s: %w", p.method, err)})
 	}
 	ended := make(map[*subscription]bool)
 	for _, set := range subs {
@@ -319,7 +330,7 @@ func (c *Conn) Mark(token string) error {
 	if err != nil {
 		return fmt.Errorf("cdpconn: mark: %w", err)
 	}
-	_, err = c.browser.send("Browser.getVersion", nil, raw)
+	_, err = c.browser.send("Browser.getVersion", nil, raw, nil)
 	return err
 }
 
@@ -340,7 +351,7 @@ func (c *Conn) handleReply(m message) {
 	if m.err != nil {
 		err = fmt.Errorf("cdp %s: %w", p.method, m.err)
 	}
-	p.reply <- reply{result: m.result, err: err}
+	p.deliver(reply{result: m.result, err: err})
 }
 
 func (c *Conn) dispatch(ev Event) {
@@ -381,7 +392,7 @@ func (c *Conn) detach(id target.SessionID) {
 		s.end()
 	}
 	for _, p := range failed {
-		p.reply <- reply{err: fmt.Errorf("cdp %s: %w (session %s)", p.method, ErrDetached, id)}
+		p.deliver(reply{err: fmt.Errorf("cdp %s: %w (session %s)", p.method, ErrDetached, id)})
 	}
 }
 
