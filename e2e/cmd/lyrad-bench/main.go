@@ -120,6 +120,8 @@ func run(bin string, n, cold, rounds int, sends bool) error {
 	fmt.Printf("cold start (open_browser -> first navigate done, headless), median of %d: %v  (min %v, max %v)\n",
 		len(colds), median(colds).Round(time.Millisecond), minD(colds).Round(time.Millisecond), maxD(colds).Round(time.Millisecond))
 
+	pid := d.Cmd.Process.Pid
+	cpu0 := benchkit.CPU(pid)
 	var navs []time.Duration
 	for i := 0; i < n; i++ {
 		start := time.Now()
@@ -130,6 +132,7 @@ func run(bin string, n, cold, rounds int, sends bool) error {
 	}
 	fmt.Printf("navigate to a small loopback page (domcontentloaded), median of %d: %v  (p90 %v)\n",
 		n, median(navs).Round(time.Microsecond*100), pct(navs, 0.9).Round(time.Microsecond*100))
+	cpu1 := benchkit.CPU(pid)
 	var chains []time.Duration
 	for i := 0; i < n; i++ {
 		start := time.Now()
@@ -138,7 +141,10 @@ func run(bin string, n, cold, rounds int, sends bool) error {
 		}
 		chains = append(chains, time.Since(start))
 	}
+	cpu2 := benchkit.CPU(pid)
 	fmt.Printf("navigate through a 5-hop redirect chain, median of %d: %v\n", n, median(chains).Round(time.Microsecond*100))
+	fmt.Printf("lyrad daemon CPU (user+system, without Chrome) per navigate: page %.1f ms, 5-hop chain %.1f ms\n",
+		float64((cpu1-cpu0).Microseconds())/1000/float64(n), float64((cpu2-cpu1).Microseconds())/1000/float64(n))
 	plain, plainChains, err := plainNavigate(page, n, false)
 	if err != nil {
 		return fmt.Errorf("plain CDP navigate: %w", err)
