@@ -190,6 +190,24 @@ func (c *Conn) Subscribe(methods ...string) (<-chan Event, func()) {
 	return q.out, func() { c.removeSub(s); q.cancel() }
 }
 
+// SubscribeWhere is Subscribe with a filter: keep is called on the reader
+// goroutine for each event of these methods, in arrival order, and only the
+// events it keeps are queued. keep must be cheap, must not block and must
+// not call into the connection. It spares the subscriber a wake-up for
+// every event it would have dropped at once (most of a page's Network
+// events, for most subscribers).
+func (c *Conn) SubscribeWhere(keep func(Event) bool, methods ...string) (<-chan Event, func()) {
+	q := newQueue[Event]()
+	deliver := func(ev Event) {
+		if keep(ev) {
+			q.push(ev)
+		}
+	}
+	s := &subscription{methods: slices.Clone(methods), all: true, deliver: deliver, end: q.end}
+	c.addSub(s)
+	return q.out, func() { c.removeSub(s); q.cancel() }
+}
+
 // Close closes the connection normally; OnClose gets nil.
 func (c *Conn) Close() error {
 	c.shutdown(ErrClosed, nil)

@@ -603,3 +603,43 @@ func TestSendAsync(t *testing.T) {
 		t.Fatalf("unanswered at abort: %v", err)
 	}
 }
+
+// SubscribeWhere queues only the events its filter keeps, in order.
+func TestSubscribeWhere(t *testing.T) {
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) { fc.reply(msg, struct{}{}) })
+	c, fc := f.dial(t, Options{})
+	var seen atomic.Int32
+	events, stop := c.SubscribeWhere(func(ev Event) bool {
+		seen.Add(1)
+		return strings.Contains(string(ev.Params), "keep")
+	}, "Network.requestWillBeSent")
+	defer stop()
+	for _, p := range []string{"keep-1", "drop-2", "keep-3"} {
+		fc.event("S1", "Network.requestWillBeSent", map[string]any{"n": p})
+	}
+	for _, want := range []string{"keep-1", "keep-3"} {
+		select {
+		case ev := <-events:
+			if !strings.Contains(string(ev.Params), want) || ev.SessionID != "S1" {
+				t.Fatalf("got %s from %q, want %s", ev.Params, ev.SessionID, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no %s", want)
+		}
+	}
+	// A mark behind them: the dropped one was never queued.
+	marks, stopMarks := c.Subscribe(MethodMark)
+	defer stopMarks()
+	if err := c.Mark("m"); err != nil {
+		t.Fatal(err)
+	}
+	<-marks
+	select {
+	case ev := <-events:
+		t.Fatalf("a dropped event was queued: %s", ev.Params)
+	default:
+	}
+	if n := seen.Load(); n != 3 {
+		t.Errorf("the filter saw %d events, want 3", n)
+	}
+}
