@@ -237,6 +237,7 @@ type Guard struct {
 	handover time.Duration               // bodyHandover when the guard started
 
 	decisions *decisionQueue // what OnDecision is still to hear of
+	bodies    bodyCounts     // what the body watcher may be waiting on
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -285,14 +286,14 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 	if opts.OnSend != nil {
 		// Network events come for every request a page makes: they are read
 		// apart, so that a flood of them never delays a paused request.
-		sends, unsub := conn.Subscribe(network.RequestWillBeSent.Method, network.WebSocketCreated.Method)
+		sends, unsub := conn.SubscribeWhere(maybeSend, network.RequestWillBeSent.Method, network.WebSocketCreated.Method)
 		go each(gctx, sends, unsub, func(ev cdpconn.Event) {
 			if s, ok := g.send(ev); ok {
 				opts.OnSend(s)
 			}
 		})
 	}
-	bodies, unsubscribeBodies := conn.Subscribe(bodyEvents...)
+	bodies, unsubscribeBodies := conn.SubscribeWhere(g.bodies.keep, bodyEvents...)
 	go g.watchBodies(gctx, bodies, unsubscribeBodies)
 
 	b := conn.Browser()
@@ -693,14 +694,20 @@ type wireSend struct {
 	} `json:"initiator"`
 }
 
+// maybeSend keeps, on the connection's reader, the Network events that may
+// be sends. Most requests a page makes are body-less GETs; they are told by
+// a byte search, never decoded nor queued (this runs for every request of
+// every page).
+func maybeSend(ev cdpconn.Event) bool {
+	return ev.Method != network.RequestWillBeSent.Method || bytes.Contains(ev.Params, hasBody) ||
+		!(bytes.Contains(ev.Params, methodGET) || bytes.Contains(ev.Params, methodHEAD))
+}
+
 // send reads one Network event and says whether it is a send to report:
 // not a document (those are judged), not a GET or HEAD, not a CORS
 // preflight, and not one HoldSends holds (those are reported when judged).
 func (g *Guard) send(ev cdpconn.Event) (Send, bool) {
-	// Most requests a page makes are body-less GETs; they are told by a byte
-	// search, not decoded (this runs for every request of every page).
-	if ev.Method == network.RequestWillBeSent.Method && !bytes.Contains(ev.Params, hasBody) &&
-		(bytes.Contains(ev.Params, methodGET) || bytes.Contains(ev.Params, methodHEAD)) {
+	if !maybeSend(ev) {
 		return Send{}, false
 	}
 	var w wireSend
