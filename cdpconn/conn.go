@@ -91,7 +91,18 @@ type pending struct {
 	method  string
 	session target.SessionID
 	reply   chan reply   // buffered 1: the reader never waits on a caller
+	done    func(error)  // set by SendAsync: called instead of reply
 	mark    jsonv2.Value // set by Mark: dispatched when the reply comes
+}
+
+// deliver hands the reply to whoever waits for it. It never blocks unless
+// a SendAsync callback does.
+func (p *pending) deliver(r reply) {
+	if p.done != nil {
+		p.done(r.err)
+		return
+	}
+	p.reply <- r
 }
 
 type reply struct {
@@ -189,6 +200,24 @@ func (c *Conn) Observe(fn func(Event), methods ...string) func() {
 	return func() { c.removeSub(s) }
 }
 
+// SubscribeWhere is Subscribe with a filter: keep is called on the reader
+// goroutine for each event of these methods, in arrival order, and only the
+// events it keeps are queued. keep must be cheap, must not block and must
+// not call into the connection. It spares the subscriber a wake-up for
+// every event it would have dropped at once (most of a page's Network
+// events, for most subscribers).
+func (c *Conn) SubscribeWhere(keep func(Event) bool, methods ...string) (<-chan Event, func()) {
+	q := newQueue[Event]()
+	deliver := func(ev Event) {
+		if keep(ev) {
+			q.push(ev)
+		}
+	}
+	s := &subscription{methods: slices.Clone(methods), all: true, deliver: deliver, end: q.end}
+	c.addSub(s)
+	return q.out, func() { c.removeSub(s); q.cancel() }
+}
+
 // Close closes the connection normally; OnClose gets nil.
 func (c *Conn) Close() error {
 	c.shutdown(ErrClosed, nil)
@@ -232,7 +261,7 @@ func (c *Conn) shutdown(err, closeErr error) {
 	c.mu.Unlock()
 
 	for _, p := range pend {
-		p.reply <- reply{err: fmt.Errorf("cdp %s: %w", p.method, err)}
+		p.deliver(reply{err: fmt.Errorf("cdp %s: %w", p.method, err)})
 	}
 	ended := make(map[*subscription]bool)
 	for _, set := range subs {
@@ -329,7 +358,7 @@ func (c *Conn) Mark(token string) error {
 	if err != nil {
 		return fmt.Errorf("cdpconn: mark: %w", err)
 	}
-	_, err = c.browser.send("Browser.getVersion", nil, raw)
+	_, err = c.browser.send("Browser.getVersion", nil, raw, nil)
 	return err
 }
 
@@ -350,7 +379,7 @@ func (c *Conn) handleReply(m message) {
 	if m.err != nil {
 		err = fmt.Errorf("cdp %s: %w", p.method, m.err)
 	}
-	p.reply <- reply{result: m.result, err: err}
+	p.deliver(reply{result: m.result, err: err})
 }
 
 func (c *Conn) dispatch(ev Event) {
@@ -391,7 +420,7 @@ func (c *Conn) detach(id target.SessionID) {
 		s.end()
 	}
 	for _, p := range failed {
-		p.reply <- reply{err: fmt.Errorf("cdp %s: %w (session %s)", p.method, ErrDetached, id)}
+		p.deliver(reply{err: fmt.Errorf("cdp %s: %w (session %s)", p.method, ErrDetached, id)})
 	}
 }
 

@@ -548,3 +548,98 @@ func TestMarkIsOrderedBehindEvents(t *testing.T) {
 		}
 	}
 }
+
+// SendAsync hands the reply's error to its callback, once: nil for a
+// result, the browser's error, or the detach of the session.
+func TestSendAsync(t *testing.T) {
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+		switch string(msg.Method) {
+		case "Fetch.continueRequest":
+			fc.reply(msg, struct{}{})
+		case "Fetch.failRequest":
+			fc.send(map[string]any{"id": msg.ID, "sessionId": msg.SessionID, "error": map[string]any{"code": -32602, "message": "Invalid InterceptionId."}})
+		}
+		// Anything else is never answered.
+	})
+	c, fc := f.dial(t, Options{})
+	done := make(chan error, 3)
+	s := c.Session("S1")
+	for _, m := range []string{"Fetch.continueRequest", "Fetch.failRequest", "Fetch.fulfillRequest"} {
+		if err := s.SendAsync(m, map[string]string{"requestId": "R1"}, func(err error) { done <- err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("continue: %v", err)
+	}
+	var cerr *cdproto.Error
+	if err := <-done; !errors.As(err, &cerr) || !strings.Contains(err.Error(), "Fetch.failRequest") {
+		t.Fatalf("fail: %v", err)
+	}
+	fc.event("", methodDetached, map[string]any{"sessionId": "S1", "targetId": "T1"})
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrDetached) {
+			t.Fatalf("unanswered on detach: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the callback of a command whose session detached was never called")
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("a callback called twice: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	// A nil callback is allowed.
+	if err := c.Browser().SendAsync("Fetch.continueRequest", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	// One still unanswered when the connection ends hears of it.
+	if err := c.Browser().SendAsync("Never.answered", nil, func(err error) { done <- err }); err != nil {
+		t.Fatal(err)
+	}
+	c.Abort()
+	if err := <-done; !errors.Is(err, ErrClosed) {
+		t.Fatalf("unanswered at abort: %v", err)
+	}
+}
+
+// SubscribeWhere queues only the events its filter keeps, in order.
+func TestSubscribeWhere(t *testing.T) {
+	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) { fc.reply(msg, struct{}{}) })
+	c, fc := f.dial(t, Options{})
+	var seen atomic.Int32
+	events, stop := c.SubscribeWhere(func(ev Event) bool {
+		seen.Add(1)
+		return strings.Contains(string(ev.Params), "keep")
+	}, "Network.requestWillBeSent")
+	defer stop()
+	for _, p := range []string{"keep-1", "drop-2", "keep-3"} {
+		fc.event("S1", "Network.requestWillBeSent", map[string]any{"n": p})
+	}
+	for _, want := range []string{"keep-1", "keep-3"} {
+		select {
+		case ev := <-events:
+			if !strings.Contains(string(ev.Params), want) || ev.SessionID != "S1" {
+				t.Fatalf("got %s from %q, want %s", ev.Params, ev.SessionID, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no %s", want)
+		}
+	}
+	// A mark behind them: the dropped one was never queued.
+	marks, stopMarks := c.Subscribe(MethodMark)
+	defer stopMarks()
+	if err := c.Mark("m"); err != nil {
+		t.Fatal(err)
+	}
+	<-marks
+	select {
+	case ev := <-events:
+		t.Fatalf("a dropped event was queued: %s", ev.Params)
+	default:
+	}
+	if n := seen.Load(); n != 3 {
+		t.Errorf("the filter saw %d events, want 3", n)
+	}
+}

@@ -60,12 +60,29 @@ type Pending struct {
 // some commands only once it runs, and the command that lets it run must
 // not wait behind them.
 func (s *Session) Send(method string, params any) (*Pending, error) {
-	return s.send(method, params, nil)
+	return s.send(method, params, nil, nil)
+}
+
+// SendAsync writes a command and returns at once, like Send, with nothing
+// to wait on: done is called once with the reply's error (nil for success;
+// the result is dropped), on the reader goroutine as the reply is read, or
+// when the session detaches or the connection ends. done must not block.
+// It is for answers whose reply matters only when it is an error (a paused
+// request continued), and spares a goroutine waiting for each. When the
+// command cannot be written SendAsync returns the error; done is then
+// called at most with the connection's end, never with a reply.
+func (s *Session) SendAsync(method string, params any, done func(error)) error {
+	if done == nil {
+		done = func(error) {}
+	}
+	_, err := s.send(method, params, nil, done)
+	return err
 }
 
 // send is Send; a mark is delivered as a MethodMark event when the reply
-// comes, whether anyone still waits for it or not.
-func (s *Session) send(method string, params any, mark jsonv2.Value) (*Pending, error) {
+// comes, whether anyone still waits for it or not; done, when set, takes
+// the reply instead of Pending.Wait.
+func (s *Session) send(method string, params any, mark jsonv2.Value, done func(error)) (*Pending, error) {
 	c := s.conn
 	var raw jsonv2.Value
 	if params != nil {
@@ -89,7 +106,10 @@ func (s *Session) send(method string, params any, mark jsonv2.Value) (*Pending, 
 	}
 
 	// Register before writing: the reply can come before Write returns.
-	p := &pending{method: method, session: s.id, reply: make(chan reply, 1), mark: mark}
+	p := &pending{method: method, session: s.id, mark: mark, done: done}
+	if done == nil {
+		p.reply = make(chan reply, 1)
+	}
 	c.mu.Lock()
 	if c.closed {
 		err := c.err

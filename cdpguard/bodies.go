@@ -32,6 +32,7 @@ import (
 	"bytes"
 	"context"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -68,6 +69,37 @@ var bodyEvents = []string{
 	network.ResponseReceived.Method,
 	target.DetachedFromTarget.Method,
 	cdpconn.MethodMark,
+}
+
+// bodyCounts let the connection's reader drop, before they are queued, the
+// events the body watcher has no use for: it waits on nothing (no request
+// with a body is pending, none is on its way to it). Nearly every event of
+// a page is then dropped, which spares the watcher a wake-up for each.
+//
+// An event that matters concerns a request whose requestWillBeSent (with a
+// body) came before it. When the reader looks at it, that requestWillBeSent
+// is either still queued or being handled (inFlight counts it from the
+// moment the reader kept it until the watcher has updated pending), or
+// handled (pending counts the request until it is no longer waited on).
+// Either way the event is kept.
+type bodyCounts struct {
+	inFlight atomic.Int64 // requestWillBeSent with a body, kept, not yet handled
+	pending  atomic.Int64 // len of the watcher's pending
+}
+
+// keep runs on the reader for every event of bodyEvents.
+func (c *bodyCounts) keep(ev cdpconn.Event) bool {
+	switch ev.Method {
+	case network.RequestWillBeSent.Method:
+		if !bytes.Contains(ev.Params, hasBody) {
+			return false
+		}
+		c.inFlight.Add(1)
+		return true
+	case cdpconn.MethodMark:
+		return true
+	}
+	return c.inFlight.Load() > 0 || c.pending.Load() > 0
 }
 
 // bodyWatch is a document request with a body whose requestPaused has not
@@ -110,6 +142,10 @@ func (g *Guard) watchBodies(ctx context.Context, events <-chan cdpconn.Event, un
 				return
 			}
 			g.bodyEvent(ctx, pending, ev)
+			g.bodies.pending.Store(int64(len(pending)))
+			if ev.Method == network.RequestWillBeSent.Method {
+				g.bodies.inFlight.Add(-1) // keep counted every one it queued
+			}
 		case <-timer.C:
 		}
 		next := time.Hour
@@ -122,6 +158,7 @@ func (g *Guard) watchBodies(ctx context.Context, events <-chan cdpconn.Event, un
 			}
 			next = min(next, wait)
 		}
+		g.bodies.pending.Store(int64(len(pending)))
 		timer.Reset(next)
 	}
 }

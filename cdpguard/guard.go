@@ -120,8 +120,10 @@ type Verdict struct {
 	Fields map[string]any
 }
 
-// Decider judges one paused request. It must not call into the page whose
-// request is paused (its renderer does not answer while it waits).
+// Decider judges one paused request. It is called on the guard's event
+// loop, in the order the requests paused, so it must not block: no call
+// into the browser (the page whose request is paused does not answer while
+// it waits), no wait on anything the guard delivers.
 type Decider func(ctx context.Context, r Request) Verdict
 
 // AllowAll is the Decider used until grants are configured: every request is
@@ -131,10 +133,13 @@ func AllowAll(context.Context, Request) Verdict { return Verdict{Allow: true, Re
 // Options configure a Guard.
 type Options struct {
 	Decide Decider
-	// OnDecision is told of every judged request, after it was answered.
+	// OnDecision is told of every judged request after its answer was
+	// sent (took: from its pause to then), in order, on a goroutine of its
+	// own: the event loop never waits on it.
 	OnDecision func(r Request, v Verdict, took time.Duration)
 	// OnRefuse is told of a refusal before the request is answered, so
 	// whoever started the navigation knows by the time the browser does.
+	// Like Decide, it runs on the event loop and must not block.
 	OnRefuse func(r Request, v Verdict)
 	// OnFailure is told when a target could not be guarded. The browser
 	// must then be closed: the target may be running unguarded.
@@ -156,7 +161,8 @@ type Options struct {
 	HoldSends bool
 	// RefuseResponse, when set, is shown every document response before
 	// its body reaches the browser (one more round trip per document);
-	// true answers it with an empty 204 instead. It must not block.
+	// true answers it with an empty 204 instead. It runs on the event loop
+	// and must not block.
 	RefuseResponse func(r Response) bool
 	Logger         *zap.Logger
 }
@@ -241,7 +247,9 @@ type Guard struct {
 	workers  map[target.SessionID]worker // worker targets, for their sends
 	handover time.Duration               // bodyHandover when the guard started
 
-	gestures gestures // the user's gestures on document requests, read on the reader
+	gestures  gestures       // the user's gestures on document requests, read on the reader
+	decisions *decisionQueue // what OnDecision is still to hear of
+	bodies    bodyCounts     // what the body watcher may be waiting on
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -279,6 +287,10 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 		page.FrameNavigated.Method,
 		page.FrameDetached.Method,
 	)
+	if opts.OnDecision != nil {
+		g.decisions = newDecisionQueue()
+		go g.decisions.run(gctx, opts.OnDecision)
+	}
 	go func() {
 		defer close(g.done)
 		each(gctx, events, unsubscribe, func(ev cdpconn.Event) { g.handle(gctx, ev) })
@@ -286,14 +298,14 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 	if opts.OnSend != nil {
 		// Network events come for every request a page makes: they are read
 		// apart, so that a flood of them never delays a paused request.
-		sends, unsub := conn.Subscribe(network.RequestWillBeSent.Method, network.WebSocketCreated.Method)
+		sends, unsub := conn.SubscribeWhere(maybeSend, network.RequestWillBeSent.Method, network.WebSocketCreated.Method)
 		go each(gctx, sends, unsub, func(ev cdpconn.Event) {
 			if s, ok := g.send(ev); ok {
 				opts.OnSend(s)
 			}
 		})
 	}
-	bodies, unsubscribeBodies := conn.Subscribe(bodyEvents...)
+	bodies, unsubscribeBodies := conn.SubscribeWhere(g.bodies.keep, bodyEvents...)
 	go g.watchBodies(gctx, bodies, unsubscribeBodies)
 	// Read on the connection's reader: a navigation's requestWillBeSent
 	// comes before its requestPaused, so its gesture is known when the
@@ -517,11 +529,15 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 			g.fail(errors.New("cdpguard: unreadable requestPaused event"))
 			return
 		}
+		// Judged and answered here, on the loop, with no goroutine of
+		// its own: the registries are read as they stood when the
+		// request paused (every earlier event was handled, no later one
+		// yet), and the answer leaves with the least work.
 		if isResponse(&p) {
-			go g.judgeResponse(ctx, ev.SessionID, &p)
+			g.judgeResponse(ctx, ev.SessionID, &p)
 			return
 		}
-		go g.judge(ctx, ev.SessionID, &p)
+		g.judge(ctx, ev.SessionID, &p)
 	}
 }
 
@@ -695,14 +711,20 @@ type wireSend struct {
 	} `json:"initiator"`
 }
 
+// maybeSend keeps, on the connection's reader, the Network events that may
+// be sends. Most requests a page makes are body-less GETs; they are told by
+// a byte search, never decoded nor queued (this runs for every request of
+// every page).
+func maybeSend(ev cdpconn.Event) bool {
+	return ev.Method != network.RequestWillBeSent.Method || bytes.Contains(ev.Params, hasBody) ||
+		!(bytes.Contains(ev.Params, methodGET) || bytes.Contains(ev.Params, methodHEAD))
+}
+
 // send reads one Network event and says whether it is a send to report:
 // not a document (those are judged), not a GET or HEAD, not a CORS
 // preflight, and not one HoldSends holds (those are reported when judged).
 func (g *Guard) send(ev cdpconn.Event) (Send, bool) {
-	// Most requests a page makes are body-less GETs; they are told by a byte
-	// search, not decoded (this runs for every request of every page).
-	if ev.Method == network.RequestWillBeSent.Method && !bytes.Contains(ev.Params, hasBody) &&
-		(bytes.Contains(ev.Params, methodGET) || bytes.Contains(ev.Params, methodHEAD)) {
+	if !maybeSend(ev) {
 		return Send{}, false
 	}
 	var w wireSend
@@ -848,37 +870,52 @@ func (g *Guard) judgeSend(ctx context.Context, sid target.SessionID, p *fetch.Ev
 
 // answer lets a paused request go or refuses it, and reports the decision.
 // A refused document gets an empty 204 (the tab stays where it was); a
-// refused send fails as the network would, blocked by the client.
+// refused send fails as the network would, blocked by the client. The
+// answer is written at once; its reply is only looked at for an error.
 func (g *Guard) answer(ctx context.Context, r Request, v Verdict, start time.Time) {
 	quiet := r.Subresource && v.Reason == "" // a GET let go unjudged
-	s := g.conn.Session(r.SessionID)
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	var err error
+	var method string
+	var params any
 	switch {
 	case v.Allow:
-		_, err = cdp.Call(cctx, s, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.RequestID})
+		method, params = fetch.ContinueRequest.Method, fetch.ContinueRequestParams{RequestID: r.RequestID}
 	case r.Subresource:
 		if g.opts.OnRefuse != nil {
 			g.opts.OnRefuse(r, v)
 		}
-		_, err = cdp.Call(cctx, s, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+		method, params = fetch.FailRequest.Method, fetch.FailRequestParams{RequestID: r.RequestID, ErrorReason: network.ErrorReasonBlockedByClient}
 	default:
 		if g.opts.OnRefuse != nil {
 			g.opts.OnRefuse(r, v)
 		}
 		// 204 commits nothing: the tab stays on the document it had.
-		_, err = cdp.Call(cctx, s, fetch.FulfillRequest, fetch.FulfillRequestParams{
+		method, params = fetch.FulfillRequest.Method, fetch.FulfillRequestParams{
 			RequestID:       r.RequestID,
 			ResponseCode:    204,
 			ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Length", Value: "0"}},
-		})
+		}
 	}
-	if err != nil && !targetGone(err) && ctx.Err() == nil {
-		g.log.Warn("answer paused request", zap.Bool("allow", v.Allow), zap.Error(err))
+	allow := v.Allow
+	g.respond(ctx, r.SessionID, method, params, func(err error) {
+		g.log.Warn("answer paused request", zap.Bool("allow", allow), zap.Error(err))
+	})
+	if g.decisions != nil && !quiet {
+		g.decisions.add(decision{r, v, time.Since(start)})
 	}
-	if g.opts.OnDecision != nil && !quiet {
-		g.opts.OnDecision(r, v, time.Since(start))
+}
+
+// respond writes an answer to a paused request without waiting for its
+// reply; failed is told of an error that is not the target's going away
+// (then the request went with it) while the guard runs. An answer that
+// never arrives leaves the request held, never let through.
+func (g *Guard) respond(ctx context.Context, sid target.SessionID, method string, params any, failed func(error)) {
+	report := func(err error) {
+		if err != nil && !targetGone(err) && ctx.Err() == nil {
+			failed(err)
+		}
+	}
+	if err := g.conn.Session(sid).SendAsync(method, params, report); err != nil {
+		report(err)
 	}
 }
 

@@ -21,7 +21,7 @@ import (
 // empty result (or the error fail names) and keeps the commands, in order;
 // the test sends the events.
 type fakePeer struct {
-	t    *testing.T
+	t    testing.TB
 	ws   chan *websocket.Conn
 	cmds chan cdproto.Message
 
@@ -30,7 +30,7 @@ type fakePeer struct {
 	fail func(m cdproto.Message) string // an error message to answer m with, or ""
 }
 
-func newFakePeer(t *testing.T) (*fakePeer, *cdpconn.Conn) {
+func newFakePeer(t testing.TB) (*fakePeer, *cdpconn.Conn) {
 	t.Helper()
 	p := &fakePeer{t: t, ws: make(chan *websocket.Conn, 1), cmds: make(chan cdproto.Message, 1000)}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

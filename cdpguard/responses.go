@@ -3,7 +3,6 @@ package cdpguard
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
@@ -70,20 +69,15 @@ func (g *Guard) judgeResponse(ctx context.Context, sid target.SessionID, p *fetc
 	}
 	g.mu.Unlock()
 	refuse := p.ResponseErrorReason == "" && g.opts.RefuseResponse(r)
-	s := g.conn.Session(sid)
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	var err error
+	method, params := fetch.ContinueRequest.Method, any(fetch.ContinueRequestParams{RequestID: p.RequestID})
 	if refuse {
-		_, err = cdp.Call(cctx, s, fetch.FulfillRequest, fetch.FulfillRequestParams{
+		method, params = fetch.FulfillRequest.Method, fetch.FulfillRequestParams{
 			RequestID:       p.RequestID,
 			ResponseCode:    204,
 			ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Length", Value: "0"}},
-		})
-	} else {
-		_, err = cdp.Call(cctx, s, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: p.RequestID})
+		}
 	}
-	if err != nil && !targetGone(err) && ctx.Err() == nil {
+	g.respond(ctx, sid, method, params, func(err error) {
 		g.log.Debug("answer held response", zap.Bool("refuse", refuse), zap.Error(err))
-	}
+	})
 }

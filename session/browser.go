@@ -24,6 +24,7 @@ import (
 	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/page"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // Browser is one running, guarded Chrome: the process, the CDP connection
@@ -371,6 +372,13 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 			preparePage(q, t)
 		}
 	}
+	// Downloads no call declared are refused at their response. In observe
+	// mode nothing is refused (refuseResponse answers no to every one), so
+	// no response is held: that is a round trip less for every document.
+	var refuseResponse func(cdpguard.Response) bool
+	if m.cfg.Enforcement != policy.Observe {
+		refuseResponse = b.refuseResponse
+	}
 	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
 		Decide: func(ctx context.Context, r cdpguard.Request) cdpguard.Verdict {
 			if r.NoAccept {
@@ -385,11 +393,10 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 				m.onGuardFailure(b, err)
 			}
 		},
-		OnTarget:  func(ev cdpguard.TargetEvent) { m.onTarget(b, ev) },
-		OnSend:    func(s cdpguard.Send) { m.onSend(b, s) },
-		HoldSends: m.cfg.GuardSends == SendsJudge,
-		// Downloads no call declared are refused at their response.
-		RefuseResponse: b.refuseResponse,
+		OnTarget:       func(ev cdpguard.TargetEvent) { m.onTarget(b, ev) },
+		OnSend:         func(s cdpguard.Send) { m.onSend(b, s) },
+		HoldSends:      m.cfg.GuardSends == SendsJudge,
+		RefuseResponse: refuseResponse,
 		Prepare:        prepare,
 		Logger:         m.log,
 	})

@@ -37,10 +37,12 @@ func main() {
 	cd := flag.String("chrome-devtools-mcp", os.Getenv("CHROME_DEVTOOLS_MCP_DIR"), "directory where chrome-devtools-mcp is installed (node_modules inside)")
 	browser := flag.String("chromium", "/usr/bin/chromium", "browser the peers drive")
 	first := flag.Int("first", 3, "first ever starts to time for each server (with a peer directory given)")
+	interleave := flag.Int("interleave", 0, "rounds of n navigations each, lyrad and plain CDP in turn")
+	sends := flag.Bool("sends", true, "also time 200 POST fetches (sends recorded and judged)")
 	flag.Parse()
 	page, err := serve()
 	if err == nil {
-		err = run(*bin, page, *n, *cold)
+		err = run(*bin, page, *n, *cold, *interleave, *sends)
 	}
 	if err == nil {
 		err = firstStarts(*bin, *pw, *cd, *browser, page, *first)
@@ -91,7 +93,7 @@ func serve() (string, error) {
 	return page, nil
 }
 
-func run(bin, page string, n, cold int) error {
+func run(bin, page string, n, cold, rounds int, sends bool) error {
 	dataDir, err := os.MkdirTemp("", "lyrad-bench")
 	if err != nil {
 		return err
@@ -159,6 +161,8 @@ func run(bin, page string, n, cold int) error {
 		median(colds).Round(time.Millisecond), median(plainColds).Round(time.Millisecond), share.Round(time.Millisecond), 100*float64(share)/float64(median(colds)),
 		minD(colds).Round(time.Millisecond), minD(plainColds).Round(time.Millisecond), minShare.Round(time.Millisecond))
 
+	pid := d.Cmd.Process.Pid
+	cpu0 := benchkit.CPU(pid)
 	var navs []time.Duration
 	for i := 0; i < n; i++ {
 		start := time.Now()
@@ -169,6 +173,7 @@ func run(bin, page string, n, cold int) error {
 	}
 	fmt.Printf("navigate to a small loopback page (domcontentloaded), median of %d: %v  (p90 %v)\n",
 		n, median(navs).Round(time.Microsecond*100), pct(navs, 0.9).Round(time.Microsecond*100))
+	cpu1 := benchkit.CPU(pid)
 	var chains []time.Duration
 	for i := 0; i < n; i++ {
 		start := time.Now()
@@ -177,7 +182,10 @@ func run(bin, page string, n, cold int) error {
 		}
 		chains = append(chains, time.Since(start))
 	}
+	cpu2 := benchkit.CPU(pid)
 	fmt.Printf("navigate through a 5-hop redirect chain, median of %d: %v\n", n, median(chains).Round(time.Microsecond*100))
+	fmt.Printf("lyrad daemon CPU (user+system, without Chrome) per navigate: page %.1f ms, 5-hop chain %.1f ms\n",
+		float64((cpu1-cpu0).Microseconds())/1000/float64(n), float64((cpu2-cpu1).Microseconds())/1000/float64(n))
 	plain, plainChains, err := plainNavigate(page, n, false)
 	if err != nil {
 		return fmt.Errorf("plain CDP navigate: %w", err)
@@ -193,8 +201,15 @@ func run(bin, page string, n, cold int) error {
 	fmt.Printf("guard cost: lyrad/plain = %.2f for a page, %.2f for a 5-hop chain (target <= 1.10); lyrad/plain-with-interception = %.2f, %.2f\n",
 		float64(median(navs))/float64(median(plain)), float64(median(chains))/float64(median(plainChains)),
 		float64(median(navs))/float64(median(held)), float64(median(chains))/float64(median(heldChains)))
-	if err := sendsCost(bin, page); err != nil {
-		return fmt.Errorf("sends: %w", err)
+	if rounds > 0 {
+		if err := interleaved(cs, page, n, rounds); err != nil {
+			return fmt.Errorf("interleaved: %w", err)
+		}
+	}
+	if sends {
+		if err := sendsCost(bin, page); err != nil {
+			return fmt.Errorf("sends: %w", err)
+		}
 	}
 	rssBusy := benchkit.RSS(d.Cmd.Process.Pid)
 	if err := callOK(cs, "close_browser", nil); err != nil {
@@ -205,6 +220,101 @@ func run(bin, page string, n, cold int) error {
 	fmt.Printf("lyrad daemon RSS (without Chrome): idle at start %.1f MB, while driving %.1f MB, after close %.1f MB\n",
 		rssIdle, rssBusy, rssAfter)
 	return nil
+}
+
+// interleaved runs rounds of n navigations to a page and n through a 5-hop
+// chain, each made in turn by lyrad and by three plain CDP drivers, each on
+// a browser of its own: with interception (the baseline), without, and with
+// document responses held too (what the download guard asks of Chrome
+// besides). The order turns through every permutation, so that each driver
+// follows each other one equally often and a loaded machine weighs on all
+// alike. It prints each round's medians and the medians over all rounds.
+func interleaved(cs *mcp.ClientSession, page string, n, rounds int) error {
+	drivers := []driver{{name: "lyrad", navigate: func(u string) (time.Duration, error) {
+		start := time.Now()
+		err := callOK(cs, "navigate", map[string]any{"url": u})
+		return time.Since(start), err
+	}}}
+	for _, m := range []struct {
+		name string
+		mode plainMode
+	}{{"plain-with-interception", plainHeld}, {"plain", plainBare}, {"plain-holding-responses", plainHeldResponses}} {
+		p, err := startPlain(m.mode, "")
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		drivers = append(drivers, driver{m.name, p.navigate})
+	}
+	orders := permutations(len(drivers))
+	all := make([][][]time.Duration, 2) // [page, chain][driver]
+	for kind := range all {
+		all[kind] = make([][]time.Duration, len(drivers))
+	}
+	seq := 0
+	for r := 0; r < rounds; r++ {
+		round := make([][][]time.Duration, 2)
+		for kind := range round {
+			round[kind] = make([][]time.Duration, len(drivers))
+			for i := 0; i < n; i++ {
+				path := fmt.Sprintf("i%d", seq)
+				if kind == 1 {
+					path = fmt.Sprintf("hop/5/i%d", seq)
+				}
+				for _, d := range orders[seq%len(orders)] {
+					took, err := drivers[d].navigate(page + path)
+					if err != nil {
+						return fmt.Errorf("%s: %w", drivers[d].name, err)
+					}
+					round[kind][d] = append(round[kind][d], took)
+					all[kind][d] = append(all[kind][d], took)
+				}
+				seq++
+			}
+		}
+		fmt.Printf("interleaved round %d of %d: %s\n", r+1, rounds, medians(drivers, round))
+	}
+	fmt.Printf("interleaved, medians of %d each: %s\n", n*rounds, medians(drivers, all))
+	ratio := func(kind, d int) float64 { return float64(median(all[kind][0])) / float64(median(all[kind][d])) }
+	fmt.Printf("interleaved guard cost: lyrad/plain-with-interception = %.2f (page), %.2f (5-hop chain); lyrad/plain = %.2f, %.2f; lyrad/plain-holding-responses = %.2f, %.2f\n",
+		ratio(0, 1), ratio(1, 1), ratio(0, 2), ratio(1, 2), ratio(0, 3), ratio(1, 3))
+	return nil
+}
+
+// driver is one way of navigating, timed up to DOMContentLoaded.
+type driver struct {
+	name     string
+	navigate func(u string) (time.Duration, error)
+}
+
+// medians formats the medians of each driver for a page and a chain.
+func medians(drivers []driver, ds [][][]time.Duration) string {
+	var b strings.Builder
+	for kind, label := range []string{"page", "5-hop chain"} {
+		if kind > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(label)
+		for d, dr := range drivers {
+			fmt.Fprintf(&b, " %s %v", dr.name, median(ds[kind][d]).Round(100*time.Microsecond))
+		}
+	}
+	return b.String()
+}
+
+// permutations lists every order of 0..n-1.
+func permutations(n int) [][]int {
+	if n == 1 {
+		return [][]int{{0}}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := 0; i <= len(p); i++ {
+			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 func callOK(cs *mcp.ClientSession, name string, args map[string]any) error {
