@@ -81,9 +81,6 @@ func (t *takeovers) active(b *Browser) *takeoverState {
 	return t.cur
 }
 
-// userDriving says whether the user holds the current browser.
-func (m *Manager) userDriving() bool { return m.takeover.active(m.current()) != nil }
-
 // maxVisited bounds the sites one takeover remembers.
 const maxVisited = 256
 
