@@ -160,6 +160,11 @@ type downloads struct {
 	// page starts by itself is blocked like an undeclared one.
 	userDriven func() bool
 
+	// behaviour is held while the browser's download behaviour is worked
+	// out and sent (applyBehavior), so that two changes from different
+	// goroutines reach the browser in the order they were decided.
+	behaviour sync.Mutex
+
 	mu       sync.Mutex
 	items    map[string]*dlItem // by guid
 	expects  []*Expectation
@@ -263,14 +268,10 @@ func (d *downloads) Expect(ctx context.Context, tabs []target.ID, caller string)
 	e := &Expectation{d: d, tabs: tabs, caller: caller, started: make(chan struct{}), ended: make(chan struct{})}
 	d.mu.Lock()
 	d.expects = append(d.expects, e)
-	allow := !d.allowing
-	d.allowing = true
 	d.mu.Unlock()
-	if allow {
-		if err := d.setBehavior(ctx, true); err != nil {
-			e.Close()
-			return nil, err
-		}
+	if err := d.applyBehavior(ctx); err != nil {
+		e.Close()
+		return nil, err
 	}
 	return e, nil
 }
@@ -336,18 +337,35 @@ func (e *Expectation) Close() {
 // denyAgain denies downloads again when nothing is waiting for one: no
 // declared call, no observe mode, no download of the user's on its way.
 func (d *downloads) denyAgain() {
+	if err := d.applyBehavior(context.Background()); err != nil {
+		d.log.Warn("cannot deny downloads again", zap.Error(err))
+	}
+}
+
+// applyBehavior brings the browser's download behaviour to what is wanted
+// now: allowAndName while observe mode is on, a declared call waits, a
+// kept download is on its way or one the user started is to be announced;
+// deny otherwise. Deciding and sending happen under one lock: decided
+// apart, a deny worked out before a declared call's allow could reach the
+// browser after it, and the declared download was cancelled (seen as
+// TestDeclaredDownloads' second download failing, 1 run in 4 under -race).
+func (d *downloads) applyBehavior(ctx context.Context) error {
+	d.behaviour.Lock()
+	defer d.behaviour.Unlock()
 	d.mu.Lock()
-	deny := len(d.expects) == 0 && d.allowing && !d.rules.observe && !d.transferringLocked() &&
-		!d.userWaitingLocked()
-	if deny {
-		d.allowing = false
-	}
+	want := d.rules.observe || len(d.expects) > 0 || d.transferringLocked() || d.userWaitingLocked()
+	change := want != d.allowing
 	d.mu.Unlock()
-	if deny {
-		if err := d.setBehavior(context.Background(), false); err != nil {
-			d.log.Warn("cannot deny downloads again", zap.Error(err))
-		}
+	if !change {
+		return nil
 	}
+	if err := d.setBehavior(ctx, want); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.allowing = want
+	d.mu.Unlock()
+	return nil
 }
 
 // userHolds is told when a takeover starts and ends. The browser stays
@@ -378,13 +396,9 @@ func (d *downloads) userStarts(url string) {
 		d.userWant = map[string]time.Time{}
 	}
 	d.userWant[url] = time.Now()
-	allow := !d.allowing
-	d.allowing = true
 	d.mu.Unlock()
-	if allow {
-		if err := d.setBehavior(context.Background(), true); err != nil {
-			d.log.Warn("cannot open the browser to the user's download", zap.Error(err))
-		}
+	if err := d.applyBehavior(context.Background()); err != nil {
+		d.log.Warn("cannot open the browser to the user's download", zap.Error(err))
 	}
 }
 
