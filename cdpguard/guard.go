@@ -162,7 +162,10 @@ type Options struct {
 	// RefuseResponse, when set, is shown every document response before
 	// its body reaches the browser (one more round trip per document);
 	// true answers it with an empty 204 instead. It runs on the event loop
-	// and must not block.
+	// and must not block, save for a browser-level command whose effect
+	// must be in place before the response goes on (the session opens the
+	// browser to a download the user started during a takeover): every
+	// other pause waits meanwhile.
 	RefuseResponse func(r Response) bool
 	Logger         *zap.Logger
 }

@@ -172,11 +172,7 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 			b.shutdown(2 * time.Second)
 			continue
 		}
-		var v browser.GetVersionResult
-		err = errors.New("not asked")
-		if b.version != nil {
-			err = b.version.Wait(ctx, &v)
-		}
+		v, err := b.versionResult(ctx)
 		if err != nil {
 			b.shutdown(2 * time.Second)
 			release()
@@ -192,6 +188,16 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 		b.shutdown(2 * time.Second)
 		ua = uaFile{}
 	}
+}
+
+// versionResult reads the Browser.getVersion start sent.
+func (b *Browser) versionResult(ctx context.Context) (browser.GetVersionResult, error) {
+	var v browser.GetVersionResult
+	if b.version == nil {
+		return v, errors.New("the browser's version was not asked")
+	}
+	err := b.version.Wait(ctx, &v)
+	return v, err
 }
 
 // learnMode is what a launch learns of the browser's user agent.
@@ -325,16 +331,16 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		return nil, newError(StatusBrowserUnavailable, "cannot connect to the browser: "+err.Error(), "Try open_browser again.")
 	}
 	b.conn = conn
-	if headless && learn == learnNone {
-		// launch compares the version with the one the UA was learned
-		// from; the answer is read then, and nothing waits on it here.
+	if headless {
+		// Learning needs the version at once; otherwise launch compares it
+		// with the one the UA was learned from, and reads it then.
 		b.version, _ = conn.Browser().Send(browser.GetVersion.Method, nil)
 	}
 	// Downloads are denied while the guard starts, rather than after.
 	dlDone := make(chan error, 1)
 	go func() { dlDone <- m.startDownloads(ctx, b) }()
 	if learn != learnNone {
-		v, err := cdp.Call(ctx, conn.Browser(), browser.GetVersion, cdp.Empty{})
+		v, err := b.versionResult(ctx)
 		if err != nil {
 			conn.Abort()
 			proc.Kill()

@@ -43,6 +43,8 @@ func (d *downloads) refuseResponse(r cdpguard.Response) bool {
 		// page started by itself carries no activation and is refused as
 		// any undeclared download.
 		d.mu.Unlock()
+		// On the guard's event loop: the behaviour must be allow before
+		// this response goes on, so it waits for the browser's reply.
 		d.userStarts(r.URL)
 		return false
 	}
