@@ -151,16 +151,14 @@ func TestTakeoverSignalSecFetchUser(t *testing.T) {
 	// navigation: it carries no Sec-Fetch-User, clicked or not.
 	want("a /file-user", "")
 
-	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/timer"}), "ok")
-	want("b /timer", "")
-	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/meta"}), "ok")
-	want("b /meta", "")
-	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/autoform"}), "ok")
-	want("b /autoform", "")
-	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/autodl"}), "ok")
-	want("a /file-auto", "")
-	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/navdl"}), "ok")
-	want("a /file-nav", "")
+	// What the page does by itself, no input: no Sec-Fetch-User.
+	for _, c := range []struct{ page, reaches string }{
+		{"/timer", "b /timer"}, {"/meta", "b /meta"}, {"/autoform", "b /autoform"},
+		{"/autodl", "a /file-auto"}, {"/navdl", "a /file-nav"},
+	} {
+		wantStatus(t, do("navigate", map[string]any{"url": a.URL + c.page}), "ok")
+		want(c.reaches, "")
+	}
 
 	// The address bar, then back, from the keyboard.
 	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/back"}), "ok")

@@ -80,10 +80,7 @@ func run(bin string, n int, pw, cdDir, browser string) error {
 	} else if pwClick, pwType, name, err := benchPlaywright(cli, browser, page, n); err != nil {
 		fmt.Printf("Playwright MCP (%s): %v\n", cli, err)
 	} else {
-		fmt.Printf("%s browser_click (ref), median of %d: %v  (p90 %v)\n", name, n, r(median(pwClick)), r(pct(pwClick, 0.9)))
-		fmt.Printf("%s browser_type (ref), median of %d: %v  (p90 %v)\n", name, n, r(median(pwType)), r(pct(pwType, 0.9)))
-		fmt.Printf("lyrad / Playwright MCP: click %.2f, type %.2f\n",
-			float64(median(lyClick))/float64(median(pwClick)), float64(median(lyType))/float64(median(pwType)))
+		reportPeer(name, "Playwright MCP", "browser_click (ref)", "browser_type (ref)", pwClick, pwType, lyClick, lyType)
 	}
 
 	if script := benchkit.ChromeDevtoolsScript(cdDir); script == "" {
@@ -91,12 +88,18 @@ func run(bin string, n int, pw, cdDir, browser string) error {
 	} else if cdClick, cdFill, name, err := benchChromeDevtools(script, browser, page, n); err != nil {
 		fmt.Printf("chrome-devtools-mcp (%s): %v\n", script, err)
 	} else {
-		fmt.Printf("%s click (uid), median of %d: %v  (p90 %v)\n", name, n, r(median(cdClick)), r(pct(cdClick, 0.9)))
-		fmt.Printf("%s fill (uid), median of %d: %v  (p90 %v)\n", name, n, r(median(cdFill)), r(pct(cdFill, 0.9)))
-		fmt.Printf("lyrad / chrome-devtools-mcp: click %.2f, type %.2f\n",
-			float64(median(lyClick))/float64(median(cdClick)), float64(median(lyType))/float64(median(cdFill)))
+		reportPeer(name, "chrome-devtools-mcp", "click (uid)", "fill (uid)", cdClick, cdFill, lyClick, lyType)
 	}
 	return nil
+}
+
+// reportPeer prints a peer's click and type medians and lyrad's ratio to
+// each.
+func reportPeer(name, short, clickTool, typeTool string, click, typ, lyClick, lyType []time.Duration) {
+	fmt.Printf("%s %s, median of %d: %v  (p90 %v)\n", name, clickTool, len(click), r(median(click)), r(pct(click, 0.9)))
+	fmt.Printf("%s %s, median of %d: %v  (p90 %v)\n", name, typeTool, len(typ), r(median(typ)), r(pct(typ, 0.9)))
+	fmt.Printf("lyrad / %s: click %.2f, type %.2f\n", short,
+		float64(median(lyClick))/float64(median(click)), float64(median(lyType))/float64(median(typ)))
 }
 
 func r(d time.Duration) time.Duration { return d.Round(100 * time.Microsecond) }
