@@ -208,6 +208,7 @@ type frame struct {
 // origin of its script.
 type worker struct {
 	id     target.ID
+	typ    string
 	origin string
 }
 
@@ -249,6 +250,8 @@ type Guard struct {
 
 	workers  map[target.SessionID]worker // worker targets, for their sends
 	handover time.Duration               // bodyHandover when the guard started
+	// own: browser contexts lyrad made for a page of its own (Own).
+	own map[cdp.BrowserContextID]bool
 
 	gestures  gestures       // the user's gestures on document requests, read on the reader
 	decisions *decisionQueue // what OnDecision is still to hear of
@@ -331,6 +334,27 @@ func Start(ctx context.Context, conn *cdpconn.Conn, opts Options) (*Guard, error
 func autoAttach() target.SetAutoAttachParams {
 	flatten := true
 	return target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: &flatten}
+}
+
+// Own exempts a browser context lyrad has just made for a page of its own
+// from the guard until release is called: its targets run unguarded and
+// are not reported. Register it before any target is made in it. Only the
+// DevTools client makes targets in another context than its opener's, so
+// no page can open one there; whatever lyrad loads in it must never
+// commit a document (a 204 from a server of its own), or a script would
+// run unguarded.
+func (g *Guard) Own(id cdp.BrowserContextID) (release func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.own == nil {
+		g.own = map[cdp.BrowserContextID]bool{}
+	}
+	g.own[id] = true
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		delete(g.own, id)
+	}
 }
 
 // Stop ends the guard's event loop. The connection stays open.
@@ -549,6 +573,16 @@ func (g *Guard) handle(ctx context.Context, ev cdpconn.Event) {
 // target does not hold the others.
 func (g *Guard) attached(ctx context.Context, parent target.SessionID, a *target.EventAttachedToTarget) {
 	info := a.TargetInfo
+	g.mu.Lock()
+	own := g.own[info.BrowserContextID]
+	g.mu.Unlock()
+	if own {
+		// Let run as it is, unguarded and unreported (Own).
+		if a.WaitingForDebugger {
+			_ = g.conn.Session(a.SessionID).SendAsync(runtime.RunIfWaitingForDebugger.Method, nil, nil)
+		}
+		return
+	}
 	guarded := info.Type == "page" || info.Type == "iframe"
 	if guarded {
 		g.mu.Lock()
@@ -619,16 +653,25 @@ func (g *Guard) gone(ctx context.Context, id target.ID) bool {
 }
 
 // Sender sends commands to a held target without waiting for their
-// replies; they are read together once the target was let run.
+// replies; they are read together once the target was let run. A Sender
+// of PrepareAll reads none: done hears of each reply's error.
 type Sender struct {
 	s     *cdpconn.Session
 	calls []*cdpconn.Pending
 	err   error
+	done  func(error)
 }
 
 // Send sends one command. After a failed send it does nothing more.
 func (q *Sender) Send(method string, params any) {
 	if q.err != nil {
+		return
+	}
+	if q.done != nil {
+		if err := q.s.SendAsync(method, params, q.done); err != nil {
+			q.err = wrap(method, err)
+			q.done(err)
+		}
 		return
 	}
 	p, err := q.s.Send(method, params)
@@ -650,6 +693,39 @@ func (q *Sender) wait(ctx context.Context) error {
 	return err
 }
 
+// PrepareAll sends prepare's commands, without waiting for a reply, to
+// every target the guard knows that Options.Prepare is given (pages,
+// out-of-process iframes, service and shared workers), running or held:
+// a setup that changed after targets started. A target that attaches
+// meanwhile may be given them both here and by its own Prepare. A document
+// already committing may miss them in its renderer. Errors other than a
+// target going away are logged.
+func (g *Guard) PrepareAll(prepare func(q *Sender, t *target.Info)) {
+	type held struct {
+		sid  target.SessionID
+		info target.Info
+	}
+	var all []held
+	g.mu.Lock()
+	for sid, t := range g.targets {
+		all = append(all, held{sid, target.Info{TargetID: t.ID, Type: t.Type}})
+	}
+	for sid, w := range g.workers {
+		if w.typ != "worker" {
+			all = append(all, held{sid, target.Info{TargetID: w.id, Type: w.typ}})
+		}
+	}
+	g.mu.Unlock()
+	done := func(err error) {
+		if err != nil && !targetGone(err) {
+			g.log.Warn("late target setup", zap.Error(err))
+		}
+	}
+	for _, h := range all {
+		prepare(&Sender{s: g.conn.Session(h.sid), done: done}, &h.info)
+	}
+}
+
 func isWorker(typ string) bool {
 	return typ == "worker" || typ == "service_worker" || typ == "shared_worker"
 }
@@ -660,7 +736,7 @@ func isWorker(typ string) bool {
 // get the page's own setup.
 func (g *Guard) setupWorker(q *Sender, sid target.SessionID, info *target.Info) {
 	g.mu.Lock()
-	g.workers[sid] = worker{id: info.TargetID, origin: originOf(info.URL)}
+	g.workers[sid] = worker{id: info.TargetID, typ: info.Type, origin: originOf(info.URL)}
 	g.mu.Unlock()
 	if g.opts.OnSend != nil || g.opts.HoldSends {
 		q.Send(network.Enable.Method, network.EnableParams{})

@@ -373,3 +373,53 @@ func eventually(t *testing.T, cond func() bool, msg string) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// A target in a context lyrad owns is let run with nothing of the guard's
+// and never handed out; once the context is released, a target in it is
+// guarded like any other.
+func TestOwnContextIsLeftAlone(t *testing.T) {
+	h := newGuardHarness(t, nil)
+	release := h.g.Own("C1")
+	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "about:blank", "browserContextId": "C1"})
+	h.p.waitCmd("Runtime.runIfWaitingForDebugger", "S1")
+	if got := h.p.sent("S1"); !slices.Equal(got, []string{"Runtime.runIfWaitingForDebugger"}) {
+		t.Errorf("sent to an own target: %v", got)
+	}
+	h.attach("", "S2", map[string]any{"targetId": "T2", "type": "page", "url": "about:blank", "browserContextId": "C2"})
+	h.waitReady("T2")
+	if _, ok := h.g.Page("T1"); ok {
+		t.Error("an own target is handed out")
+	}
+	release()
+	h.attach("", "S3", map[string]any{"targetId": "T3", "type": "page", "url": "about:blank", "browserContextId": "C1"})
+	h.waitReady("T3")
+	if got := h.p.sent("S3"); !slices.Contains(got, "Fetch.enable") {
+		t.Errorf("a target in a released context is not guarded: %v", got)
+	}
+}
+
+// PrepareAll reaches every page and service worker the guard knows, not a
+// dedicated worker (it takes its page's).
+func TestPrepareAllReachesEveryTarget(t *testing.T) {
+	h := newGuardHarness(t, nil)
+	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "about:blank"})
+	h.attach("", "S2", map[string]any{"targetId": "T2", "type": "service_worker", "url": "https://a.test/sw.js"})
+	h.attach("", "S3", map[string]any{"targetId": "T3", "type": "worker", "url": "https://a.test/w.js"})
+	h.waitReady("T1")
+	for _, s := range []target.SessionID{"S2", "S3"} {
+		h.p.waitCmd("Runtime.runIfWaitingForDebugger", s)
+	}
+	var mu sync.Mutex
+	seen := map[target.ID]string{}
+	h.g.PrepareAll(func(q *Sender, t *target.Info) {
+		mu.Lock()
+		seen[t.TargetID] = t.Type
+		mu.Unlock()
+		q.Send("Emulation.setUserAgentOverride", map[string]any{"userAgent": "x"})
+	})
+	if len(seen) != 2 || seen["T1"] != "page" || seen["T2"] != "service_worker" {
+		t.Errorf("PrepareAll saw %v", seen)
+	}
+	h.p.waitCmd("Emulation.setUserAgentOverride", "S1")
+	h.p.waitCmd("Emulation.setUserAgentOverride", "S2")
+}

@@ -233,10 +233,11 @@ var versionRE = regexp.MustCompile(`\b(\d+)\.\d+\.\d+\.\d+\b`)
 // reduction the string is the version's major and a fixed platform token
 // ("X11; Linux x86_64" on every Linux machine). It returns "" elsewhere,
 // for other browsers (Edge adds a token of its own) and when the binary
-// does not say; the caller then asks the running browser.
-func LinuxUserAgent(ctx context.Context, path string) string {
+// does not say; the caller then asks the running browser. brand is the
+// one the binary names itself by ("Chromium" or "Google Chrome").
+func LinuxUserAgent(ctx context.Context, path string) (userAgent, brand string) {
 	if runtime.GOOS != "linux" {
-		return ""
+		return "", ""
 	}
 	// A binary that does not know --version could start a browser instead:
 	// it runs in a group of its own, with the browser's environment, and
@@ -250,15 +251,20 @@ func LinuxUserAgent(ctx context.Context, path string) string {
 	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
 	if err != nil || len(out) > 4096 {
-		return ""
+		return "", ""
 	}
 	line := strings.TrimSpace(string(out))
-	if !strings.HasPrefix(line, "Chromium ") && !strings.HasPrefix(line, "Google Chrome ") {
-		return ""
+	switch {
+	case strings.HasPrefix(line, "Chromium "):
+		brand = "Chromium"
+	case strings.HasPrefix(line, "Google Chrome "):
+		brand = "Google Chrome"
+	default:
+		return "", ""
 	}
 	m := versionRE.FindStringSubmatch(line)
 	if m == nil {
-		return ""
+		return "", ""
 	}
-	return "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/" + m[1] + ".0.0.0 Safari/537.36"
+	return "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/" + m[1] + ".0.0.0 Safari/537.36", brand
 }

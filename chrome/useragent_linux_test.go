@@ -21,16 +21,16 @@ func script(t *testing.T, body string) string {
 }
 
 func TestLinuxUserAgent(t *testing.T) {
-	for _, tc := range []struct{ out, want string }{
-		{"Chromium 156.0.8078.114 built on Debian GNU/Linux 12 (bookworm)", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"},
-		{"Google Chrome 131.0.6778.85 ", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"},
-		{"Microsoft Edge 131.0.2903.70", ""}, // Edge adds a token of its own
-		{"Chromium 156", ""},
-		{"", ""},
+	for _, tc := range []struct{ out, want, brand string }{
+		{"Chromium 156.0.8078.114 built on Debian GNU/Linux 12 (bookworm)", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36", "Chromium"},
+		{"Google Chrome 131.0.6778.85 ", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", "Google Chrome"},
+		{"Microsoft Edge 131.0.2903.70", "", ""}, // Edge adds a token of its own
+		{"Chromium 156", "", ""},
+		{"", "", ""},
 	} {
-		got := LinuxUserAgent(context.Background(), script(t, "echo '"+tc.out+"'\n"))
-		if got != tc.want {
-			t.Errorf("%q: got %q, want %q", tc.out, got, tc.want)
+		got, brand := LinuxUserAgent(context.Background(), script(t, "echo '"+tc.out+"'\n"))
+		if got != tc.want || brand != tc.brand {
+			t.Errorf("%q: got %q %q, want %q %q", tc.out, got, brand, tc.want, tc.brand)
 		}
 	}
 }
@@ -43,7 +43,7 @@ func TestLinuxUserAgentKillsWhatItStarted(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	exe := script(t, "sleep 300 &\necho $! > "+pidFile+"\nwait\n")
 	start := time.Now()
-	if got := LinuxUserAgent(context.Background(), exe); got != "" {
+	if got, _ := LinuxUserAgent(context.Background(), exe); got != "" {
 		t.Fatalf("got %q, want nothing", got)
 	}
 	if took := time.Since(start); took > 20*time.Second {

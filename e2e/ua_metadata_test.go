@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -229,6 +231,7 @@ func TestHeadlessClientHints(t *testing.T) {
 	dir := t.TempDir()
 	cs := connectStdio(t, dir, proto2026)
 	uaPath := filepath.Join(dir, "browser-ua.json")
+	checked := 0
 	for i, side := range []string{"lyrad-first", "lyrad-second", "lyrad-old-file", "lyrad-upgraded"} {
 		switch side {
 		case "lyrad-old-file":
@@ -246,6 +249,12 @@ func TestHeadlessClientHints(t *testing.T) {
 		u.mu.Unlock()
 		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": u.a.URL + "/hints?side=" + side}), "ok")
 		got := u.wait(t, side)
+		if side != "lyrad-second" {
+			// A predicted launch checks its prediction once the page had
+			// its time; the file is written then.
+			waitUAChecked(t, dir, checked+1, "confirmed")
+			checked++
+		}
 		wantStatus(t, call(t, cs, "close_browser", nil), "ok")
 		u.mu.Lock()
 		for _, r := range u.uas {
@@ -279,12 +288,21 @@ func TestHeadlessClientHints(t *testing.T) {
 		}
 		// One browser start, save where the binary changed in a way its
 		// stamp (size and mtime) did not show.
+		// Where the hints came from: worked out from the version, then
+		// checked, when nothing (or nothing current) was remembered.
 		var starts []float64
+		var source []string
 		for _, r := range auditRows(t, dir) {
 			if r["kind"] == "browser" && r["status"] == "opened" {
 				n, _ := r["starts"].(float64)
 				starts = append(starts, n)
+				s, _ := r["ua_hints"].(string)
+				source = append(source, s)
 			}
+		}
+		wantSource := map[string]string{"lyrad-first": "predicted", "lyrad-second": "remembered", "lyrad-old-file": "predicted", "lyrad-upgraded": "predicted"}[side]
+		if len(source) != i+1 || source[i] != wantSource {
+			t.Errorf("%s: client hints from %v, want %s last", side, source, wantSource)
 		}
 		wantStarts := 1.0
 		if side == "lyrad-upgraded" {
@@ -317,5 +335,79 @@ func editUAFile(t *testing.T, path string, edit func(map[string]any)) {
 	b, _ = json.Marshal(m)
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// waitUAChecked waits for the n-th browser ua_checked row and wants its
+// result.
+func waitUAChecked(t *testing.T, dir string, n int, result string) {
+	t.Helper()
+	var rows []map[string]any
+	waitFor(t, "the client hints check", 60*time.Second, func() bool {
+		rows = rowsWhere(auditRows(t, dir), has{"kind": "browser", "status": "ua_checked"})
+		return len(rows) >= n
+	})
+	if rows[n-1]["result"] != result {
+		t.Fatalf("hints check %v, want %s", rows[n-1], result)
+	}
+}
+
+// TestHeadlessClientHintsCorrected: when the prediction is not what the
+// browser sends (here Debian's Chromium behind a wrapper whose --version
+// names it Google Chrome, so lyrad predicts Chrome's three brands), the
+// check finds the browser's own, remembers them, and hands them to every
+// target: the running tab's next page and the next launch equal plain
+// Chromium. The page lyrad asks from is neither a tab nor judged.
+func TestHeadlessClientHintsCorrected(t *testing.T) {
+	bin := needBrowser(t)
+	out, err := exec.Command(bin, "--version").Output()
+	m := regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+\b`).Find(out)
+	if err != nil || m == nil || !strings.HasPrefix(string(out), "Chromium ") {
+		t.Skipf("needs Chromium to pass for Google Chrome (%s --version: %q, %v)", bin, out, err)
+	}
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, "google-chrome")
+	script := fmt.Sprintf("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'Google Chrome %s'; exit 0; fi\nexec %s \"$@\"\n", m, bin)
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	u := newUASite(t)
+	plain := plainHints(t, u, "plain")
+	data := filepath.Join(dir, "data")
+	cs := connectStdio(t, data, proto2026, "LYRA_BROWSER_CHANNEL="+wrapper)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": u.a.URL + "/hints?side=predicted"}), "ok")
+	wrong := u.wait(t, "predicted")
+	if !strings.Contains(wrong["top"], "Google Chrome") {
+		t.Fatalf("the prediction did not name Google Chrome, so nothing here is corrected: %s", wrong["top"])
+	}
+	waitUAChecked(t, data, 1, "corrected")
+	tabs := call(t, cs, "tabs", nil)
+	if n, _ := tabs["tab_count"].(float64); n != 1 {
+		t.Errorf("tabs after the check: %v, want the agent's one", tabs)
+	}
+	for _, r := range rowsWhere(auditRows(t, data), has{"kind": "guard"}) {
+		if url := fmt.Sprint(r["request_url"]); !strings.HasPrefix(url, u.a.URL) && !strings.HasPrefix(url, u.b.URL) {
+			t.Errorf("the guard judged a request of lyrad's own page: %v", r)
+		}
+	}
+	for _, side := range []string{"corrected", "relaunched"} {
+		if side == "relaunched" {
+			wantStatus(t, call(t, cs, "close_browser", nil), "ok")
+		}
+		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": u.a.URL + "/hints?side=" + side}), "ok")
+		got := u.wait(t, side)
+		for _, part := range uaParts {
+			want := plain[part]
+			if part == "hdr-doc" || part == "hdr-same" {
+				want = plain["hdr-top"] // Accept-CH remembered from the first visit
+			}
+			if got[part] != want {
+				t.Errorf("%s %s differs from plain Chromium:\n lyrad %s\n plain %s", side, part, got[part], want)
+			}
+		}
+	}
+	rows := rowsWhere(auditRows(t, data), has{"kind": "browser", "status": "opened"})
+	if len(rows) != 2 || rows[0]["ua_hints"] != "predicted" || rows[1]["ua_hints"] != "remembered" {
+		t.Errorf("opened rows %v, want predicted then remembered", rows)
 	}
 }

@@ -37,10 +37,19 @@ type Browser struct {
 	release func()
 	found   chrome.Found
 	headful bool
-	starts  int              // browser processes the launch started (2 when it relaunched)
-	version *cdpconn.Pending // Browser.getVersion, sent at start when launch needs it
+	starts  int // browser processes the launch started (2 when it relaunched)
+	// hints: where a headless browser's client hints came from, for the
+	// audit: "remembered" (browser-ua.json), "predicted" (from its
+	// version, checked later), "asked" (a start without the switch), ""
+	// when headful.
+	hints string
+	// predicted: the UA and hints a learnPredicted start gave every
+	// target, for checkHints.
+	predicted *uaFile
+	ua        *uaOverrides     // what each target is given (nil: nothing)
+	version   *cdpconn.Pending // Browser.getVersion, sent at start when launch needs it
 	// learned: what this browser reported of itself before it was
-	// guarded, on a launch that asked (nil otherwise, or when it failed).
+	// guarded, on a learnNoSwitch launch (nil otherwise, or when it failed).
 	learned *uaFile
 
 	closing atomic.Bool // set before we end it ourselves
@@ -77,6 +86,9 @@ type uaFile struct {
 	Product     string      `json:"product"`
 	UserAgent   string      `json:"user_agent"`
 	ClientHints *uaMetadata `json:"client_hints,omitempty"`
+	// AskWithoutSwitch: the hints a request sent under the switch could
+	// not be completed; the next launch asks the browser without it.
+	AskWithoutSwitch bool `json:"ask_without_switch,omitempty"`
 	// reported: the UA the browser itself reported, on a launch that
 	// learned it.
 	reported string
@@ -117,25 +129,30 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 		// the binary reports. Until both are known for this binary:
 		//   - Chromium and Google Chrome on Linux tell their version
 		//     without starting (chrome.LinuxUserAgent): the browser starts
-		//     with the switch, and the hints the switch empties are filled
-		//     in from its version (completeLinuxHints), before any target
-		//     of it is guarded. One start.
-		//   - Otherwise, or if that fails, the browser starts without the
-		//     switch, is asked, and starts again with it. Targets alone
+		//     with the switch, and every target gets the hints this
+		//     version reports, worked out as Chromium does
+		//     (predictLinuxHints). One start, nothing waited for. Once
+		//     the first page had its chance to load, a page of lyrad's
+		//     that the guard leaves alone asks the browser what it sends
+		//     itself (checkHints); only then are they remembered, and
+		//     if the prediction was wrong every target is corrected.
+		//   - Otherwise, or if that failed on an earlier launch
+		//     (AskWithoutSwitch), the browser starts without the switch,
+		//     is asked, and starts again with it. Targets alone
 		//     cannot be given the UA instead: service and shared workers
 		//     keep the browser's own (measured: HeadlessChrome in their
 		//     navigator.userAgent and script request).
 		learn := learnNone
-		var userAgent string
+		var userAgent, brand string
 		var hints *uaMetadata
 		if headless {
 			switch {
 			case ua.UserAgent != "" && (ua.ClientHints != nil || learnFailed):
 				userAgent, hints = ua.UserAgent, ua.ClientHints
-			case !triedSwitch:
+			case !triedSwitch && !ua.AskWithoutSwitch:
 				triedSwitch = true
-				if userAgent = chrome.LinuxUserAgent(ctx, found.Path); userAgent != "" {
-					learn = learnUnderSwitch
+				if userAgent, brand = chrome.LinuxUserAgent(ctx, found.Path); userAgent != "" {
+					learn = learnPredicted
 					break
 				}
 				learn = learnNoSwitch
@@ -143,23 +160,45 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 				learn = learnNoSwitch
 			}
 		}
-		b, err := m.start(ctx, found, prof, headless, userAgent, hints, learn)
+		b, err := m.start(ctx, found, prof, headless, userAgent, brand, hints, learn)
 		if err != nil {
 			release()
 			return nil, err
 		}
 		b.starts = attempt + 1
+		switch {
+		case learn == learnPredicted:
+			b.hints = "predicted"
+		case learn == learnNoSwitch:
+			b.hints = "asked"
+		case headless:
+			b.hints = "remembered"
+		}
 		if !headless || attempt > 2 {
 			return m.handOver(b, release)
 		}
-		if learn != learnNone {
+		switch learn {
+		case learnPredicted:
+			if b.predicted == nil {
+				// Its version does not read, or is not the one --version
+				// said: ask it without the switch.
+				m.log.Info("relaunching headless browser to learn its user agent")
+				b.shutdown(2 * time.Second)
+				continue
+			}
+			hb, err := m.handOver(b, release)
+			if err == nil {
+				go m.checkHints(hb, uaPath, stamp)
+			}
+			return hb, err
+		case learnNoSwitch:
 			if got := b.learned; got != nil {
 				want := *got
 				want.Executable, want.Stamp = found.Path, stamp
 				if data, err := json.MarshalIndent(want, "", "  "); err == nil {
 					_ = writeFileAtomic(uaPath, data, 0o600)
 				}
-				if learn == learnUnderSwitch || want.UserAgent == got.reported {
+				if want.UserAgent == got.reported {
 					// Already what a page should see.
 					return m.handOver(b, release)
 				}
@@ -204,9 +243,9 @@ func (b *Browser) versionResult(ctx context.Context) (browser.GetVersionResult, 
 type learnMode int
 
 const (
-	learnNone        learnMode = iota
-	learnUnderSwitch           // started with the switch; fill in the hints it empties
-	learnNoSwitch              // started without it; ask for the UA and hints
+	learnNone      learnMode = iota
+	learnPredicted           // started with the switch; predict the hints it empties, check them later
+	learnNoSwitch            // started without it; ask for the UA and hints
 )
 
 // executableStamp tells one build of the browser binary from the next one
@@ -287,7 +326,7 @@ func (b *Browser) guardSet() *cdpguard.Guard {
 // start launches the browser and guards it, with the manager judging and
 // hearing of what the guard sees. With learn, it first asks the browser,
 // before anything is guarded, for its version and client hints.
-func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Profile, headless bool, userAgent string, hints *uaMetadata, learn learnMode) (*Browser, error) {
+func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Profile, headless bool, userAgent, brand string, hints *uaMetadata, learn learnMode) (*Browser, error) {
 	// Chrome's log is the only word of a DevTools message it dropped (an
 	// upload body too large to hand over); the guard refuses what waited
 	// on it. Before the guard exists nothing can wait on one.
@@ -347,24 +386,18 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 			<-dlDone
 			return nil, newError(StatusBrowserUnavailable, "browser did not answer: "+err.Error(), "Try open_browser again.")
 		}
-		learnHints := learnUAMetadata
-		if learn == learnUnderSwitch {
-			// The switch leaves only the low-entropy hints to learn, and
-			// those are in the headers of any request.
-			learnHints = learnLowEntropyHints
-		}
-		md, err := learnHints(ctx, conn)
-		if err != nil {
-			m.log.Warn("cannot learn the browser's user agent client hints", zap.Error(err))
-		}
 		switch learn {
-		case learnUnderSwitch:
+		case learnPredicted:
 			major, _, _ := strings.Cut(strings.TrimPrefix(v.Product, "Chrome/"), ".")
-			if completeLinuxHints(md, v.Product) && strings.Contains(userAgent, " Chrome/"+major+".0.0.0 ") {
+			if md := predictLinuxHints(brand, v.Product); md != nil && strings.Contains(userAgent, " Chrome/"+major+".0.0.0 ") {
 				hints = md
-				b.learned = &uaFile{Product: v.Product, UserAgent: userAgent, ClientHints: md, reported: userAgent}
+				b.predicted = &uaFile{Product: v.Product, UserAgent: userAgent, ClientHints: md}
 			}
 		case learnNoSwitch:
+			md, err := learnUAMetadata(ctx, conn)
+			if err != nil {
+				m.log.Warn("cannot learn the browser's user agent client hints", zap.Error(err))
+			}
 			if md != nil && len(md.FullVersionList) == 0 {
 				md = nil
 			}
@@ -372,9 +405,9 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		}
 	}
 	prepare := preparePage
-	if override := uaPrepare(userAgent, hints); override != nil {
+	if b.ua = newUAOverrides(userAgent, hints); b.ua != nil {
 		prepare = func(q *cdpguard.Sender, t *target.Info) {
-			override(q, t)
+			b.ua.prepare(q, t)
 			preparePage(q, t)
 		}
 	}

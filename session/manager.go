@@ -291,7 +291,7 @@ func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
 	m.browser = b
 	m.mu.Unlock()
 	m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "opened", Extra: map[string]any{
-		"attended": b.headful, "profile": b.profile.Kind, "channel": b.found.Channel, "starts": b.starts}})
+		"attended": b.headful, "profile": b.profile.Kind, "channel": b.found.Channel, "starts": b.starts, "ua_hints": b.hints}})
 	return m.openInfo(ctx, b), nil
 }
 

@@ -12,13 +12,17 @@ import (
 	"net/http"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
+	"go.uber.org/zap"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 )
@@ -85,7 +89,7 @@ const learnPage = `<!doctype html><title></title><script>
 // guard attaches: the page is ours and is never held. Nothing of it stays
 // in the profile.
 func learnUAMetadata(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, error) {
-	raw, err := askBrowser(ctx, conn, func(w http.ResponseWriter, r *http.Request) []byte {
+	raw, err := askBrowser(ctx, conn, nil, func(w http.ResponseWriter, r *http.Request) []byte {
 		if r.Method == http.MethodGet {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-store")
@@ -117,9 +121,9 @@ func learnUAMetadata(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, erro
 // navigation to a loopback server of our own, answered 204 so that no
 // document is ever made: no renderer has to start for it, which makes it
 // about ten times quicker than learnUAMetadata's page. The same rules as
-// there: before the guard, in a throwaway context.
-func learnLowEntropyHints(ctx context.Context, conn *cdpconn.Conn) (*uaMetadata, error) {
-	raw, err := askBrowser(ctx, conn, func(w http.ResponseWriter, r *http.Request) []byte {
+// there: in a throwaway context, before the guard or exempt from it (own).
+func learnLowEntropyHints(ctx context.Context, conn *cdpconn.Conn, own func(cdp.BrowserContextID) func()) (*uaMetadata, error) {
+	raw, err := askBrowser(ctx, conn, own, func(w http.ResponseWriter, r *http.Request) []byte {
 		w.WriteHeader(http.StatusNoContent)
 		h := map[string]string{}
 		for _, k := range []string{"Sec-Ch-Ua", "Sec-Ch-Ua-Platform", "Sec-Ch-Ua-Mobile"} {
@@ -216,7 +220,11 @@ func sfString(s string) (v, rest string, ok bool) {
 // answer (which writes the response) makes of the first request that it
 // returns something for. It must run before the guard attaches: the page
 // is ours and is never held. Nothing of it stays in the profile.
-func askBrowser(ctx context.Context, conn *cdpconn.Conn, answer func(w http.ResponseWriter, r *http.Request) []byte) ([]byte, error) {
+//
+// With own set (the guard's Own), it runs while the browser is guarded:
+// own exempts the throwaway context, whose page never commits a document,
+// from the guard.
+func askBrowser(ctx context.Context, conn *cdpconn.Conn, own func(cdp.BrowserContextID) func(), answer func(w http.ResponseWriter, r *http.Request) []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -249,10 +257,17 @@ func askBrowser(ctx context.Context, conn *cdpconn.Conn, answer func(w http.Resp
 	if err != nil {
 		return nil, fmt.Errorf("create browser context: %w", err)
 	}
+	var release func()
+	if own != nil {
+		release = own(bc.BrowserContextID)
+	}
 	defer func() {
 		dctx, dcancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer dcancel()
 		_, _ = cdp.Call(dctx, b, target.DisposeBrowserContext, target.DisposeBrowserContextParams(bc))
+		if release != nil {
+			release()
+		}
 	}()
 	if _, err := cdp.Call(ctx, b, target.CreateTarget, target.CreateTargetParams{URL: "http://" + ln.Addr().String() + base, BrowserContextID: bc.BrowserContextID}); err != nil {
 		return nil, fmt.Errorf("open the page: %w", err)
@@ -263,6 +278,57 @@ func askBrowser(ctx context.Context, conn *cdpconn.Conn, answer func(w http.Resp
 	case <-ctx.Done():
 		return nil, errors.New("the page did not answer")
 	}
+}
+
+// greasedBrands is the brand list Chromium sends (Sec-CH-UA) for a major
+// version, as components/embedder_support/user_agent_utils.cc makes it
+// (GenerateBrandVersionList with the updated GREASE algorithm, on by
+// default since Chrome 103): a made-up "Not?A?Brand" with a version, and
+// "Chromium", then the product's own brand (Google Chrome's) when it has
+// one, in an order that turns with the major version. Measured values:
+// Chromium 156 sends "Not:A-Brand";v="8", "Chromium";v="156"; Chrome 124
+// "Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99".
+// launch checks the prediction against what the browser sends
+// (checkHints) and keeps the browser's own word.
+func greasedBrands(major int, brand string) []uaBrand {
+	chars := []string{" ", "(", ":", "-", ".", "/", ")", ";", "=", "?", "_"}
+	versions := []string{"8", "99", "24"}
+	grease := uaBrand{Brand: "Not" + chars[major%len(chars)] + "A" + chars[(major+1)%len(chars)] + "Brand", Version: versions[major%len(versions)]}
+	v := strconv.Itoa(major)
+	chromium := uaBrand{Brand: "Chromium", Version: v}
+	if brand == "" || brand == "Chromium" {
+		list := make([]uaBrand, 2)
+		list[major%2], list[(major+1)%2] = grease, chromium
+		return list
+	}
+	orders := [6][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	o := orders[major%6]
+	list := make([]uaBrand, 3)
+	list[o[0]], list[o[1]], list[o[2]] = grease, chromium, uaBrand{Brand: brand, Version: v}
+	return list
+}
+
+// predictLinuxHints is every client hint Chromium or Google Chrome
+// (brand) on Linux reports for its version (product, Browser.getVersion's
+// "Chrome/156.0.8078.114"), without asking it; nil when the version does
+// not read.
+func predictLinuxHints(brand, product string) *uaMetadata {
+	major, _, _ := strings.Cut(strings.TrimPrefix(product, "Chrome/"), ".")
+	n, err := strconv.Atoi(major)
+	if err != nil || n <= 0 {
+		return nil
+	}
+	md := &uaMetadata{Brands: greasedBrands(n, brand), Platform: "Linux"}
+	if !completeLinuxHints(md, product) {
+		return nil
+	}
+	return md
+}
+
+// sameLowEntropy: a and b report the same brands (in order), platform and
+// mobile flag.
+func sameLowEntropy(a, b *uaMetadata) bool {
+	return a != nil && b != nil && slices.Equal(a.Brands, b.Brands) && a.Platform == b.Platform && a.Mobile == b.Mobile
 }
 
 // greaseBrand is the made-up brand Chrome puts among its brands ("Not:A-Brand",
@@ -334,23 +400,95 @@ func completeLinuxHints(md *uaMetadata, product string) bool {
 	return true
 }
 
-// uaPrepare returns the per-target setup that hands the browser's own
-// client hints back, with the UA string the --user-agent switch set. Pages,
-// out-of-process iframes, service and shared workers each need it (an
-// override is per target); dedicated workers and same-process iframes take
-// their page's. Workers have no Emulation domain; Network's override is
-// the same one.
-func uaPrepare(userAgent string, md *uaMetadata) func(q *cdpguard.Sender, t *target.Info) {
+// uaOverrides hands the browser's own client hints back to each target,
+// with the UA string the --user-agent switch set. The override can be
+// replaced (checkHints corrects a prediction); targets held after that get
+// the new one.
+type uaOverrides struct {
+	p atomic.Pointer[uaOverride]
+}
+
+func newUAOverrides(userAgent string, md *uaMetadata) *uaOverrides {
 	if userAgent == "" || md == nil {
 		return nil
 	}
-	p := uaOverride{UserAgent: userAgent, UserAgentMetadata: md}
-	return func(q *cdpguard.Sender, t *target.Info) {
-		switch t.Type {
-		case "page", "iframe":
-			q.Send("Emulation.setUserAgentOverride", p)
-		case "service_worker", "shared_worker":
-			q.Send("Network.setUserAgentOverride", p)
-		}
+	o := &uaOverrides{}
+	o.p.Store(&uaOverride{UserAgent: userAgent, UserAgentMetadata: md})
+	return o
+}
+
+func (o *uaOverrides) prepare(q *cdpguard.Sender, t *target.Info) {
+	overrideUA(q, t, *o.p.Load())
+}
+
+// hintsCheckDelay is how long after a predicted launch checkHints waits
+// before it asks the browser: the agent's first page loads meanwhile
+// without a second renderer starting beside it.
+const hintsCheckDelay = time.Second
+
+// checkHints asks the browser of a predicted launch, from a page of
+// lyrad's in a context the guard leaves alone (Guard.Own), what brands,
+// platform and mobile flag it sends itself under the switch, and compares
+// them with the prediction every target was given. The same: remembered
+// in browser-ua.json (path) for the next launches. Not the same (Chrome
+// changed how it makes its brands): the browser's own are remembered and
+// given to every target, running ones included, with a warning. Not
+// readable: the next launch asks without the switch. The result is
+// audited (browser ua_checked).
+func (m *Manager) checkHints(b *Browser, path, stamp string) {
+	select {
+	case <-time.After(hintsCheckDelay):
+	case <-b.conn.Done():
+		return
+	}
+	g := b.guardSet()
+	if g == nil || b.ua == nil || b.predicted == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	md, err := learnLowEntropyHints(ctx, b.conn, g.Own)
+	if b.closing.Load() || b.conn.Err() != nil {
+		return
+	}
+	f := *b.predicted
+	f.Executable, f.Stamp = b.found.Path, stamp
+	result := "confirmed"
+	switch {
+	case err != nil:
+		// Nothing is remembered: the next launch predicts and checks again.
+		m.log.Warn("cannot check the browser's user agent client hints", zap.Error(err))
+		m.audit(audit.Row{Kind: "browser", Status: "ua_checked", Extra: map[string]any{"result": "failed", "error": err.Error()}})
+		return
+	case sameLowEntropy(md, f.ClientHints):
+	case completeLinuxHints(md, f.Product):
+		result = "corrected"
+		m.log.Warn("the predicted user agent client hints were not the browser's; every target now gets its own",
+			zap.Any("predicted", f.ClientHints.Brands), zap.Any("browser", md.Brands))
+		f.ClientHints = md
+		p := &uaOverride{UserAgent: f.UserAgent, UserAgentMetadata: md}
+		b.ua.p.Store(p)
+		g.PrepareAll(func(q *cdpguard.Sender, t *target.Info) { overrideUA(q, t, *p) })
+	default:
+		result = "unreadable"
+		m.log.Warn("the browser's user agent client hints do not read; the next launch asks it without the switch", zap.Any("browser", md))
+		f.ClientHints, f.AskWithoutSwitch = nil, true
+	}
+	if data, err := json.MarshalIndent(f, "", "  "); err == nil {
+		_ = writeFileAtomic(path, data, 0o600)
+	}
+	m.audit(audit.Row{Kind: "browser", Status: "ua_checked", Extra: map[string]any{"result": result}})
+}
+
+// overrideUA sends the override to one target. Pages, out-of-process
+// iframes, service and shared workers each need it (an override is per
+// target); dedicated workers and same-process iframes take their page's.
+// Workers have no Emulation domain; Network's override is the same one.
+func overrideUA(q *cdpguard.Sender, t *target.Info, p uaOverride) {
+	switch t.Type {
+	case "page", "iframe":
+		q.Send("Emulation.setUserAgentOverride", p)
+	case "service_worker", "shared_worker":
+		q.Send("Network.setUserAgentOverride", p)
 	}
 }

@@ -88,3 +88,47 @@ func FuzzParseLowEntropyHints(f *testing.F) {
 		}
 	})
 }
+
+// TestGreasedBrands: the brand list Chromium makes for a major version,
+// against Sec-CH-UA headers Chrome and Chromium sent: Chromium 156 here
+// (TestHeadlessClientHints' plain run), Google Chrome 120, 124 and 131 as
+// sites logged them.
+func TestGreasedBrands(t *testing.T) {
+	for _, c := range []struct {
+		major  int
+		brand  string
+		header string
+	}{
+		{156, "Chromium", `"Not:A-Brand";v="8", "Chromium";v="156"`},
+		{120, "Google Chrome", `"Not_A Brand";v="8", "Chromium";v="120", "Google Chrome";v="120"`},
+		{124, "Google Chrome", `"Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"`},
+		{131, "Google Chrome", `"Google Chrome";v="131", "Chromium";v="131", "Not_A Brand";v="24"`},
+	} {
+		want, err := parseLowEntropyHints(c.header, `"Linux"`, "?0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := greasedBrands(c.major, c.brand); !reflect.DeepEqual(got, want.Brands) {
+			t.Errorf("%s %d: got %v, want %v", c.brand, c.major, got, want.Brands)
+		}
+	}
+}
+
+func TestPredictLinuxHints(t *testing.T) {
+	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
+		t.Skip("the Linux rules")
+	}
+	md := predictLinuxHints("Chromium", "Chrome/156.0.8078.114")
+	learned := &uaMetadata{Brands: []uaBrand{{"Not:A-Brand", "8"}, {"Chromium", "156"}}, Platform: "Linux"}
+	if !completeLinuxHints(learned, "Chrome/156.0.8078.114") || !reflect.DeepEqual(md, learned) || !sameLowEntropy(md, learned) {
+		t.Errorf("predicted %+v\nlearned %+v", md, learned)
+	}
+	if sameLowEntropy(md, predictLinuxHints("Chromium", "Chrome/157.0.1.2")) {
+		t.Error("another version's brands read as the same")
+	}
+	for _, product := range []string{"HeadlessChrome", "Chrome/x.0.0.0", "Chrome/0.1.2.3", "Chrome/156.0.8078"} {
+		if md := predictLinuxHints("Chromium", product); md != nil {
+			t.Errorf("%q: predicted %+v", product, md)
+		}
+	}
+}

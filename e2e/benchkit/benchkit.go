@@ -62,6 +62,10 @@ func StartDaemon(bin, dataDir string, env ...string) (*Daemon, error) {
 	}
 	go func() {
 		for sc.Scan() {
+			// LYRAD_BENCH_LOG=1 shows the daemon's warnings and errors.
+			if os.Getenv("LYRAD_BENCH_LOG") != "" {
+				fmt.Fprintln(os.Stderr, sc.Text())
+			}
 		}
 	}()
 	return d, nil

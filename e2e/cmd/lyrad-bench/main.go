@@ -113,8 +113,9 @@ func run(bin, page string, n, cold, rounds int, sends bool) error {
 	}
 	defer cs.Close()
 
-	// Cold starts. The first one ever on a data dir also learns the
-	// headless user agent and client hints; it is reported apart. Each
+	// Cold starts. The first one ever on a data dir also makes the
+	// profile and works out the headless user agent and client hints; it
+	// is reported apart. Each
 	// later one is followed by plain Chrome's on a profile of its own, made
 	// by one untimed start first.
 	plainDir, err := os.MkdirTemp("", "lyrad-bench-plain-cold")
@@ -136,7 +137,7 @@ func run(bin, page string, n, cold, rounds int, sends bool) error {
 		}
 		took := time.Since(start)
 		if i == 0 {
-			fmt.Printf("cold start, first ever on a data dir (learns the headless UA): %v\n", took.Round(time.Millisecond))
+			fmt.Printf("cold start, first ever on a data dir (a new profile; the headless UA and hints worked out from --version): %v\n", took.Round(time.Millisecond))
 		} else {
 			colds = append(colds, took)
 			plain, err := plainColdStart(plainDir, page)
