@@ -519,6 +519,9 @@ func (m *Manager) onTarget(b *Browser, ev cdpguard.TargetEvent) {
 	case "attached":
 		// The session follows onto a tab the active page opened.
 		b.follow(ev.Target)
+		if m.takeover.active(b) != nil {
+			go m.bannerOnNewTab(b, ev.Target)
+		}
 	case "detached":
 		defer b.forget(ev.Target.ID)
 		defer m.flushSuppressed(m.ownerID(), string(ev.Target.ID))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
 )
@@ -187,12 +188,32 @@ func (b *Browser) showBanner(ctx context.Context, on bool) {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	for _, p := range b.pages() {
-		s := b.conn.Session(p.SessionID)
-		_ = overlayOn(bctx, s)
-		_, _ = cdp.Call(bctx, s, overlay.SetPausedInDebuggerMessage, overlay.SetPausedInDebuggerMessageParams{Message: msg})
-		if !on {
-			overlayOff(bctx, s)
-		}
+		drawBanner(bctx, b.conn.Session(p.SessionID), msg)
+	}
+}
+
+// drawBanner draws msg over one tab, or removes the banner for "".
+func drawBanner(ctx context.Context, s *cdpconn.Session, msg string) {
+	_ = overlayOn(ctx, s)
+	_, _ = cdp.Call(ctx, s, overlay.SetPausedInDebuggerMessage, overlay.SetPausedInDebuggerMessageParams{Message: msg})
+	if msg == "" {
+		overlayOff(ctx, s)
+	}
+}
+
+// bannerOnNewTab draws the banner over a tab that opened during a
+// takeover (a popup, the user's new tab). A takeover that ended meanwhile
+// takes it off again.
+func (m *Manager) bannerOnNewTab(b *Browser, t cdpguard.Target) {
+	if m.takeover.active(b) == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	s := b.conn.Session(t.SessionID)
+	drawBanner(ctx, s, takeoverBanner)
+	if m.takeover.active(b) == nil {
+		drawBanner(ctx, s, "")
 	}
 }
 
