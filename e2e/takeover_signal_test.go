@@ -143,6 +143,9 @@ func TestTakeoverSignalSecFetchUser(t *testing.T) {
 	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/blank"}), "ok")
 	u.click(30, 25)
 	want("b /popup", "?1") // a popup's first load, in a new target
+	// The popup's request can reach the site before the guard has read
+	// the replies of its setup and lists it.
+	waitFor(t, "the popup in the tab list", 10*time.Second, func() bool { return do("tabs", nil)["tab_count"] == float64(2) })
 	wantStatus(t, do("tabs", map[string]any{"action": "close", "index": 1}), "ok")
 
 	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/dl"}), "ok")

@@ -222,8 +222,14 @@ const JSWaitChange = `function(ms) {
 
 // JSDrain resolves after the tasks the page queued so far (a click
 // handler's setTimeout(0), a form submission) have run: the events they
-// raise then reach lyrad before this call's answer does.
-const JSDrain = `function() { return new Promise(resolve => setTimeout(resolve, 0)); }`
+// raise then reach lyrad before this call's answer does. It answers
+// whether the window is closing (a handler called window.close() on a
+// window a script opened), at once, as a closing page may run no more
+// tasks.
+const JSDrain = `function() {
+  if (window.closed) return true;
+  return new Promise(resolve => setTimeout(() => resolve(window.closed), 0));
+}`
 
 // JSScrollState reports the window's scroll position once it has settled:
 // read each frame until it has not moved for three frames (a wheel scroll

@@ -64,6 +64,7 @@ type Watcher struct {
 	opens     []string // URLs of window.open seen whose tab is not created yet
 	openSeen  time.Time
 	refusedAt time.Time
+	closingAt time.Time // the drain saw the page close itself
 	out       Outcome
 
 	// Load's state.
@@ -117,6 +118,10 @@ const (
 	// refusedPopupClose bounds the wait for the guard's owner to close a
 	// popup whose first navigation was refused, so the tab count is right.
 	refusedPopupClose = time.Second
+	// closeWait bounds the wait for a tab whose page closed itself
+	// (window.close(), seen by the drain) to go: the browser closes it
+	// a moment later, longer on a loaded machine.
+	closeWait = 5 * time.Second
 )
 
 type navState struct {
@@ -195,8 +200,10 @@ func (w *Watcher) Close() {
 
 // Settle waits for what the action set off, as the type's comment says,
 // bounded by ctx. With nothing under way it returns once linger has passed
-// and drained is closed (the page ran the tasks the input queued).
-func (w *Watcher) Settle(ctx context.Context, linger time.Duration, drained <-chan struct{}) Outcome {
+// and drained is closed (the page ran the tasks the input queued). A true
+// on drained says the page closed itself: Settle then waits for the tab
+// to go (closeWait at most).
+func (w *Watcher) Settle(ctx context.Context, linger time.Duration, drained <-chan bool) Outcome {
 	quiet := time.Now().Add(linger)
 	timer := time.NewTimer(linger)
 	defer timer.Stop()
@@ -237,8 +244,13 @@ func (w *Watcher) Settle(ctx context.Context, linger time.Duration, drained <-ch
 			w.out.NavPending = busy
 			return w.outcome()
 		case <-timer.C:
-		case <-drained:
-			drained = nil // done; a nil channel is never selected again
+		case closing, ok := <-drained:
+			if closing && w.closingAt.IsZero() {
+				w.closingAt = time.Now()
+			}
+			if !ok {
+				drained = nil // done; a nil channel is never selected again
+			}
 		case ev, ok := <-w.events:
 			w.handle(ev, ok)
 		}
@@ -357,6 +369,10 @@ func (w *Watcher) pending() (busy bool, next time.Time) {
 			continue
 		}
 		busy = true
+	}
+	if !w.closingAt.IsZero() && !w.out.TabClosed && time.Since(w.closingAt) < closeWait {
+		busy = true
+		soon(w.closingAt.Add(closeWait))
 	}
 	if len(w.opens) > 0 {
 		if time.Since(w.openSeen) >= popupGrace {

@@ -60,7 +60,7 @@ func (g *fakeGuard) FrameOf(tab, id target.ID) bool {
 
 type replay struct {
 	w       *Watcher
-	drained chan struct{}
+	drained chan bool
 	start   func()
 }
 
@@ -103,7 +103,7 @@ func replayOf(t *testing.T, name string) *replay {
 		t.Fatal("the recording names no tab")
 	}
 	ch := make(chan cdpconn.Event, len(evs))
-	rp := &replay{drained: make(chan struct{})}
+	rp := &replay{drained: make(chan bool)}
 	rp.w = newWatcher(ch, func() {}, g, tab, tabSession)
 	rp.start = func() {
 		go func() {
@@ -268,3 +268,29 @@ func TestLoadCheckEndsIt(t *testing.T) {
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// A page that closed itself (the drain saw window.closed) is waited for
+// until its tab goes, however late the browser reports it; one that did
+// not is not.
+func TestSettleWaitsForASelfClosingTab(t *testing.T) {
+	for _, closing := range []bool{true, false} {
+		ch := make(chan cdpconn.Event, 1)
+		g := &fakeGuard{refused: map[target.ID]bool{}, closed: map[target.ID]bool{}, frames: map[target.ID]bool{}}
+		w := newWatcher(ch, func() {}, g, "T1", "S1")
+		drained := make(chan bool, 1)
+		if closing {
+			drained <- true
+		}
+		close(drained)
+		gone := time.AfterFunc(300*time.Millisecond, func() {
+			ch <- cdpconn.Event{Method: "Target.detachedFromTarget", Params: []byte(`{"sessionId":"S1","targetId":"T1"}`)}
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		o := w.Settle(ctx, 10*time.Millisecond, drained)
+		cancel()
+		gone.Stop()
+		if o.TabClosed != closing {
+			t.Errorf("closing=%v: TabClosed %v", closing, o.TabClosed)
+		}
+	}
+}

@@ -359,17 +359,21 @@ func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
 // returned channel when it has. It runs while Settle listens: after input
 // the page often renders a frame before it runs a timer, and the two waits
 // need not add up.
-func (a *act) drain(ctx context.Context, n *page.Node) <-chan struct{} {
-	done := make(chan struct{})
+func (a *act) drain(ctx context.Context, n *page.Node) <-chan bool {
+	done := make(chan bool, 2)
 	go func() {
 		defer close(done)
 		dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
 		b := a.b
+		var closing bool
 		if n != nil && (n.Session != a.tab.SessionID || n.Frame != cdp.FrameID(a.tab.ID)) {
+			// A frame's window.closed is its own, not the tab's.
 			_ = b.worlds.CallFunction(dctx, b.conn.Session(n.Session), n.Frame, page.JSDrain, nil)
 		}
-		_ = b.worlds.CallFunction(dctx, b.conn.Session(a.tab.SessionID), cdp.FrameID(a.tab.ID), page.JSDrain, nil)
+		if b.worlds.CallFunction(dctx, b.conn.Session(a.tab.SessionID), cdp.FrameID(a.tab.ID), page.JSDrain, &closing) == nil && closing {
+			done <- true
+		}
 	}()
 	return done
 }
