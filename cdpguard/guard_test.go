@@ -407,7 +407,7 @@ func TestPrepareAllReachesEveryTarget(t *testing.T) {
 	h.attach("", "S3", map[string]any{"targetId": "T3", "type": "worker", "url": "https://a.test/w.js"})
 	h.waitReady("T1")
 	for _, s := range []target.SessionID{"S2", "S3"} {
-		h.p.waitCmd("Runtime.runIfWaitingForDebugger", s)
+		h.waitSent(s, "Runtime.runIfWaitingForDebugger")
 	}
 	var mu sync.Mutex
 	seen := map[target.ID]string{}
@@ -420,6 +420,23 @@ func TestPrepareAllReachesEveryTarget(t *testing.T) {
 	if len(seen) != 2 || seen["T1"] != "page" || seen["T2"] != "service_worker" {
 		t.Errorf("PrepareAll saw %v", seen)
 	}
-	h.p.waitCmd("Emulation.setUserAgentOverride", "S1")
-	h.p.waitCmd("Emulation.setUserAgentOverride", "S2")
+	h.waitSent("S1", "Emulation.setUserAgentOverride")
+	h.waitSent("S2", "Emulation.setUserAgentOverride")
+	if slices.Contains(h.p.sent("S3"), "Emulation.setUserAgentOverride") {
+		t.Error("PrepareAll reached a dedicated worker")
+	}
+}
+
+// waitSent waits for method to have been sent on session sid (waitCmd
+// takes commands off one queue, so waiting on two sessions in turn can
+// drop the second's).
+func (h *guardHarness) waitSent(sid target.SessionID, method string) {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Contains(h.p.sent(sid), method) {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("no %s on %q: %v", method, sid, h.p.sent(sid))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
