@@ -103,7 +103,7 @@ func TestDialogs(t *testing.T) {
 	a.wantTitle("confirm=false")
 	// Also when the call failed.
 	wantStatus(t, a.call("handle_dialog", map[string]any{"accept": true}), "ok")
-	wantStatus(t, a.call("click", map[string]any{"selector": "#missing", "timeout_ms": 100}), "not_found")
+	wantStatus(t, a.call("click", map[string]any{"selector": "#missing", "timeout_ms": 1500}), "not_found")
 	wantStatus(t, a.call("click", map[string]any{"selector": "#confirm"}), "ok")
 	a.wantTitle("confirm=false")
 

@@ -418,7 +418,9 @@ func TestHover(t *testing.T) {
 	a := newActor(t)
 	a.open(s.URL + "/")
 
-	env := a.call("click", map[string]any{"selector": "text=Widgets", "timeout_ms": 300})
+	// The budgets below bound how long a hidden or disabled element is
+	// waited for; they leave the locate itself room on a loaded machine.
+	env := a.call("click", map[string]any{"selector": "text=Widgets", "timeout_ms": 1500})
 	wantFailure(t, env, "hidden", "text=Widgets")
 	env = a.call("hover", map[string]any{"selector": "#trigger"})
 	wantStatus(t, env, "ok")
@@ -429,9 +431,9 @@ func TestHover(t *testing.T) {
 	wantStatus(t, a.call("click", map[string]any{"selector": "text=Widgets"}), "ok")
 	a.wantTitle("item clicked")
 
-	wantFailure(t, a.call("hover", map[string]any{"selector": "#none", "timeout_ms": 200}), "not_found", "#none")
-	wantFailure(t, a.call("hover", map[string]any{"selector": "#off", "timeout_ms": 200}), "disabled", "#off")
-	wantFailure(t, a.call("hover", map[string]any{"selector": "#never", "timeout_ms": 200}), "hidden", "#never")
+	wantFailure(t, a.call("hover", map[string]any{"selector": "#none", "timeout_ms": 1500}), "not_found", "#none")
+	wantFailure(t, a.call("hover", map[string]any{"selector": "#off", "timeout_ms": 1500}), "disabled", "#off")
+	wantFailure(t, a.call("hover", map[string]any{"selector": "#never", "timeout_ms": 1500}), "hidden", "#never")
 }
 
 // TestScroll: the three ways, where it settles, a scroll that moved
@@ -473,8 +475,8 @@ func TestScroll(t *testing.T) {
 	if y := env["scroll_y"].(float64); y < 4000 || env["moved"] != true || element(env, "scrolled_to")["name"] != "End" {
 		t.Errorf("scroll to #end: %v", env)
 	}
-	wantFailure(t, a.call("scroll", map[string]any{"selector": "#none", "timeout_ms": 200}), "not_found", "#none")
-	wantFailure(t, a.call("scroll", map[string]any{"selector": "#gone", "timeout_ms": 200}), "hidden", "#gone")
+	wantFailure(t, a.call("scroll", map[string]any{"selector": "#none", "timeout_ms": 1500}), "not_found", "#none")
+	wantFailure(t, a.call("scroll", map[string]any{"selector": "#gone", "timeout_ms": 1500}), "hidden", "#gone")
 
 	for _, bad := range []map[string]any{
 		{},

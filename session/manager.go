@@ -111,6 +111,13 @@ func (m *Manager) enter(ctx context.Context, c Caller, a access) (*Browser, func
 	}, nil
 }
 
+// quietFor: no call is under way and none ended within d.
+func (m *Manager) quietFor(d time.Duration) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.inflight == 0 && time.Since(m.lastUse) >= d
+}
+
 // idleLocked: the owner has made no call for the idle timeout and has none
 // under way.
 func (m *Manager) idleLocked() bool {

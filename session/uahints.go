@@ -421,10 +421,11 @@ func (o *uaOverrides) prepare(q *cdpguard.Sender, t *target.Info) {
 	overrideUA(q, t, *o.p.Load())
 }
 
-// hintsCheckDelay is how long after a predicted launch checkHints waits
-// before it asks the browser: the agent's first page loads meanwhile
-// without a second renderer starting beside it.
-const hintsCheckDelay = time.Second
+// hintsCheckQuiet is how long the driver must have made no call before
+// checkHints asks the browser: its page costs a renderer's start (about
+// 300 ms of CPU, several times that on a slow machine), which should not
+// land on a call that is timing the page.
+const hintsCheckQuiet = 2 * time.Second
 
 // checkHints asks the browser of a predicted launch, from a page of
 // lyrad's in a context the guard leaves alone (Guard.Own), what brands,
@@ -434,12 +435,19 @@ const hintsCheckDelay = time.Second
 // changed how it makes its brands): the browser's own are remembered and
 // given to every target, running ones included, with a warning. Not
 // readable: the next launch asks without the switch. The result is
-// audited (browser ua_checked).
+// audited (browser ua_checked). It waits for a quiet moment (no call for
+// hintsCheckQuiet); a browser closed before one came is not checked, and
+// the next launch predicts again.
 func (m *Manager) checkHints(b *Browser, path, stamp string) {
-	select {
-	case <-time.After(hintsCheckDelay):
-	case <-b.conn.Done():
-		return
+	tick := time.NewTicker(hintsCheckQuiet / 8)
+	defer tick.Stop()
+	opened := time.Now()
+	for !(time.Since(opened) >= hintsCheckQuiet && m.quietFor(hintsCheckQuiet)) {
+		select {
+		case <-tick.C:
+		case <-b.conn.Done():
+			return
+		}
 	}
 	g := b.guardSet()
 	if g == nil || b.ua == nil || b.predicted == nil {
