@@ -30,10 +30,12 @@ import (
 // The --user-agent switch that keeps "Headless" out of the UA string also
 // empties Chrome's high-entropy client hints (fullVersionList, architecture,
 // bitness, platformVersion, uaFullVersion): a page could tell lyrad apart by
-// that. So the first headless launch, which runs without the switch, asks
-// the browser itself what it reports, from a secure-context page of its own,
-// and every later launch hands exactly that back to each page through
-// Emulation.setUserAgentOverride.
+// that. So every target is handed back what the browser reports with a
+// window, through Emulation.setUserAgentOverride: worked out from its
+// version on a first launch (predictLinuxHints) and checked against what
+// it sends (checkHints), or, for browsers lyrad cannot work it out for,
+// asked of the browser started once without the switch (learnUAMetadata).
+// browser-ua.json remembers it for the launches after.
 
 // uaBrand is one entry of brands or fullVersionList.
 type uaBrand struct {
