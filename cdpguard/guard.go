@@ -670,7 +670,7 @@ func (q *Sender) Send(method string, params any) {
 	if q.done != nil {
 		if err := q.s.SendAsync(method, params, q.done); err != nil {
 			q.err = wrap(method, err)
-			q.done(err)
+			q.done(q.err)
 		}
 		return
 	}

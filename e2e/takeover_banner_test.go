@@ -4,13 +4,8 @@ import (
 	"bytes"
 	"image/png"
 	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // TestTakeoverBannerOnNewTab: a tab the user opens during a takeover (a
@@ -20,7 +15,6 @@ import (
 // colour.
 func TestTakeoverBannerOnNewTab(t *testing.T) {
 	needBrowser(t)
-	testenv.Tool(t, "xdotool", "to act as the user on the X display (apt-get install xdotool)")
 	display := startXvfb(t)
 	a := newSite(t, "127.0.0.1")
 	a.page("/", `<!doctype html><title>Home</title><style>html,body{margin:0;height:100%;background:#00f}</style>
@@ -33,7 +27,7 @@ func TestTakeoverBannerOnNewTab(t *testing.T) {
 	do := func(name string, args map[string]any) map[string]any { t.Helper(); return call(t, cs, name, args) }
 	// notBlue counts the pixels of the active tab that are not the
 	// page's blue: the browser's banner, when it is drawn.
-	notBlue := func() (int, int) {
+	notBlue := func() int {
 		t.Helper()
 		env := do("screenshot", nil)
 		wantStatus(t, env, "ok")
@@ -54,61 +48,38 @@ func TestTakeoverBannerOnNewTab(t *testing.T) {
 				}
 			}
 		}
-		return n, int(env["height"].(float64))
+		return n
 	}
 	wantStatus(t, do("navigate", map[string]any{"url": a.URL + "/"}), "ok")
-	if n, _ := notBlue(); n != 0 {
+	if n := notBlue(); n != 0 {
 		t.Fatalf("the page is not all blue before the takeover (%d pixels): the count would prove nothing", n)
 	}
 	wantStatus(t, do("request_takeover", map[string]any{"reason": "Open the invoice"}), "takeover_active")
-	home, vh := notBlue()
+	home := notBlue()
 	if home == 0 {
 		t.Fatal("no banner on the tab held when the takeover began")
 	}
 
 	// The user opens the link in a new tab with the mouse.
-	geo := map[string]int{}
-	out, err := xdotool(display, "search", "--onlyvisible", "--class", "chromium", "getwindowgeometry", "--shell")
-	if err != nil {
-		t.Fatalf("xdotool: %v %s", err, out)
-	}
-	for _, line := range strings.Fields(out) {
-		if k, v, ok := strings.Cut(line, "="); ok {
-			n, _ := strconv.Atoi(v)
-			geo[k] = n
-		}
-	}
-	x, y := geo["X"]+30, geo["Y"]+geo["HEIGHT"]-vh+60
-	for _, args := range [][]string{{"mousemove", strconv.Itoa(x), strconv.Itoa(y)}, {"click", "1"}} {
-		if out, err := xdotool(display, args...); err != nil {
-			t.Fatalf("xdotool %v: %v %s", args, err, out)
-		}
-	}
+	newUserHand(t, display, cs).click(30, 60)
 	waitFor(t, "the user's new tab", 20*time.Second, func() bool {
 		e := do("get_url", nil)
 		return a.count("/pop") > 0 && e["url"] == a.URL+"/pop"
 	})
 	var pop int
 	waitFor(t, "the banner on the new tab", 10*time.Second, func() bool {
-		pop, _ = notBlue()
+		pop = notBlue()
 		return pop > 0
 	})
 	t.Logf("banner pixels: first tab %d, new tab %d", home, pop)
 
 	env := do("resume_after_takeover", nil)
 	wantStatus(t, env, "ok")
-	if n, _ := notBlue(); n != 0 {
+	if n := notBlue(); n != 0 {
 		t.Errorf("%d banner pixels left on the new tab after the resume", n)
 	}
 	wantStatus(t, do("tabs", map[string]any{"action": "switch", "index": 0}), "ok")
-	if n, _ := notBlue(); n != 0 {
+	if n := notBlue(); n != 0 {
 		t.Errorf("%d banner pixels left on the first tab after the resume", n)
 	}
-}
-
-func xdotool(display string, args ...string) (string, error) {
-	cmd := exec.Command("xdotool", args...)
-	cmd.Env = append(cmd.Environ(), "DISPLAY="+display)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
 }

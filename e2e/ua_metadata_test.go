@@ -18,6 +18,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // uaCollect is what every context of the hints page reports: the UA string,
@@ -362,9 +364,10 @@ func TestHeadlessClientHintsCorrected(t *testing.T) {
 	bin := needBrowser(t)
 	out, err := exec.Command(bin, "--version").Output()
 	m := regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+\b`).Find(out)
-	if err != nil || m == nil || !strings.HasPrefix(string(out), "Chromium ") {
-		t.Skipf("needs Chromium to pass for Google Chrome (%s --version: %q, %v)", bin, out, err)
+	if err == nil && (m == nil || !strings.HasPrefix(string(out), "Chromium ")) {
+		err = fmt.Errorf("%s --version says %q", bin, out)
 	}
+	testenv.Need(t, "Chromium, to pass for Google Chrome", err)
 	dir := t.TempDir()
 	wrapper := filepath.Join(dir, "google-chrome")
 	script := fmt.Sprintf("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'Google Chrome %s'; exit 0; fi\nexec %s \"$@\"\n", m, bin)

@@ -205,9 +205,6 @@ func drawBanner(ctx context.Context, s *cdpconn.Session, msg string) {
 // takeover (a popup, the user's new tab). A takeover that ended meanwhile
 // takes it off again.
 func (m *Manager) bannerOnNewTab(b *Browser, t cdpguard.Target) {
-	if m.takeover.active(b) == nil {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	s := b.conn.Session(t.SessionID)

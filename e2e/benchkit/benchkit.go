@@ -60,10 +60,11 @@ func StartDaemon(bin, dataDir string, env ...string) (*Daemon, error) {
 	if d.token == "" {
 		return nil, fmt.Errorf("lyrad serve did not start")
 	}
+	// LYRAD_BENCH_LOG=1 shows the daemon's warnings and errors.
+	show := os.Getenv("LYRAD_BENCH_LOG") != ""
 	go func() {
 		for sc.Scan() {
-			// LYRAD_BENCH_LOG=1 shows the daemon's warnings and errors.
-			if os.Getenv("LYRAD_BENCH_LOG") != "" {
+			if show {
 				fmt.Fprintln(os.Stderr, sc.Text())
 			}
 		}
