@@ -50,8 +50,6 @@ func readingTools(d Deps) []*tool {
 					switch {
 					case o.ChangesSince == "":
 						return nil, badArg("changes_since", "changes_since is empty", "Pass a read_id from an earlier read_page(mode=\"tree\") or acting call, or leave it out.")
-					case argGiven(c, "mode") && o.Mode != "tree":
-						return nil, badArg("changes_since", "changes_since applies to mode=\"tree\"", "Drop mode, or pass mode=\"tree\".")
 					case o.Selector != "" || o.Offset > 0:
 						return nil, badArg("changes_since", "changes_since compares whole-page reads: it takes no selector or offset", "Drop selector and offset.")
 					}
