@@ -59,11 +59,18 @@ type treeReads struct {
 func (s *treeReads) keep(tab target.ID, t *page.Tree) *treeRead {
 	r := newTreeRead(tab, t)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.next++
 	r.id = "r" + strconv.Itoa(s.next)
 	s.list = append(s.list, r)
-	// The tab's oldest beyond its share, then the oldest of all.
+	s.mu.Unlock()
+	s.trim(tab)
+	return r
+}
+
+// trim drops the tab's oldest reads beyond its share, then the oldest of all.
+func (s *treeReads) trim(tab target.ID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	n := 0
 	for i := len(s.list) - 1; i >= 0; i-- {
 		if s.list[i].tab != tab {
@@ -76,7 +83,6 @@ func (s *treeReads) keep(tab target.ID, t *page.Tree) *treeRead {
 	if len(s.list) > maxTrees {
 		s.list = append([]*treeRead(nil), s.list[len(s.list)-maxTrees:]...)
 	}
-	return r
 }
 
 func newTreeRead(tab target.ID, t *page.Tree) *treeRead {
