@@ -36,6 +36,7 @@ const reuseBefore = 30 * time.Second
 const (
 	maxTreesPerTab = 4
 	maxTrees       = 12
+	maxTreeItems   = 40000 // lines in all the reads kept (a line is about 200 bytes)
 )
 
 // treeRead is one whole-page tree read, kept to compare later reads to.
@@ -82,6 +83,14 @@ func (s *treeReads) trim(tab target.ID) {
 	}
 	if len(s.list) > maxTrees {
 		s.list = append([]*treeRead(nil), s.list[len(s.list)-maxTrees:]...)
+	}
+	// The newest read is always kept, however large.
+	total := 0
+	for i := len(s.list) - 1; i >= 0; i-- {
+		if total += len(s.list[i].items); total > maxTreeItems && i < len(s.list)-1 {
+			s.list = append([]*treeRead(nil), s.list[i+1:]...)
+			break
+		}
 	}
 }
 

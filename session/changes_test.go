@@ -40,6 +40,18 @@ func TestTreeReadsBounded(t *testing.T) {
 	if len(s.list) > maxTrees {
 		t.Errorf("%d reads kept, at most %d", len(s.list), maxTrees)
 	}
+	// Large reads: bounded by their lines, the newest kept.
+	big := func() *treeRead {
+		r := add("B")
+		r.items = make([]snapshot.Item, maxTreeItems/2+1)
+		s.trim("B")
+		return r
+	}
+	big()
+	r := big()
+	if len(s.list) != 1 || s.list[0] != r {
+		t.Errorf("%d reads kept after two over half the lines bound, want the newest alone", len(s.list))
+	}
 }
 
 func TestSinceAnotherDocumentInAFrame(t *testing.T) {
