@@ -349,3 +349,42 @@ document.getElementById('load').addEventListener('click', () => {
 	}
 	mustFind(t, env, "+", "button", "Details 1")
 }
+
+// A confirmation dialog (a modal <dialog>): the click answers the dialog
+// and its buttons first, with refs; the page behind it, inert, is gone.
+func TestChangesDialog(t *testing.T) {
+	a := newActor(t)
+	s := newSite(t, "127.0.0.1")
+	var rows strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&rows, "<li><a href=\"#f%d\">file-%d.txt</a></li>", i, i)
+	}
+	s.page("/", `<!doctype html><title>Drive</title><h1>My files</h1><ul>`+rows.String()+`</ul>
+<button id=del>Delete all</button>
+<dialog id=dlg><p>Delete 30 files? This cannot be undone.</p><button id=no>Cancel</button> <button id=yes>Delete</button></dialog>
+<script>
+const dlg = document.getElementById('dlg');
+document.getElementById('del').onclick = () => dlg.showModal();
+document.getElementById('no').onclick = () => dlg.close();
+document.getElementById('yes').onclick = () => { dlg.close(); document.querySelector('ul').remove(); document.title = 'Drive: empty'; };
+</script>`)
+	a.open(s.URL + "/")
+	calls := 1
+	env := a.call("click", map[string]any{"selector": "#del"})
+	calls++
+	wantStatus(t, env, "ok")
+	cs := changesOf(t, env)
+	if len(cs) == 0 || cs[0].kind != "+" || cs[0].role != "dialog" || !strings.Contains(cs[0].name, "Delete 30 files?") {
+		t.Fatalf("the dialog is not the first line:\n%s", env["changes"])
+	}
+	yes := mustFind(t, env, "+", "button", "Delete")
+	if yes.name != "Delete" {
+		t.Fatalf("found %q, want the dialog's Delete button", yes.line)
+	}
+	env = a.call("click", map[string]any{"selector": "aria-ref=" + yes.ref})
+	calls++
+	wantStatus(t, env, "ok")
+	a.wantTitle("Drive: empty")
+	mustFind(t, env, "-", "dialog", "Delete 30 files?")
+	t.Logf("calls: %d with changes, %d without", calls, calls+2)
+}

@@ -94,22 +94,35 @@ func same(a, b Item) bool {
 }
 
 // Summary prints changes, at most maxLines lines of at most maxBytes in
-// all, and says how many more there were. ref gives the ref of an item of
-// the newer read (Gone lines have none: their element is not in it).
-// nothing is what an empty diff says.
+// all, and says how many more there were, of which kind. Lines gone are
+// the least use to the next step: when anything else changed, at most
+// maxGone of them are shown. ref gives the ref of an item of the newer
+// read (Gone lines have none: their element is not in it). An empty diff
+// says "none".
 func Summary(changes []Change, ref func(Item) string, page *url.URL, maxLines, maxBytes int) string {
 	if len(changes) == 0 {
 		return "none"
 	}
+	others := 0
+	for _, c := range changes {
+		if c.Kind != Gone {
+			others++
+		}
+	}
 	var b strings.Builder
-	shown := 0
+	shown, gone := 0, 0
+	var left [3]int // appeared, changed, gone left out
 	for _, c := range changes {
 		l := ChangeLine(c, ref, page)
-		if shown >= maxLines || (shown > 0 && b.Len()+1+len(l) > maxBytes) {
-			break
-		}
 		if len(l) > maxBytes {
 			l = strings.ToValidUTF8(l[:maxBytes-len("…")], "") + "…"
+		}
+		if shown >= maxLines || (shown > 0 && b.Len()+1+len(l) > maxBytes) || (c.Kind == Gone && others > 0 && gone >= maxGone) {
+			left[strings.IndexByte("+~-", c.Kind)]++
+			continue
+		}
+		if c.Kind == Gone {
+			gone++
 		}
 		if shown > 0 {
 			b.WriteByte('\n')
@@ -118,10 +131,19 @@ func Summary(changes []Change, ref func(Item) string, page *url.URL, maxLines, m
 		shown++
 	}
 	if more := len(changes) - shown; more > 0 {
-		fmt.Fprintf(&b, "\n(%d more changes: read_page(mode=\"tree\") lists the whole page)", more)
+		var kinds []string
+		for i, k := range []string{"appeared", "changed", "gone"} {
+			if left[i] > 0 {
+				kinds = append(kinds, fmt.Sprintf("%d %s", left[i], k))
+			}
+		}
+		fmt.Fprintf(&b, "\n(%d more changes, %s: read_page(mode=\"tree\") lists the whole page)", more, strings.Join(kinds, ", "))
 	}
 	return b.String()
 }
+
+// maxGone is how many lines gone a summary shows beside other changes.
+const maxGone = 5
 
 // ChangeLine is one change as a summary prints it:
 //

@@ -86,7 +86,7 @@ func TestSummaryBounded(t *testing.T) {
 	}
 	last := lines[len(lines)-1]
 	shown := len(lines) - 1
-	if want := fmt.Sprintf("(%d more changes:", 500-shown); !strings.HasPrefix(last, want) {
+	if want := fmt.Sprintf("(%d more changes, %d appeared:", 500-shown, 500-shown); !strings.HasPrefix(last, want) {
 		t.Errorf("last line %q, want %q...", last, want)
 	}
 	// A short list is bounded by lines.
@@ -95,8 +95,22 @@ func TestSummaryBounded(t *testing.T) {
 		short = append(short, it(int64(i), "button", "b"))
 	}
 	s = Summary(Diff(nil, short), refOf, nil, MaxChangeLines, MaxChangeBytes)
-	if n := strings.Count(s, "\n"); n != MaxChangeLines || !strings.HasSuffix(s, "(10 more changes: read_page(mode=\"tree\") lists the whole page)") {
+	if n := strings.Count(s, "\n"); n != MaxChangeLines || !strings.HasSuffix(s, "(10 more changes, 10 appeared: read_page(mode=\"tree\") lists the whole page)") {
 		t.Errorf("%d lines:\n%s", n+1, s)
+	}
+	// Lines gone beside others: a few shown, the rest counted.
+	var behind []Item
+	for i := 1; i <= 30; i++ {
+		behind = append(behind, it(int64(i), "link", "file"))
+	}
+	s = Summary(Diff(behind, []Item{it(99, "dialog", "Delete?")}), refOf, nil, MaxChangeLines, MaxChangeBytes)
+	if n := strings.Count(s, "\n- "); n != maxGone || !strings.HasSuffix(s, "(25 more changes, 25 gone: read_page(mode=\"tree\") lists the whole page)") {
+		t.Errorf("%d gone lines:\n%s", n, s)
+	}
+	// Only lines gone: as many as fit.
+	s = Summary(Diff(behind, nil), refOf, nil, MaxChangeLines, MaxChangeBytes)
+	if n := strings.Count(s, "- "); n != MaxChangeLines {
+		t.Errorf("%d gone lines of 30 alone:\n%s", n, s)
 	}
 	// One huge line is cut, not dropped.
 	huge := Item{Frame: "F", Node: 1, Role: "alert", Name: strings.Repeat("x", 5000)}
