@@ -306,7 +306,8 @@ func TestChangesNewPage(t *testing.T) {
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Home</title><a href="/pricing">Pricing</a><button>Stay</button>`)
-	s.page("/pricing", `<!doctype html><title>Pricing plans</title><h1>Plans</h1><a href="/">Home</a><button>Buy</button>`)
+	s.page("/pricing", `<!doctype html><title>Pricing plans</title><h1>Plans</h1><a href="/">Home</a><button>Buy</button><a href="/help" target=_blank>Help</a>`)
+	s.page("/help", `<!doctype html><title>Help center</title><h1>Help</h1>`)
 	a.open(s.URL + "/")
 	env := a.call("read_page", map[string]any{"mode": "tree"})
 	id, _ := env["read_id"].(string)
@@ -320,6 +321,13 @@ func TestChangesNewPage(t *testing.T) {
 	if c, _ := env["changes"].(string); c != "new page: Pricing plans" {
 		t.Errorf("changes since a read of the page before = %q, want the new page", c)
 	}
+	// A link that opens a tab: the tab is said, the session is on it.
+	env = a.call("click", map[string]any{"selector": "text=Help"})
+	wantStatus(t, env, "ok")
+	if c, _ := env["changes"].(string); !strings.HasPrefix(c, "new tab") || env["new_tab"] != true {
+		t.Errorf("changes after a click that opened a tab = %q (new_tab %v), want \"new tab: ...\"", c, env["new_tab"])
+	}
+	t.Logf("new tab: %q", env["changes"])
 }
 
 // A click that adds 500 rows answers a bounded summary and a count.

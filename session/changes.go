@@ -211,7 +211,16 @@ func (a *act) addChanges(ctx context.Context) {
 	}
 	switch {
 	case res.NewTab:
-		res.Changes = "new tab: " + res.Title
+		// The session is on it now: said by its title, or its address
+		// while it has none.
+		res.Changes = "new tab"
+		if t, err := a.b.activePage(ctx); err == nil {
+			u, title := a.b.fresh(ctx, t)
+			if title == "" {
+				title = u
+			}
+			res.Changes += ": " + title
+		}
 		return
 	case res.Navigating:
 		res.Changes = "new page loading"
