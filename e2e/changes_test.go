@@ -132,9 +132,12 @@ func TestChangesMenuOpens(t *testing.T) {
 // field (role=alert) and marks the field aria-invalid; choosing "Other" in
 // a select shows a field to say what; the field's value shows once typed.
 const changesFormPage = `<!doctype html><title>Sign up</title>
+<style>.invalid-feedback{display:none;color:#c00}.is-invalid ~ .invalid-feedback{display:block}</style>
 <form id=f novalidate>
   <label for=email>Email</label> <input id=email name=email aria-describedby=email-err>
   <div class=error id=email-err role=alert></div>
+  <label for=pw>Password</label> <input id=pw type=password class=form-control>
+  <div class=invalid-feedback>Use 8 characters or more for your password</div>
   <label for=src>Heard of us from</label>
   <select id=src><option>Search</option><option>Friend</option><option>Other</option></select>
   <div id=otherbox hidden><label for=other>Please specify</label> <input id=other></div>
@@ -145,8 +148,12 @@ const changesFormPage = `<!doctype html><title>Sign up</title>
 const f = document.getElementById('f'), email = document.getElementById('email'), err = document.getElementById('email-err');
 f.addEventListener('submit', (e) => {
   e.preventDefault();
-  if (!email.value.includes('@')) { email.setAttribute('aria-invalid', 'true'); err.textContent = 'Enter an email address, like name@example.com'; return; }
-  email.removeAttribute('aria-invalid'); err.textContent = ''; document.title = 'Welcome';
+  const pw = document.getElementById('pw');
+  const badEmail = !email.value.includes('@'), badPw = pw.value.length < 8;
+  if (badEmail) { email.setAttribute('aria-invalid', 'true'); err.textContent = 'Enter an email address, like name@example.com'; }
+  else { email.removeAttribute('aria-invalid'); err.textContent = ''; }
+  pw.classList.toggle('is-invalid', badPw);
+  if (!badEmail && !badPw) document.title = 'Welcome';
 });
 document.getElementById('src').addEventListener('change', (e) => { document.getElementById('otherbox').hidden = e.target.value !== 'Other'; });
 email.addEventListener('input', () => { document.getElementById('count').textContent = email.value.length + ' / 40'; });
@@ -164,6 +171,9 @@ func TestChangesFormErrorAndField(t *testing.T) {
 	calls++
 	wantStatus(t, env, "ok")
 	mustFind(t, env, "+", "alert", "Enter an email address")
+	if f := mustFind(t, env, "+", "generic", "Use 8 characters"); !strings.Contains(f.rest, "[error]") {
+		t.Errorf("the password's message %q does not say it is an error", f.line)
+	}
 	if f := mustFind(t, env, "~", "textbox", "Email"); !strings.Contains(f.rest, "[invalid]") {
 		t.Errorf("the field's line %q does not say it is invalid", f.line)
 	}
@@ -194,11 +204,15 @@ func TestChangesFormErrorAndField(t *testing.T) {
 	env = a.call("type_text", map[string]any{"selector": "aria-ref=" + other.ref, "text": "A podcast"})
 	calls++
 	wantStatus(t, env, "ok")
+	env = a.call("type_text", map[string]any{"selector": "#pw", "text": "correct horse"})
+	calls++
+	wantStatus(t, env, "ok")
 	env = a.call("click", map[string]any{"selector": "text=Create account"})
 	calls++
 	wantStatus(t, env, "ok")
 	a.wantTitle("Welcome")
 	mustFind(t, env, "-", "alert", "Enter an email address")
+	mustFind(t, env, "-", "generic", "Use 8 characters")
 	t.Logf("calls: %d with changes, %d without (a read after the submit, after the choice and after the type)", calls, calls+3)
 }
 

@@ -395,18 +395,40 @@ const treeLib = `
 
 	// said lists a dialog, an alert, a status, a log or an aria-live
 	// region, named by its own name or else its text; one with no text
-	// says nothing and is left out, save a dialog.
+	// says nothing and is left out, save a dialog. A field's error message
+	// in common markup is listed too, with state error: what an invalid
+	// field (aria-invalid) names as its aria-errormessage or
+	// aria-describedby, or an element of an error class holding no control.
 	function said(n, r, out) {
 		const lv = n.getAttribute('aria-live');
 		const live = lv === 'polite' || lv === 'assertive';
-		if (!LIVE.has(r) && !live) return;
+		const err = !LIVE.has(r) && !live && errorText(n, out);
+		if (!LIVE.has(r) && !live && !err) return;
 		const b = box(n);
 		if (!b || !shown(n)) return;
 		const text = name(n, r) || sp(n.innerText).slice(0, 200);
 		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
 		const st = states(n, r);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
+		if (err) st.push('error');
 		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3]]);
+	}
+
+	const ERROR_CLASS = /(^|\s)(error|errors|error-message|error-msg|errormessage|invalid-feedback|field-error|form-error|validation-error|input-error)(\s|$)/i;
+	// errorsOf is, per read, the elements invalid fields name as their errors.
+	const errorsOf = new WeakMap();
+	function errorText(n, out) {
+		let errs = errorsOf.get(out);
+		if (!errs) {
+			errs = new Set();
+			for (const f of document.querySelectorAll('[aria-invalid=true]')) {
+				for (const t of [...byIds(f, 'aria-errormessage'), ...byIds(f, 'aria-describedby')]) errs.add(t);
+			}
+			errorsOf.set(out, errs);
+		}
+		if (errs.has(n)) return true;
+		const c = n.getAttribute('class');
+		return !!c && ERROR_CLASS.test(c) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
 	// walk lists el's subtree in flat-tree order.
