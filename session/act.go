@@ -34,8 +34,9 @@ import (
 //  6. the tool's own step (actSpec's do), which sends the input and
 //     settles or loads with the watcher;
 //  7. the answer (finish): dialogs raised, tabs opened, a refusal by the
-//     guard, where the tab stands, what changed in the map; and the end: unused credits handed back
-//     after the release grace, the dialog answer used up (or armed again
+//     guard, where the tab stands, what changed in the map (changes.go);
+//     and the end: unused credits handed back after the release grace,
+//     the dialog answer used up (or armed again
 //     when the call only asked for consent and will be repeated), handles
 //     released.
 //
