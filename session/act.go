@@ -36,9 +36,8 @@ import (
 //  7. the answer (finish): dialogs raised, tabs opened, a refusal by the
 //     guard, where the tab stands, what changed in the map (changes.go);
 //     and the end: unused credits handed back after the release grace,
-//     the dialog answer used up (or armed again
-//     when the call only asked for consent and will be repeated), handles
-//     released.
+//     the dialog answer used up (or armed again when the call only asked
+//     for consent and will be repeated), handles released.
 //
 // A tool states only what is its own: an actSpec and its do.
 
