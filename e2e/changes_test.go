@@ -410,3 +410,23 @@ document.getElementById('yes').onclick = () => { dlg.close(); document.querySele
 	mustFind(t, env, "-", "dialog", "Delete 30 files?")
 	t.Logf("calls: %d with changes, %d without", calls, calls+2)
 }
+
+// A click whose handler leaves the page busy for seconds: the answer does
+// not wait for the page to say what changed; it says it could not tell.
+func TestChangesBusyPage(t *testing.T) {
+	a := newActor(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Busy</title><button id=go>Crunch</button>
+<script>
+document.getElementById('go').onclick = () => setTimeout(() => { const end = Date.now() + 8000; while (Date.now() < end) {} }, 0);
+</script>`)
+	a.open(s.URL + "/")
+	env := a.call("click", map[string]any{"selector": "#go"})
+	wantStatus(t, env, "ok")
+	if env["changes"] != nil {
+		t.Errorf("changes from a page that could not be read: %v", env["changes"])
+	}
+	if h, _ := env["hint"].(string); !strings.Contains(h, "too busy to say what changed") {
+		t.Errorf("hint %q does not say what changed could not be told", h)
+	}
+}

@@ -32,6 +32,12 @@ var changesTools = map[string]bool{"click": true, "type_text": true, "press_key"
 // the agent had not seen it either.
 const reuseBefore = 30 * time.Second
 
+// How long the map is read for, before the input and after it settled.
+const (
+	readBeforeBudget = 2 * time.Second
+	readAfterBudget  = 2 * time.Second
+)
+
 // Bounds of the reads kept to compare against.
 const (
 	maxTreesPerTab = 4
@@ -185,7 +191,7 @@ func (a *act) treeBefore(ctx context.Context) {
 	if !changesTools[toolFrom(ctx)] || a.tab.ID == "" {
 		return
 	}
-	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, readBeforeBudget)
 	defer cancel()
 	b := a.b
 	if last := b.reads.trees.latest(a.tab.ID); last != nil && time.Since(last.at) < reuseBefore {
@@ -230,9 +236,14 @@ func (a *act) addChanges(ctx context.Context) {
 		return
 	}
 	start := time.Now()
-	now, refs, err := a.b.readWhole(ctx, a.tab)
+	// A page still busy with what the input set off holds the read up:
+	// the answer waits for it a moment, not the whole call's budget.
+	rctx, cancel := context.WithTimeout(ctx, readAfterBudget)
+	defer cancel()
+	now, refs, err := a.b.readWhole(rctx, a.tab)
 	if err != nil {
 		a.m.log.Debug("changes: no map after the action", zap.Error(err))
+		res.Hints = append(res.Hints, `The page was too busy to say what changed: read_page(mode="tree") shows it.`)
 		return
 	}
 	if now.loader != a.before.loader {
