@@ -29,14 +29,15 @@ import (
 //  4. INTERACT on the document the input reaches (interact.go), then the
 //     credits for what the call declared (grants.go);
 //  5. the call's timeout, and a watch on what it sets off, opened before
-//     any input is sent (page.Watcher);
+//     any input is sent (page.Watcher); for click, type_text, press_key and
+//     select_option, the action map as it stands (changes.go);
 //  6. the tool's own step (actSpec's do), which sends the input and
 //     settles or loads with the watcher;
 //  7. the answer (finish): dialogs raised, tabs opened, a refusal by the
-//     guard, where the tab stands; and the end: unused credits handed back
-//     after the release grace, the dialog answer used up (or armed again
-//     when the call only asked for consent and will be repeated), handles
-//     released.
+//     guard, where the tab stands, what changed in the map (changes.go);
+//     and the end: unused credits handed back after the release grace,
+//     the dialog answer used up (or armed again when the call only asked
+//     for consent and will be repeated), handles released.
 //
 // A tool states only what is its own: an actSpec and its do.
 
@@ -142,6 +143,7 @@ type act struct {
 	credits []credit
 	w       *page.Watcher
 	outcome page.Outcome // what Settle found
+	before  *treeRead    // the action map before the input (changes.go)
 	res     *ActResult
 	exp     *Expectation // the download the call declared
 }
@@ -234,6 +236,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		a.exp = exp
 	}
 
+	a.treeBefore(ctx)
 	actx, cancel := context.WithTimeout(ctx, spec.opts.Timeout)
 	defer cancel()
 	if spec.watch != settleNone {
@@ -421,6 +424,7 @@ func (a *act) finish(ctx context.Context) (*ActResult, error) {
 		}
 	}
 	res.URL, res.Title = b.fresh(qctx, answerTab)
+	a.addChanges(qctx)
 	if a.spec.watch == settleInput {
 		if err := a.blockedWith(qctx, refusedOn...); err != nil {
 			err.Result = res

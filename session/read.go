@@ -21,6 +21,9 @@ type ReadOptions struct {
 	Selector string // limit the read to one region (CSS, text=, or aria-ref=eN)
 	Offset   int
 	MaxChars int
+	// ChangesSince (tree mode, whole page): answer what changed since the
+	// read of that read_id instead of the whole map (changes.go).
+	ChangesSince string
 }
 
 // Link is one visible link of a text read.
@@ -34,6 +37,8 @@ type ReadResult struct {
 	// Tree mode.
 	Elements   int
 	InViewport int
+	ReadID     string // a whole-page read's id, for changes_since
+	Changes    string // changes_since: what changed
 	// Text mode with links.
 	Links          []Link
 	LinksTruncated bool
@@ -48,6 +53,9 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 	defer done()
 	if err != nil {
 		return nil, err
+	}
+	if o.ChangesSince != "" {
+		return b.readChanges(ctx, tab, o)
 	}
 	if e := b.cachedRead(ctx, tab, o); e != nil {
 		res := e.res
@@ -82,6 +90,9 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		}
 		out = strings.Join(lines, "\n")
 		entry.loader = t.MainLoader
+		if o.Selector == "" {
+			res.ReadID = b.reads.trees.keep(tab.ID, t).id
+		}
 		st := t.Steps
 		m.log.Debug("read_page tree", zap.Int("elements", len(items)), zap.Duration("took", time.Since(start)),
 			zap.Duration("frames", st.Frames), zap.Duration("root", st.Root), zap.Duration("children", st.Children),

@@ -23,6 +23,10 @@ import (
 type readCache struct {
 	mu      sync.Mutex
 	entries map[string]*readEntry // by mode
+
+	// trees are the whole-page tree reads kept to say what changed since
+	// (changes.go): the last few per tab, each under its read_id.
+	trees treeReads
 }
 
 // readEntry is one read's whole output, and what it was read of.

@@ -28,6 +28,12 @@ type ActResult struct {
 	DialogsMore int      // dialogs beyond those listed
 	Hints       []string // the next moves, joined into the reply's hint
 
+	// Changes is what changed in the action map (changes.go): its lines
+	// that appeared, went or changed, bounded, or that a new page or tab
+	// was loaded; "" when not told. ReadID names the read it was told from.
+	Changes string
+	ReadID  string
+
 	// Element is what was acted on (clicked, hovered, typed into, chosen
 	// in, scrolled to).
 	Element *ElementInfo

@@ -97,6 +97,9 @@ const treeLib = `
 		'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'slider', 'spinbutton',
 		'treeitem', 'heading', 'DisclosureTriangle', 'ColorWell', 'Date', 'DateTime', 'InputTime', 'PopUpButton',
 		'ToggleButton']);
+	// What the page says back, and dialogs: listed with their text as name
+	// (changes.go shows them appear), as is any aria-live region.
+	const LIVE = new Set(['alert', 'alertdialog', 'dialog', 'status', 'log']);
 	// Leaves: a field's inner content is its value, a select's options are read with read_form.
 	const LEAF = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
 	// Roles whose name may come from their content (accname "name from content").
@@ -372,6 +375,7 @@ const treeLib = `
 		if (tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true') out.push('selected');
 		if (el.getAttribute('aria-expanded') === 'true' || (r === 'DisclosureTriangle' && el.parentElement.open)) out.push('expanded');
 		if ((el.matches(':disabled')) || el.closest('[aria-disabled="true"]')) out.push('disabled');
+		if (el.getAttribute('aria-invalid') === 'true') out.push('invalid');
 		return out;
 	}
 
@@ -387,6 +391,44 @@ const treeLib = `
 			if (p.getAttribute('aria-hidden') === 'true' || p.inert) return true;
 		}
 		return false;
+	}
+
+	// said lists a dialog, an alert, a status, a log or an aria-live
+	// region, named by its own name or else its text; one with no text
+	// says nothing and is left out, save a dialog. A field's error message
+	// in common markup is listed too, with state error: what an invalid
+	// field (aria-invalid) names as its aria-errormessage or
+	// aria-describedby, or an element of an error class holding no control.
+	function said(n, r, out) {
+		const lv = n.getAttribute('aria-live');
+		const live = lv === 'polite' || lv === 'assertive';
+		const err = !LIVE.has(r) && !live && errorText(n, out);
+		if (!LIVE.has(r) && !live && !err) return;
+		const b = box(n);
+		if (!b || !shown(n)) return;
+		const text = name(n, r) || sp(n.innerText).slice(0, 200);
+		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
+		const st = states(n, r);
+		if (live && !LIVE.has(r)) st.push('live=' + lv);
+		if (err) st.push('error');
+		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3]]);
+	}
+
+	const ERROR_CLASS = /(^|\s)(error|errors|error-message|error-msg|errormessage|invalid-feedback|field-error|form-error|validation-error|input-error)(\s|$)/i;
+	// errorsOf is, per read, the elements invalid fields name as their errors.
+	const errorsOf = new WeakMap();
+	function errorText(n, out) {
+		let errs = errorsOf.get(out);
+		if (!errs) {
+			errs = new Set();
+			for (const f of document.querySelectorAll('[aria-invalid=true]')) {
+				for (const t of [...byIds(f, 'aria-errormessage'), ...byIds(f, 'aria-describedby')]) errs.add(t);
+			}
+			errorsOf.set(out, errs);
+		}
+		if (errs.has(n)) return true;
+		const c = n.getAttribute('class');
+		return !!c && ERROR_CLASS.test(c) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
 	// walk lists el's subtree in flat-tree order.
@@ -419,6 +461,7 @@ const treeLib = `
 					}
 				}
 			}
+			if (!h && !LISTED.has(r) && !(modal && !modal.contains(n))) said(n, r, out);
 			if (LEAF.has(r) || r === 'combobox') continue;
 			const kids = flatChildren(n);
 			for (let i = kids.length - 1; i >= 0; i--) {

@@ -48,7 +48,8 @@ type Item struct {
 	Name       string
 	Href       string // absolute; "" for non-links
 	States     []string
-	Box        Rect // in its document's viewport
+	Value      string // a field's current value, cut; "" for none
+	Box        Rect   // in its document's viewport
 	InViewport bool
 }
 

@@ -89,7 +89,7 @@ func interactionTools(d Deps) []*tool {
 				{name: "key", kind: "string", required: true, description: "Enter, Escape, Tab, a, Control+a, Shift+Tab ..."},
 				submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(actOut, map[string]any{"key": sStr(""), "download": downloadOut["download"]}),
+			output: merge(merge(actOut, changesOut), map[string]any{"key": sStr(""), "download": downloadOut["download"]}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				opts, err := actOptions(c, false)
 				if err != nil {

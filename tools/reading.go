@@ -31,17 +31,29 @@ func readingTools(d Deps) []*tool {
 				{name: "selector", kind: "string", description: "Read only this region: CSS, text=... or aria-ref=eN."},
 				{name: "offset", kind: "integer", description: "Where to start (next_offset).", def: 0},
 				{name: "max_chars", kind: "integer", description: fmt.Sprintf("At most %d.", maxMaxChars), def: defaultMaxChars},
+				{name: "changes_since", kind: "string", description: "A read_id: what changed since."},
 			},
 			output: map[string]any{
 				"url": sStr(""), "title": sStr(""), "mode": sStr(""), "text": sStr("mode=text"), "tree": sStr("mode=tree"),
 				"total_chars": sInt("whole length"), "offset": sInt(""), "truncated": sBool("more at next_offset"), "next_offset": sInt(""),
 				"elements": sInt("mode=tree: lines in the whole map"), "in_viewport": sInt("of them on screen, listed first"), "refs": sBool(""),
+				"read_id": sStr(""), "changes": sStr(""),
 				"links": sArr("links=true: {text, href}, at most 100"), "links_truncated": sBool(""),
 			},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				o := session.ReadOptions{
 					Mode: c.str("mode"), Links: c.boolean("links"), Selector: c.str("selector"),
 					Offset: int(argInt(c, "offset")), MaxChars: int(argInt(c, "max_chars")),
+					ChangesSince: c.str("changes_since"),
+				}
+				if argGiven(c, "changes_since") {
+					switch {
+					case o.ChangesSince == "":
+						return nil, badArg("changes_since", "changes_since is empty", "Pass a read_id from an earlier read_page(mode=\"tree\") or acting call, or leave it out.")
+					case o.Selector != "" || o.Offset > 0:
+						return nil, badArg("changes_since", "changes_since compares whole-page reads: it takes no selector or offset", "Drop selector and offset.")
+					}
+					o.Mode = "tree"
 				}
 				if o.Offset < 0 {
 					return nil, badArg("offset", "offset must be 0 or more", "Start at 0, or pass next_offset from the previous page.")
@@ -66,7 +78,15 @@ func readingTools(d Deps) []*tool {
 				if r.Page.Truncated {
 					out["next_offset"] = r.Page.Next
 				}
-				if o.Mode == "tree" {
+				if r.ReadID != "" {
+					out["read_id"] = r.ReadID
+				}
+				if o.ChangesSince != "" {
+					out["changes"] = r.Changes
+					out["elements"] = r.Elements
+					out["in_viewport"] = r.InViewport
+					out["refs"] = true
+				} else if o.Mode == "tree" {
 					out["tree"] = r.Page.Text
 					out["elements"] = r.Elements
 					out["in_viewport"] = r.InViewport

@@ -79,6 +79,12 @@ func actFields(r *session.ActResult, own ownFields, partial bool) map[string]any
 		}
 		out["download"] = dl
 	}
+	if r.Changes != "" {
+		out["changes"] = r.Changes
+		if r.ReadID != "" {
+			out["read_id"] = r.ReadID
+		}
+	}
 	if own != nil {
 		own(r, out)
 	}

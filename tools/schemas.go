@@ -62,8 +62,15 @@ var actOut = merge(pageOut, map[string]any{
 // downloadOut is what a call that may keep a file adds.
 var downloadOut = map[string]any{"download": sObj("filename, path, bytes, url_origin")}
 
+// changesOut is what click, type_text, press_key and select_option add:
+// what changed in the map, and the read that told it.
+var changesOut = map[string]any{
+	"changes": sStr(""),
+	"read_id": sStr(""),
+}
+
 // targetOut is actOut for a call that names its element with a selector.
-var targetOut = merge(actOut, map[string]any{
+var targetOut = merge(merge(actOut, changesOut), map[string]any{
 	"selector": sStr(""),
 	"matches":  sInt(""),
 })

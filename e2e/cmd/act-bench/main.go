@@ -34,7 +34,7 @@ import (
 	"github.com/lyrad/lyrad/e2e/benchkit"
 )
 
-const benchPage = `<!doctype html><title>act-bench</title>
+var benchPage = `<!doctype html><title>act-bench</title>
 <h1>act-bench</h1>
 <p>A small form, like the ones agents fill.</p>
 <label>Name <input id=name name=name></label>
@@ -47,7 +47,11 @@ func main() {
 	pw := flag.String("playwright-mcp", "", "path to @playwright/mcp's cli.js (default: $PLAYWRIGHT_MCP, then the global npm modules)")
 	cd := flag.String("chrome-devtools-mcp", os.Getenv("CHROME_DEVTOOLS_MCP_DIR"), "directory where chrome-devtools-mcp is installed (node_modules inside)")
 	browser := flag.String("chromium", "/usr/bin/chromium", "browser the peers drive")
+	rows := flag.Int("rows", 0, "add this many rows (a link and a button each) to the page: the cost of a larger map")
 	flag.Parse()
+	for i := 1; i <= *rows; i++ {
+		benchPage += fmt.Sprintf("\n<div>Row %d <a href=\"#r%d\">Open %d</a> <button>Star %d</button></div>", i, i, i, i)
+	}
 	if err := run(*bin, *n, *pw, *cd, *browser); err != nil {
 		fmt.Fprintln(os.Stderr, "act-bench:", err)
 		os.Exit(1)
@@ -74,6 +78,7 @@ func run(bin string, n int, pw, cdDir, browser string) error {
 		fmt.Printf("lyrad      click (aria-ref from read_page tree), median of %d: %v  (p90 %v)\n", n, r(median(lyRef)), r(pct(lyRef, 0.9)))
 	}
 	fmt.Printf("lyrad      type_text, median of %d: %v  (p90 %v)   target < 30ms\n", n, r(median(lyType)), r(pct(lyType, 0.9)))
+	fmt.Printf("lyrad      read_page tree, median of %d: %v  (p90 %v)\n", n, r(median(lyReads)), r(pct(lyReads, 0.9)))
 
 	if cli := findPlaywrightMCP(pw); cli == "" {
 		fmt.Println("Playwright MCP: not installed (npm install @playwright/mcp, then -playwright-mcp node_modules/@playwright/mcp/cli.js); not compared")
@@ -106,6 +111,10 @@ func r(d time.Duration) time.Duration { return d.Round(100 * time.Microsecond) }
 
 // benchLyrad times click and type_text through lyrad's daemon over
 // streamable HTTP on loopback.
+// lyReads are the whole-page tree reads timed after the acting calls: what
+// a click's changes cost is about one of them.
+var lyReads []time.Duration
+
 func benchLyrad(bin, page string, n int) (click, clickRef, typing []time.Duration, err error) {
 	dataDir, err := os.MkdirTemp("", "act-bench")
 	if err != nil {
@@ -155,6 +164,13 @@ func benchLyrad(bin, page string, n int) (click, clickRef, typing []time.Duratio
 			return nil, nil, nil, err
 		}
 		typing = append(typing, time.Since(start))
+	}
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		if _, err := callOK(cs, "read_page", map[string]any{"mode": "tree"}); err != nil {
+			return nil, nil, nil, err
+		}
+		lyReads = append(lyReads, time.Since(start))
 	}
 	_, _ = callOK(cs, "close_browser", nil)
 	return click, clickRef, typing, nil
