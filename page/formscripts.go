@@ -460,7 +460,9 @@ const JSAfterSend = `function() {` + jsFormHelpers + `
   const OK = /^(success|succeeded|info|notice-info|updated|saved|ok|valid-feedback)$/;
   const tokens = el => (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).toLowerCase().split(/\s+/).filter(Boolean);
   const parts = t => [t, ...t.split(/[-_]+/)];
-  const says = (el, re) => tokens(el).some(t => parts(t).some(p => re.test(p)));
+  // A class that says no error (error-free, no-errors) says nothing.
+  const NOT = /^(no|not|non|free|none|zero|less|without)$/;
+  const says = (el, re) => tokens(el).some(t => parts(t).some(p => re.test(p)) && !parts(t).some(p => NOT.test(p)));
   const errorBox = el => el.getAttribute('role') === 'alert' || el.id === 'alert' || (tokens(el).includes('alert') && !says(el, OK)) || says(el, ERR);
   const boxSel = '[role=alert],#alert,.alert,[class*=error i],[class*=invalid],[class*=danger],[class*=alertbox]';
   // A box is a message: not a field, not the page, not a wrapper of
