@@ -11,7 +11,9 @@ import (
 // refused with the site's message. The server answers the form again with
 // its reason in the markup of each kind; for the browser's own validation
 // nothing is sent at all. A success page with the word "error" in its
-// article, and a green "Draft saved." alert, is no refusal.
+// article, and a green "Draft saved." alert, is no refusal; nor is a
+// fresh empty form answered after a save, though its required field is
+// now invalid.
 
 // refusalForm is the edit page; reason is the server's answer's markup
 // (empty on the first load).
@@ -29,6 +31,14 @@ func refusalForm(kind, reason string) string {
 		}
 	case "validation":
 		email = `<p><label for="email">Email</label> <input id="email" name="email" type="email" required></p>`
+	case "again":
+		// Filled on the first load; the answer is a fresh form whose
+		// required field is empty: no refusal, the send went through.
+		value := ` value="a@example.test"`
+		if reason != "" {
+			value = ""
+		}
+		email = `<p><label for="email">Email</label> <input id="email" name="email" type="email" required` + value + `></p>`
 	}
 	return `<!doctype html><title>Edit</title>
 <style>.error{color:#b00;border:1px solid #b00;padding:4px} .field-msg{color:#b00;font-size:12px}</style>
@@ -63,6 +73,7 @@ func TestSaveDraftRefusals(t *testing.T) {
 		"role-alert":        `<p role="alert">Your session expired: sign in again.</p>`,
 		"aria-describedby":  " ",
 		"aria-errormessage": " ",
+		"again":             `<div class="notice notice-success"><p>Saved. Add another?</p></div>`,
 	}
 	s.handle("/r/edit", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -99,6 +110,7 @@ func TestSaveDraftRefusals(t *testing.T) {
 		{"role-alert", "Your session expired", 1},
 		{"validation", "Email: ", 0},
 		{"ok", "", 1},
+		{"again", "", 1},
 	} {
 		t.Run(c.kind, func(t *testing.T) {
 			before := postCount()
