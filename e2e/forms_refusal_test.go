@@ -70,6 +70,7 @@ func TestSaveDraftRefusals(t *testing.T) {
 	posts := 0
 	reasons := map[string]string{
 		"div-error":         `<div class="error">The item could not be saved: the slug is in use.</div>`,
+		"label-error":       `<label class="error" for="title">Please enter a shorter title.</label>`,
 		"role-alert":        `<p role="alert">Your session expired: sign in again.</p>`,
 		"aria-describedby":  " ",
 		"aria-errormessage": " ",
@@ -95,7 +96,9 @@ func TestSaveDraftRefusals(t *testing.T) {
 <div class="alert alert-success" role="status">Draft saved.</div>
 <div class="notice notice-success is-dismissible"><p>Post draft updated.</p></div>
 <article><h2>How we fixed the error in the feed</h2><p>An error in the importer dropped every second item; the error is fixed.</p>
-<p class="error-free">Three weeks error-free since.</p></article>`)
+<p class="error-free">Three weeks error-free since.</p></article>
+<form action="/r/edit"><label>Name <span class="error-star">*</span> <input name="n" value="x"></label>
+<button type="button" class="btn btn-error">Delete this item</button> <a class="link-error" href="/r/edit">Report a problem</a></form>`)
 	postCount := func() int { s.mu.Lock(); defer s.mu.Unlock(); return posts }
 
 	ask := &asker{}
@@ -105,6 +108,7 @@ func TestSaveDraftRefusals(t *testing.T) {
 		posts      int // how many POSTs the send makes
 	}{
 		{"div-error", "the slug is in use", 1},
+		{"label-error", "Please enter a shorter title.", 1},
 		{"aria-describedby", "Title: Use at most 80 characters.", 1},
 		{"aria-errormessage", "Title: This title is already taken.", 1},
 		{"role-alert", "Your session expired", 1},

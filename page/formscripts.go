@@ -456,7 +456,7 @@ const JSAfterSend = `function() {` + jsFormHelpers + `
     out.errors.push(text);
     if (!out.alert) out.alert = text;
   };
-  const ERR = /^(errors?|errorbox|errorlist|errormessage|errormsg|errortext|alertbox|danger|invalid|invalid-feedback)$/;
+  const ERR = /^(errors?|errorbox|errorlist|errormessage|errormsg|errortext|alertbox|invalid|invalid-feedback)$/;
   const OK = /^(success|succeeded|info|notice-info|updated|saved|ok|valid-feedback)$/;
   const tokens = el => (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).toLowerCase().split(/\s+/).filter(Boolean);
   const parts = t => [t, ...t.split(/[-_]+/)];
@@ -464,12 +464,17 @@ const JSAfterSend = `function() {` + jsFormHelpers + `
   const NOT = /^(no|not|non|free|none|zero|less|without)$/;
   const says = (el, re) => tokens(el).some(t => parts(t).some(p => re.test(p)) && !parts(t).some(p => NOT.test(p)));
   const errorBox = el => el.getAttribute('role') === 'alert' || el.id === 'alert' || (tokens(el).includes('alert') && !says(el, OK)) || says(el, ERR);
-  const boxSel = '[role=alert],#alert,.alert,[class*=error i],[class*=invalid],[class*=danger],[class*=alertbox]';
+  const boxSel = '[role=alert],#alert,.alert,[class*=error i],[class*=invalid],[class*=alertbox]';
+  // Controls are not messages (a .btn-error Delete button), nor is text
+  // without words (a required field's red asterisk). A label can be one
+  // (jQuery Validate writes <label class=error>).
+  const control = 'a[href],button,input,select,textarea,summary,[role=button],[role=link]';
   // A box is a message: not a field, not the page, not a wrapper of
   // the whole app (a React .error-boundary) that holds pages of text.
   const boxes = queryAll(roots, boxSel).filter(b => errorBox(b) && !says(b, OK) &&
-    !['input', 'select', 'textarea', 'form', 'body', 'html'].includes(b.localName) && visible(b) &&
-    String(b.textContent).length < 4000 && String(b.innerText || '').length <= 1000);
+    !['form', 'body', 'html'].includes(b.localName) && !b.closest(control) && visible(b) &&
+    String(b.textContent).length < 4000 && String(b.innerText || '').length <= 1000 &&
+    /\p{L}{2}/u.test(b.innerText || ''));
   // The innermost: a wrapper (.has-error around a field) gives way to the
   // message inside it.
   const inner = boxes.filter(b => !boxes.some(o => o !== b && b.contains(o)));
