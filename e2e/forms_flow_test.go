@@ -129,15 +129,40 @@ customElements.define('ui-button', UiButton);
 <ui-button variant="text">Cancel</ui-button>
 </form></body></html>`
 
-// flowSite serves the three pages and records their POSTs.
+// flowTasks is another web component: a form-associated <x-save> with no
+// type of its own, whose shadow holds a native submit button around a
+// <slot>; that button has no form owner (shadow DOM), so the component's
+// click handler sends through its ElementInternals.
+const flowTasks = `<!doctype html><html><head><title>Tasks</title>
+<script>
+class XSave extends HTMLElement {
+  static formAssociated = true;
+  constructor() { super(); this.internals = this.attachInternals(); }
+  connectedCallback() {
+    if (this.shadowRoot) return;
+    const r = this.attachShadow({mode: 'open'});
+    r.innerHTML = '<button type="submit" part="button"><slot>Save</slot></button>';
+    r.querySelector('button').addEventListener('click', e => { e.preventDefault(); this.internals.form && this.internals.form.requestSubmit(); });
+  }
+}
+customElements.define('x-save', XSave);
+</script></head><body>
+<form id="task" method="post" action="/tasks/save">
+<p><label for="t-what">What</label> <input id="t-what" name="what"></p>
+<p><label><input type="checkbox" name="is_draft" value="1" checked> Keep as draft</label></p>
+<x-save>Add task</x-save>
+</form></body></html>`
+
+// flowSite serves the pages and records their POSTs.
 func flowSite(t *testing.T) (*site, *poster) {
 	s := newSite(t, "127.0.0.1")
 	p := newPoster()
 	s.page("/cms/new", flowCMS)
 	s.page("/shop/edit", flowShop)
 	s.page("/notes/new", flowNotes)
+	s.page("/tasks/new", flowTasks)
 	s.page("/done", `<!doctype html><title>Done</title><h1>Done</h1>`)
-	for _, path := range []string{"/cms/save", "/shop/save", "/notes/save"} {
+	for _, path := range []string{"/cms/save", "/shop/save", "/notes/save", "/tasks/save"} {
 		s.handle(path, p.record("/done"))
 	}
 	return s, p
@@ -244,6 +269,10 @@ func TestFormsFlowAsDocumented(t *testing.T) {
 			submit: "Save", live: "Public", wantSubmits: []string{"Save"},
 			wantFields:   map[string]string{"heading": "Groceries", "visibility": "private"},
 			wantLiveWire: map[string]string{"visibility": "public"}},
+		{name: "tasks: a form-associated web component, its submit in its shadow", page: "/tasks/new", save: "/tasks/save",
+			values: map[string]string{"What": "Call the plumber"},
+			submit: "Add task", wantSubmits: []string{"Add task"},
+			wantFields: map[string]string{"what": "Call the plumber", "is_draft": "1"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -280,6 +309,9 @@ func TestFormsFlowAsDocumented(t *testing.T) {
 				}
 			}
 
+			if c.live == "" {
+				return
+			}
 			// publish, the same way: the live control from drafts, the
 			// submit from submitText.
 			wantStatus(t, g.do("navigate", map[string]any{"url": s.URL + c.page}), "ok")

@@ -152,15 +152,19 @@ const shownText = el => {
 const isSubmitControl = el => (el.localName === 'button' && el.type === 'submit') ||
   (el.localName === 'input' && (el.type === 'submit' || el.type === 'image')) ||
   (el.localName.includes('-') && String(el.getAttribute('type')).toLowerCase() === 'submit');
-// The submit controls of the roots, in document order; a native button
-// inside a web component that is itself listed is left to its host.
+// The submit controls of the roots. A native submit in a shadow root with
+// no form owner (a web component's inner button: shadow DOM keeps it from
+// the form) is the component, which is what a person clicks and whose own
+// handler sends.
 const submitControls = roots => {
-  const found = queryAll(roots, 'button,input[type=submit],input[type=image],[type="submit" i]').filter(isSubmitControl);
-  const hosts = new Set(found.filter(el => el.localName.includes('-')));
-  return found.filter(el => {
-    for (let r = el.getRootNode(); r && r.host; r = r.host.getRootNode()) if (hosts.has(r.host)) return false;
-    return true;
-  });
+  const out = [];
+  for (const el of queryAll(roots, 'button,input[type=submit],input[type=image],[type="submit" i]')) {
+    if (!isSubmitControl(el)) continue;
+    let c = el;
+    if (!el.localName.includes('-') && !el.form) { const r = el.getRootNode(); if (r && r.host) c = r.host; }
+    if (!out.includes(c)) out.push(c);
+  }
+  return out;
 };
 // A CSS selector that names the control, for the next call.
 const selectorOf = el => {
@@ -297,11 +301,11 @@ const JSReadForm = `function(root, whole, maxFields, valueChars) {` + jsFormHelp
   }
   const btnSel = 'button,input[type=submit],input[type=image],input[type=button],input[type=reset],[role=button],[type="submit" i]';
   const subs = new Set(submitControls(roots));
-  for (const b of queryAll(roots, btnSel)) {
+  for (const b of new Set([...queryAll(roots, btnSel), ...subs])) {
     if (!within(scope, b) || out.buttons.length >= 40) continue;
     const native = b.localName === 'button' || b.localName === 'input';
     if (!native && !b.matches('[role=button]') && !subs.has(b)) continue;
-    if (native && b.type === 'submit' && !subs.has(b)) continue; // inside a listed web component
+    if (native && b.type === 'submit' && !subs.has(b)) continue; // listed as its web component
     out.buttons.push({tag: b.localName, type: native ? b.type : (subs.has(b) ? 'submit' : 'button'),
       name: cut(b.getAttribute('name'), 80), id: cut(b.id, 80),
       value: native ? cut(b.value, 80) : '',
