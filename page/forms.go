@@ -2,10 +2,15 @@ package page
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"strings"
 	"unicode"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/lyrad/lyrad/cdpconn"
 )
@@ -366,4 +371,173 @@ func PublishStateOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node)
 		return nil, err
 	}
 	return st, nil
+}
+
+// SubmitCandidate is a control that sends a form, as a submit-by-text
+// error lists it.
+type SubmitCandidate struct {
+	Text     string `json:"text"`
+	Selector string `json:"selector"`
+	Usable   bool   `json:"usable"`
+	Form     string `json:"form"`
+}
+
+// SubmitMatch is what LocateSubmit found for a submit control's text:
+// how many controls say it and how (exact, or case: the same text in
+// another case), whether they are different controls (Ambiguous), and
+// the candidates (the ambiguous matches, else every submit control).
+type SubmitMatch struct {
+	Matches    int               `json:"matches"`
+	How        string            `json:"how"`
+	Ambiguous  bool              `json:"ambiguous"`
+	Candidates []SubmitCandidate `json:"candidates"`
+}
+
+// LocateSubmit finds the submit control of the tab whose text is text (as
+// read_form's submitText gives it), in the main frame first and, when
+// nothing there says it, in the tab's iframes; the node is held in group.
+// Controls in two frames that say it are ambiguous too.
+func LocateSubmit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, text, group string) (*Node, *SubmitMatch, error) {
+	n, m, err := locateSubmitIn(ctx, conn, w, FrameRef{Session: tab.Session, Frame: tab.Main()}, text, group)
+	if err != nil || m.Matches > 0 {
+		return n, m, err
+	}
+	frames, err := ChildFrames(ctx, conn, tab)
+	if err != nil {
+		return nil, m, err
+	}
+	all := m
+	var found *Node
+	var foundIn *SubmitMatch
+	for _, f := range frames {
+		fn, fm, err := locateSubmitIn(ctx, conn, w, f, text, group)
+		if err != nil {
+			continue
+		}
+		if fm.Matches == 0 {
+			all.Candidates = append(all.Candidates, fm.Candidates...)
+			continue
+		}
+		if foundIn != nil || fm.Ambiguous {
+			amb := &SubmitMatch{Matches: fm.Matches, How: fm.How, Ambiguous: true, Candidates: fm.Candidates}
+			if foundIn != nil {
+				amb.Matches += foundIn.Matches
+				amb.Candidates = append(append([]SubmitCandidate{}, foundIn.Candidates...), fm.Candidates...)
+			}
+			return nil, amb, nil
+		}
+		found, foundIn = fn, fm
+	}
+	if foundIn != nil {
+		return found, foundIn, nil
+	}
+	if len(all.Candidates) > 12 {
+		all.Candidates = all.Candidates[:12]
+	}
+	return nil, all, nil
+}
+
+// locateSubmitIn runs JSLocateSubmit in one frame. On a match that is
+// not ambiguous, the candidates are the matching control alone.
+func locateSubmitIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, text, group string) (*Node, *SubmitMatch, error) {
+	s := conn.Session(f.Session)
+	for attempt := 0; ; attempt++ {
+		id, err := w.Get(ctx, s, f.Frame, attempt > 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		args, _ := JSArgs([]any{text})
+		t := true
+		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: JSLocateSubmit, ExecutionContextID: id, Arguments: args, ObjectGroup: group, Silent: &t,
+		})
+		if cdpconn.IsContextGone(err) && attempt == 0 {
+			w.Forget(f.Frame)
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := DecodeResult(nil, res.ExceptionDetails, nil); err != nil {
+			return nil, nil, err
+		}
+		if res.Result == nil || res.Result.ObjectID == "" {
+			return nil, nil, errors.New("locate submit: no result")
+		}
+		own := true
+		props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: &own})
+		if err != nil {
+			return nil, nil, err
+		}
+		var m SubmitMatch
+		var el runtime.RemoteObjectID
+		for _, p := range props.Result {
+			if p.Value == nil {
+				continue
+			}
+			switch p.Name {
+			case "info":
+				var raw string
+				if jsonv2.Unmarshal(p.Value.Value, &raw) == nil {
+					_ = json.Unmarshal([]byte(raw), &m)
+				}
+			case "el":
+				el = p.Value.ObjectID
+			}
+		}
+		if el == "" {
+			return nil, &m, nil
+		}
+		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el})
+		if err != nil || d.Node == nil {
+			return nil, nil, &NodeGoneError{Err: errors.New("the element went away as it was found")}
+		}
+		frame := f.Frame
+		if d.Node.FrameID != "" {
+			frame = d.Node.FrameID
+		}
+		return &Node{Session: f.Session, Frame: frame, Backend: d.Node.BackendNodeID, object: el, group: group}, &m, nil
+	}
+}
+
+// Submitter is what a control that sends a form says: its text, name and
+// value.
+type Submitter struct {
+	Text  string `json:"text"`
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// SubmitterOf reads what the control n says (JSSubmitterOf).
+func SubmitterOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*Submitter, error) {
+	var s Submitter
+	if err := Call(ctx, conn, w, n, JSSubmitterOf, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// Publishes: a control whose text, name or value says it makes the item
+// public (WordPress's <input type=submit name=publish value=Publish>, a
+// "Go live" button), and nothing in it says draft or private. Sending a
+// form with such a control is publishing, whatever its radios say.
+func (s Submitter) Publishes() bool {
+	words := strings.ToLower(s.Text + " " + s.Name + " " + s.Value)
+	return labelSays(words, liveWords) && !labelSays(words, privateWords)
+}
+
+// Validity is whether the browser's own validation stops a form's send
+// (JSValidityOf): Blocked, and the invalid fields with their messages.
+type Validity struct {
+	Blocked bool     `json:"blocked"`
+	Fields  []string `json:"fields"`
+}
+
+// FormValidity reads Validity for the form the control n sends.
+func FormValidity(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*Validity, error) {
+	var v Validity
+	if err := Call(ctx, conn, w, n, JSValidityOf, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }

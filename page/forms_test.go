@@ -38,3 +38,28 @@ func TestReadsPrivate(t *testing.T) {
 		t.Error("a state with one live member read as private")
 	}
 }
+
+// A control that sends a form publishes when its words say so and none
+// says draft or private (save_draft does not send with it).
+func TestSubmitterPublishes(t *testing.T) {
+	cases := []struct {
+		s    Submitter
+		want bool
+	}{
+		{Submitter{Text: "Publish"}, true},
+		{Submitter{Text: "Update", Name: "publish", Value: "Publish"}, true}, // WordPress
+		{Submitter{Text: "Go live"}, true},
+		{Submitter{Text: "Save draft", Name: "action", Value: "draft"}, false},
+		{Submitter{Text: "Save Draft", Name: "save"}, false},
+		{Submitter{Text: "Submit"}, false},
+		{Submitter{Text: "Save", Name: "_save"}, false},
+		{Submitter{Text: "Unpublish"}, false},
+		{Submitter{Text: "Save", Name: "action", Value: "publish"}, true},
+		{Submitter{Text: "Publishing options"}, true}, // reads as publishing: not sent by save_draft
+	}
+	for _, c := range cases {
+		if got := c.s.Publishes(); got != c.want {
+			t.Errorf("%+v: %v, want %v", c.s, got, c.want)
+		}
+	}
+}

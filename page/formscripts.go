@@ -102,10 +102,70 @@ const labelOf = el => {
 const buttonTypes = ['submit', 'button', 'reset', 'image'];
 const isButtonInput = el => el.localName === 'input' && buttonTypes.includes(el.type);
 const PUBLISH_WORDS = /draft|publish|live|unpublish|private|hidden/i;
-// A radio or checkbox that sets whether the item is public.
+const saysPublish = el => PUBLISH_WORDS.test(labelOf(el) + ' ' + (el.name || '') + ' ' + (el.id || ''));
+// The other radios of el's group (its name, in its form).
+const radioGroup = el => {
+  const pool = el.form ? Array.from(el.form.elements) : Array.from(el.getRootNode().querySelectorAll('input[type=radio]'));
+  return pool.filter(r => r !== el && r.localName === 'input' && r.type === 'radio' && r.name === el.name && r.form === el.form).slice(0, 50);
+};
+// A radio or checkbox that sets whether the item is public: its words
+// say so, or, for a radio, another of its group's do (Private / Public).
 const isPublishControl = el => el.localName === 'input' && (el.type === 'radio' || el.type === 'checkbox') &&
-  PUBLISH_WORDS.test(labelOf(el) + ' ' + (el.name || '') + ' ' + (el.id || ''));
+  (saysPublish(el) || (el.type === 'radio' && !!el.name && radioGroup(el).some(saysPublish)));
 const optionLabel = el => (el.labels && el.labels.length ? labelText(el.labels[0]) : '') || labelText(el.closest('label'));
+// The form a control sends: its form owner (form= included), else the
+// form around it, across shadow roots (a web component's inner button has
+// no form owner of its own).
+const formOf = el => {
+  if (el.form && el.form.localName === 'form') return el.form;
+  for (let n = el; n; n = n.parentNode || n.host) if (n.localName === 'form') return n;
+  return null;
+};
+// The text a control shows, as a person reads it: rendered text through
+// open shadow roots and slots, without aria-hidden icons, svg or hidden
+// parts; else its aria-label, title or value. read_form's submitText and
+// save_draft's matching both use it, so one always finds the other.
+const shownText = el => {
+  let out = '', budget = 600;
+  const walk = n => {
+    if (budget <= 0) return;
+    if (n.nodeType === 3) { out += n.data; budget -= n.data.length; return; }
+    if (n.nodeType !== 1 && n.nodeType !== 11) return;
+    if (n.nodeType === 1) {
+      const tag = n.localName;
+      if (tag === 'script' || tag === 'style' || tag === 'svg' || tag === 'template' || n.getAttribute('aria-hidden') === 'true') return;
+      if (tag === 'img') { out += ' ' + (n.getAttribute('alt') || '') + ' '; return; }
+      if (tag === 'slot') { for (const c of n.assignedNodes({flatten: true})) walk(c); return; }
+      if (n !== el && getComputedStyle(n).display !== 'contents' && n.checkVisibility && !n.checkVisibility({visibilityProperty: true})) return;
+      if (n.shadowRoot) { walk(n.shadowRoot); return; }
+      out += ' ';
+    }
+    for (const c of n.childNodes) walk(c);
+    out += ' ';
+  };
+  if (el.localName === 'input') out = el.value || (el.type === 'image' ? el.alt : '') || (el.type === 'submit' ? 'Submit' : '');
+  else walk(el);
+  return cut(norm(out) || el.getAttribute('aria-label') || el.getAttribute('title') || (el.localName === 'button' ? el.value : ''), 60);
+};
+// A control that sends a form: a submit button or input, or a web
+// component that says type=submit (its own click handler sends).
+const isSubmitControl = el => (el.localName === 'button' && el.type === 'submit') ||
+  (el.localName === 'input' && (el.type === 'submit' || el.type === 'image')) ||
+  (el.localName.includes('-') && String(el.getAttribute('type')).toLowerCase() === 'submit');
+// The submit controls of the roots. A native submit in a shadow root with
+// no form owner (a web component's inner button: shadow DOM keeps it from
+// the form) is the component, which is what a person clicks and whose own
+// handler sends.
+const submitControls = roots => {
+  const out = [];
+  for (const el of queryAll(roots, 'button,input[type=submit],input[type=image],[type="submit" i]')) {
+    if (!isSubmitControl(el)) continue;
+    let c = el;
+    if (!el.localName.includes('-') && !el.form) { const r = el.getRootNode(); if (r && r.host) c = r.host; }
+    if (!out.includes(c)) out.push(c);
+  }
+  return out;
+};
 // A CSS selector that names the control, for the next call.
 const selectorOf = el => {
   const q = s => '"' + String(s).replace(/["\\]/g, '\\$&') + '"';
@@ -239,13 +299,17 @@ const JSReadForm = `function(root, whole, maxFields, valueChars) {` + jsFormHelp
     }
     out.fields.push(f);
   }
-  const btnSel = 'button,input[type=submit],input[type=image],input[type=button],input[type=reset],[role=button]';
-  for (const b of queryAll(roots, btnSel)) {
+  const btnSel = 'button,input[type=submit],input[type=image],input[type=button],input[type=reset],[role=button],[type="submit" i]';
+  const subs = new Set(submitControls(roots));
+  for (const b of new Set([...queryAll(roots, btnSel), ...subs])) {
     if (!within(scope, b) || out.buttons.length >= 40) continue;
-    out.buttons.push({tag: b.localName, type: b.localName === 'button' || b.localName === 'input' ? b.type : 'button',
+    const native = b.localName === 'button' || b.localName === 'input';
+    if (!native && !b.matches('[role=button]') && !subs.has(b)) continue;
+    if (native && b.type === 'submit' && !subs.has(b)) continue; // listed as its web component
+    out.buttons.push({tag: b.localName, type: native ? b.type : (subs.has(b) ? 'submit' : 'button'),
       name: cut(b.getAttribute('name'), 80), id: cut(b.id, 80),
-      value: b.localName === 'input' || b.localName === 'button' ? cut(b.value, 80) : '',
-      text: cut(b.localName === 'input' ? b.value : (b.innerText || b.textContent), 60), usable: usableOf(b), selector: selectorOf(b)});
+      value: native ? cut(b.value, 80) : '',
+      text: shownText(b), usable: usableOf(b), selector: selectorOf(b)});
   }
   for (const el of editorsIn(roots, scope).slice(0, 20)) out.editors.push(editorOf(el, 300));
   return out;
@@ -285,10 +349,9 @@ const JSReadDraft = `function(maxChars) {` + jsFormHelpers + `
     out.fields.push(f);
   }
   for (const el of editorsIn(roots, scope).slice(0, 20)) out.editors.push(editorOf(el, maxChars));
-  for (const b of queryAll(roots, 'button,input[type=submit],input[type=image]')) {
-    if (!within(scope, b) || b.type !== 'submit' && b.type !== 'image' || out.submits.length >= 20) continue;
-    out.submits.push({text: cut(b.localName === 'input' ? b.value : (b.innerText || b.textContent), 60), name: cut(b.getAttribute('name'), 80),
-      selector: selectorOf(b), usable: usableOf(b)});
+  for (const b of submitControls(roots)) {
+    if (!within(scope, b) || out.submits.length >= 20) continue;
+    out.submits.push({text: shownText(b), name: cut(b.getAttribute('name'), 80), selector: selectorOf(b), usable: usableOf(b)});
   }
   return out;
 }`
@@ -381,22 +444,76 @@ const JSPublishState = `function() {` + jsFormHelpers + `
 // JSAfterSend reads a page back after a form was sent: a server that
 // refuses usually answers the form again with its reasons, on the same URL
 // and with a 200, so only the page can tell a refusal from a save. The
-// reasons are the visible text of alert and error containers; a status
-// banner that is not visible, or says nothing, does not count.
+// reasons are what sites write errors in: alert and error containers
+// (role=alert, .alert, .error, .errors, .field-error, .invalid-feedback,
+// .text-danger ...; the innermost when they nest), and fields marked
+// aria-invalid=true with their message (aria-errormessage, else
+// aria-describedby). A box that is not visible or says nothing, and one
+// that says success (.alert-success, .notice-info), does not count; nor
+// do words: a page whose article says "error" is no refusal.
 const JSAfterSend = `function() {` + jsFormHelpers + `
   const roots = allRoots();
   const form = queryAll(roots, 'form')[0] || null;
   const out = {form_present: !!form, errors: [], alert: ''};
-  const boxSel = '[role=alert],#alert,.alert,.alertbox,.errorbox,.error-message,.errors,.errorlist,.invalid-feedback,.field-error,[class*=alertbox],[class*=errorbox]';
-  for (const box of queryAll(roots, boxSel)) {
-    if (out.errors.length >= 5 || !visible(box)) continue;
-    const text = cut(box.innerText || box.textContent, 300);
-    if (!text || out.errors.some(e => e.includes(text) || text.includes(e))) continue;
+  const add = text => {
+    if (out.errors.length >= 5 || !text || out.errors.some(e => e.includes(text) || text.includes(e))) return;
     out.errors.push(text);
     if (!out.alert) out.alert = text;
+  };
+  const ERR = /^(errors?|errorbox|errorlist|errormessage|errormsg|errortext|alertbox|invalid|invalid-feedback)$/;
+  const OK = /^(success|succeeded|info|notice-info|updated|saved|ok|valid-feedback)$/;
+  const tokens = el => (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).toLowerCase().split(/\s+/).filter(Boolean);
+  const parts = t => [t, ...t.split(/[-_]+/)];
+  // A class that says no error (error-free, no-errors) says nothing.
+  const NOT = /^(no|not|non|free|none|zero|less|without)$/;
+  const says = (el, re) => tokens(el).some(t => parts(t).some(p => re.test(p)) && !parts(t).some(p => NOT.test(p)));
+  const errorBox = el => el.getAttribute('role') === 'alert' || el.id === 'alert' || (tokens(el).includes('alert') && !says(el, OK)) || says(el, ERR);
+  const boxSel = '[role=alert],#alert,.alert,[class*=error i],[class*=invalid],[class*=alertbox]';
+  // Controls are not messages (a .btn-error Delete button), nor is text
+  // without words (a required field's red asterisk). A label can be one
+  // (jQuery Validate writes <label class=error>).
+  const control = 'a[href],button,input,select,textarea,summary,[role=button],[role=link]';
+  // A box is a message: not a field, not the page, not a wrapper of
+  // the whole app (a React .error-boundary) that holds pages of text.
+  const boxes = queryAll(roots, boxSel).filter(b => errorBox(b) && !says(b, OK) &&
+    !['form', 'body', 'html'].includes(b.localName) && !b.closest(control) && visible(b) &&
+    String(b.textContent).length < 4000 && String(b.innerText || '').length <= 1000 &&
+    /\p{L}{2}/u.test(b.innerText || ''));
+  // The innermost: a wrapper (.has-error around a field) gives way to the
+  // message inside it.
+  const inner = boxes.filter(b => !boxes.some(o => o !== b && b.contains(o)));
+  for (const box of inner) add(cut(box.innerText || box.textContent, 300));
+  const textById = (el, attr) => {
+    const ids = (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean).slice(0, 4);
+    const root = el.getRootNode();
+    return norm(ids.map(id => { const t = root.getElementById ? root.getElementById(id) : null; return t && visible(t) ? t.innerText || t.textContent : ''; }).join(' '));
+  };
+  for (const el of queryAll(roots, '[aria-invalid=true i]')) {
+    if (out.errors.length >= 5 || !visible(el)) continue;
+    const msg = textById(el, 'aria-errormessage') || textById(el, 'aria-describedby') || (el.validationMessage || 'not valid');
+    const label = labelOf(el) || cut(el.getAttribute('name'), 60);
+    add(cut((label ? label + ': ' : '') + msg, 300));
   }
   out.refused = out.errors.length > 0;
   return out;
+}`
+
+// JSValidityOf reads, on a control that sends a form, whether the
+// browser's own validation stops the send: the form validates (no
+// novalidate, no formnovalidate on the control) and some field of it is
+// :invalid. fields are those fields' labels and validationMessage (at
+// most 5). Reading validity fires no event.
+const JSValidityOf = `function() {` + jsFormHelpers + `
+  const f = formOf(this);
+  if (!f || f.noValidate || this.formNoValidate) return {blocked: false, fields: []};
+  const bad = [];
+  for (const el of f.elements) {
+    if (bad.length >= 5) break;
+    if (!el.willValidate || el.validity.valid) continue;
+    const label = labelOf(el) || cut(el.name, 60) || el.type;
+    bad.push(cut(label + ': ' + (el.validationMessage || 'not valid'), 300));
+  }
+  return {blocked: bad.length > 0, fields: bad};
 }`
 
 // JSPublishStateOf is JSPublishState for the form the control it is called
@@ -404,7 +521,7 @@ const JSAfterSend = `function() {` + jsFormHelpers + `
 // save_draft checks the state of the form it is about to send, not of the
 // page's first form, which a page could keep private as a decoy.
 const JSPublishStateOf = `function() {` + jsFormHelpers + `
-  const f = this.form || (this.closest && this.closest('form')) || null;
+  const f = formOf(this);
   const roots = allRoots();
   const out = [];
   for (const el of queryAll(roots, 'input[type=radio],input[type=checkbox]')) {
@@ -413,4 +530,36 @@ const JSPublishStateOf = `function() {` + jsFormHelpers + `
     out.push({name: cut(el.name, 80), value: cut(el.value, 80), label: cut(optionLabel(el), 60), id: cut(el.id, 80)});
   }
   return out;
+}`
+
+// JSLocateSubmit finds the submit control whose text is want (what
+// read_form's submitText gives): exact text first, then the same text in
+// any case; a usable match before one that is not. Matches that send the
+// same form the same way (a CMS's Save at the top and at the bottom) are
+// one control. It answers {el, info}: info is JSON with the matches, how
+// they matched, whether they were ambiguous, and the page's submit
+// controls as candidates.
+const JSLocateSubmit = `function(want) {` + jsFormHelpers + `
+  const roots = allRoots();
+  const forms = queryAll(roots, 'form');
+  const subs = submitControls(roots).map(el => ({el, text: shownText(el), usable: usableOf(el)}));
+  const w = norm(want);
+  let how = 'exact', m = subs.filter(s => s.text === w);
+  if (!m.length) { how = 'case'; m = subs.filter(s => s.text.toLowerCase() === w.toLowerCase()); }
+  const usable = m.filter(s => s.usable);
+  if (usable.length) m = usable;
+  const key = s => [forms.indexOf(formOf(s.el)), s.el.getAttribute('name') || '', s.el.getAttribute('value') || '',
+    s.el.getAttribute('formaction') || '', s.el.getAttribute('formmethod') || '', s.el.localName].join('\u0000');
+  const ambiguous = m.length > 1 && m.some(s => key(s) !== key(m[0]));
+  const desc = s => ({text: s.text, selector: selectorOf(s.el), usable: s.usable,
+    form: describeScope(formOf(s.el))});
+  const info = {matches: m.length, how: m.length ? how : '', ambiguous,
+    candidates: (ambiguous ? m : subs).slice(0, 12).map(desc)};
+  return {el: m.length && !ambiguous ? m[0].el : null, info: JSON.stringify(info)};
+}`
+
+// JSSubmitterOf describes a control that sends a form: its text, name
+// and value, which save_draft reads for a control that itself publishes.
+const JSSubmitterOf = `function() {` + jsFormHelpers + `
+  return {text: shownText(this), name: cut(this.getAttribute('name'), 80), value: cut(this.getAttribute('value'), 80)};
 }`

@@ -2,13 +2,16 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	cdppage "github.com/chromedp/cdproto/page"
 
+	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
 )
 
@@ -123,13 +126,28 @@ func (m *Manager) UploadFile(ctx context.Context, c Caller, opts ActOptions, pat
 		}})
 }
 
-// SaveDraft sends the form whose submit control submit names, only while
-// its publish state reads private; it asks for SUBMIT, never PUBLISH.
+// SaveDraft sends the form whose submit control submit names (its text,
+// as read_form's submitText gives it, a selector or a ref), only while its
+// publish state reads private and the control itself does not say it
+// publishes; it asks for SUBMIT, never PUBLISH.
 func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts ActOptions) (*ActResult, error) {
-	opts.Selector, opts.Intent.Submit, opts.Intent.Publish = submit, true, false
+	opts.Selector, opts.Intent.Submit, opts.Intent.Publish = "", true, false
+	sel, err := submitSelector(submit)
+	if err != nil {
+		return nil, err
+	}
 	// mustBePrivate reads the publish state of the form the submit control
-	// sends, and refuses unless it reads private.
+	// sends, and refuses unless it reads private and the control does not
+	// itself say it publishes (a form's "Publish" button beside its "Save
+	// draft").
 	mustBePrivate := func(ctx context.Context, a *act) ([]page.PublishState, error) {
+		if who, err := page.SubmitterOf(ctx, a.b.conn, &a.b.worlds, a.loc.Node); err != nil {
+			return nil, err
+		} else if who.Publishes() {
+			return nil, a.failure(StatusNotPrivate, fmt.Sprintf("the control that sends (%q) says it publishes: nothing was sent", firstNonEmpty(who.Text, who.Value, who.Name)),
+				"save_draft sends with the control that keeps the item private (read_form submitText, e.g. Save draft); to release the item, ask the user and call publish.").
+				with("argument", "submit")
+		}
 		st, err := page.PublishStateOf(ctx, a.b.conn, &a.b.worlds, a.loc.Node)
 		if err != nil {
 			return nil, err
@@ -143,6 +161,10 @@ func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts A
 	}
 	return m.act(ctx, c, actSpec{verb: "save_draft", opts: opts, usable: actClick, on: onElement, watch: settleInput,
 		prepare: func(ctx context.Context, a *act) error {
+			a.sel = sel
+			if err := a.waitUsable(ctx); err != nil {
+				return a.submitNotFound(ctx, sel, err)
+			}
 			_, err := mustBePrivate(ctx, a)
 			return err
 		},
@@ -157,6 +179,78 @@ func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts A
 		}})
 }
 
+// submitSelector reads save_draft's and publish's submit: an aria-ref, or
+// a selector that names its engine (css=, text=, xpath=, //), is that
+// selector; anything else is the text of a submit control (read_form's
+// submitText), else CSS (b.locateSubmit).
+func submitSelector(raw string) (parsedSelector, error) {
+	s := strings.TrimSpace(raw)
+	lower := strings.ToLower(s)
+	for _, p := range []string{"aria-ref=", "text=", "css=", "xpath=", "//", "(//"} {
+		if strings.HasPrefix(lower, p) {
+			sel, err := parseSelector(s)
+			return sel, withArgument(err, "submit")
+		}
+	}
+	if s == "" {
+		return parsedSelector{}, withArgument(selectorError(raw, "submit is empty"), "submit")
+	}
+	return parsedSelector{kind: selSubmit, body: s, raw: s}, nil
+}
+
+// locateSubmit resolves a selSubmit: the submit control whose text it is
+// (exact first, then in any case; page.LocateSubmit), else what it names
+// as CSS. Controls that say it but send differently are an error that
+// lists them.
+func (b *Browser) locateSubmit(ctx context.Context, tab cdpguard.Target, sel parsedSelector, group string) (*located, error) {
+	n, match, err := page.LocateSubmit(ctx, b.conn, &b.worlds, b.pageTab(tab), sel.body, group)
+	if err != nil {
+		return nil, err
+	}
+	if match.Ambiguous {
+		return nil, newError(StatusError, fmt.Sprintf("%d submit controls say %q, and they send differently: nothing was sent", match.Matches, sel.body),
+			"Pass the one meant as submit by its selector (from candidates), or an aria-ref=eN from read_page.").
+			with("argument", "submit").with("candidates", match.Candidates)
+	}
+	if n != nil {
+		return &located{Matches: match.Matches, Node: n}, nil
+	}
+	// No control says it: it may be CSS ("#save", "button.primary").
+	count, cn, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), string(selCSS), sel.body, group)
+	var bad *page.InvalidSelectorError
+	if errors.As(err, &bad) {
+		return &located{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &located{Matches: count, Node: cn}, nil
+}
+
+// submitNotFound words a submit text that named nothing: no control says
+// it and it matches nothing as CSS. It lists the page's submit controls.
+func (a *act) submitNotFound(ctx context.Context, sel parsedSelector, err error) error {
+	var se *Error
+	if sel.kind != selSubmit || !errors.As(err, &se) || se.Status != StatusNotFound {
+		return withArgument(err, "submit")
+	}
+	se.Message = fmt.Sprintf("no submit control says %q, and it matches nothing as a CSS selector", sel.body)
+	se.Hint = "Pass one of read_form's submitText as it is, a CSS selector or an aria-ref=eN from read_page."
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if _, m, err := page.LocateSubmit(qctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), sel.body, a.group); err == nil {
+		se.with("candidates", nonNilCandidates(m.Candidates))
+	}
+	return se.with("argument", "submit")
+}
+
+func nonNilCandidates(c []page.SubmitCandidate) []page.SubmitCandidate {
+	if c == nil {
+		return []page.SubmitCandidate{}
+	}
+	return c
+}
+
 // Publish sets the live control selector names, then sends the form with
 // the control submit names. It asks for PUBLISH and SUBMIT; the prompt
 // names the item and its state, so the user approves the item and not the
@@ -166,12 +260,12 @@ func (m *Manager) Publish(ctx context.Context, c Caller, selector, submit string
 	var send *located
 	return m.act(ctx, c, actSpec{verb: "publish", opts: opts, usable: actClick, on: onElement, watch: settleInput,
 		prepare: func(ctx context.Context, a *act) error {
-			sel, err := parseSelector(submit)
+			sel, err := submitSelector(submit)
 			if err != nil {
-				return withArgument(err, "submit")
+				return err
 			}
 			if send, _, err = a.usable(ctx, sel, actClick); err != nil {
-				return withArgument(err, "submit")
+				return a.submitNotFound(ctx, sel, err)
 			}
 			a.spec.opts.Intent.Reason = publishReason(opts.Intent.Reason, a.itemSummary(ctx))
 			return nil
@@ -199,8 +293,11 @@ func (m *Manager) Publish(ctx context.Context, c Caller, selector, submit string
 }
 
 // send clicks the control that sends the form, lets the page settle, and
-// reads it back: a page that answers with errors, or a dialog, refused it.
+// reads it back: a page that answers with errors, or a dialog, refused it;
+// so did the browser when the form's own validation stopped the send (its
+// fields invalid before the click and still after it, on the same page).
 func (a *act) send(ctx context.Context, n *page.Node, r *SendResult) error {
+	invalid, _ := page.FormValidity(ctx, a.b.conn, &a.b.worlds, n)
 	if err := a.clickNode(ctx, n); err != nil {
 		return err
 	}
@@ -208,8 +305,24 @@ func (a *act) send(ctx context.Context, n *page.Node, r *SendResult) error {
 	a.res.Sent = r
 	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
+	blocked := false
+	if invalid != nil && invalid.Blocked {
+		if after, err := page.FormValidity(qctx, a.b.conn, &a.b.worlds, n); err == nil && after.Blocked {
+			blocked = true
+			r.Errors, r.Alert, r.Refused, r.FormStill = after.Fields, after.Fields[0], true, true
+		}
+	}
 	if back, err := page.ReadAfterSend(qctx, &a.b.worlds, a.b.conn.Session(a.tab.SessionID), cdp.FrameID(a.tab.ID)); err == nil {
-		r.Errors, r.Alert, r.Refused, r.FormStill = back.Errors, back.Alert, back.Refused, back.FormPresent
+		r.FormStill = r.FormStill || back.FormPresent
+		for _, e := range back.Errors {
+			if len(r.Errors) < 5 {
+				r.Errors = append(r.Errors, e)
+			}
+		}
+		if r.Alert == "" {
+			r.Alert = back.Alert
+		}
+		r.Refused = r.Refused || back.Refused
 	}
 	for _, d := range a.b.dialogs.since(a.start, a.tab.ID) {
 		if d.Type == string(cdppage.DialogTypeAlert) && r.Alert == "" {
@@ -218,8 +331,11 @@ func (a *act) send(ctx context.Context, n *page.Node, r *SendResult) error {
 	}
 	if r.Refused && !a.outcome.TabClosed && a.refused() == nil {
 		r.Published = false
-		e := a.failure(StatusRefused, "the site did not accept the form: "+r.Alert,
-			"Fix what the page says (read_form shows the form again), then send again.")
+		msg := "the site did not accept the form: " + r.Alert
+		if blocked {
+			msg = "the browser did not send the form, a field is invalid: " + r.Alert
+		}
+		e := a.failure(StatusRefused, msg, "Fix what the page says (read_form shows the form again), then send again.")
 		e.Result = a.res
 		return e
 	}

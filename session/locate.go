@@ -30,6 +30,9 @@ const (
 	selText  selectorKind = "text"
 	selXPath selectorKind = "xpath"
 	selRef   selectorKind = "ref"
+	// selSubmit is save_draft's and publish's submit given as a control's
+	// text (read_form's submitText), else CSS (forms_act.go).
+	selSubmit selectorKind = "submit"
 )
 
 // parsedSelector is a selector split into its engine and its body.
@@ -86,6 +89,9 @@ type located struct {
 // an *Error naming the selector argument; an aria-ref that names nothing
 // is resolveRef's not_found.
 func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSelector, group string) (*located, error) {
+	if sel.kind == selSubmit {
+		return b.locateSubmit(ctx, tab, sel, group)
+	}
 	if sel.kind == selRef {
 		e, err := b.resolveRef(ctx, sel.body)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 // for SUBMIT; publish alone asks for PUBLISH.
 func formActTools(d Deps) []*tool {
 	m := d.Session
-	submitParam := param{name: "submit", kind: "string", description: "The control that sends the form (read_form submitText)."}
+	submitParam := param{name: "submit", kind: "string", description: "A read_form submitText (button text), CSS or aria-ref."}
 	sent := func(r *session.ActResult, out map[string]any) {
 		s := r.Sent
 		if s == nil {
