@@ -33,10 +33,15 @@ const (
 )
 
 // PointError: the element cannot take the pointer where it stands;
-// Covered names what lies over it (PointCovered).
+// Covered names what lies over it (PointCovered), at (X, Y) in the
+// element's frame's viewport; Page, that nothing is drawn over it there
+// (the point reaches the page itself: the element is clipped, or lets the
+// pointer through).
 type PointError struct {
 	Why     PointWhy
 	Covered string
+	X, Y    float64
+	Page    bool
 }
 
 func (e *PointError) Error() string {
@@ -68,6 +73,7 @@ func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			Top      float64 `json:"top"`
 			Scrolled bool    `json:"scrolled"`
 			Covered  string  `json:"covered"`
+			Page     bool    `json:"coverPage"`
 		}
 		if err := Call(ctx, conn, w, n, JSPrepare, &p); err != nil {
 			return 0, 0, 0, 0, err
@@ -80,7 +86,7 @@ func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 		case p.Outside:
 			return 0, 0, 0, 0, &PointError{Why: PointOutside}
 		case p.Covered != "":
-			return 0, 0, 0, 0, &PointError{Why: PointCovered, Covered: p.Covered}
+			return 0, 0, 0, 0, &PointError{Why: PointCovered, Covered: p.Covered, X: p.X, Y: p.Y, Page: p.Page}
 		}
 		if n.Session == tab.Session && n.Frame == tab.Main() {
 			return p.X, p.Y, p.X, p.Y, nil

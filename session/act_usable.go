@@ -38,6 +38,7 @@ type elemState struct {
 	Visible   bool   `json:"visible"`
 	Enabled   bool   `json:"enabled"`
 	TextField bool   `json:"textField"`
+	ValueType string `json:"valueType"` // date, time, datetime-local, month, week, color, range: set whole (JSSetValue)
 	ReadOnly  bool   `json:"readOnly"`
 	Tag       string `json:"tag"`
 	Role      string `json:"role"`
@@ -104,9 +105,9 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 				last = StatusDisabled
 			}
 			if last == "" {
-				if kind == actType && !st.TextField {
+				if kind == actType && !st.TextField && st.ValueType == "" {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a text field (%s %q)", st.Tag, st.Role, st.Name),
-						"type_text needs an input, a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
+						"type_text needs an input (text kinds, and date, time, color or range in ISO form), a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
 				}
 				if kind == actSelect && st.Tag != "select" {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),
