@@ -139,10 +139,13 @@ func TestClickInScrollingPanel(t *testing.T) {
 }
 
 // autocompletePage is a tag field whose suggestion list follows the
-// pointer: the item under it is highlighted in the next animation frame
-// (rAF-throttled mousemove, as widgets do to stay fast), and a press on
-// the list takes the highlighted item. The form sends the tag to the
-// server.
+// pointer, as list widgets do: the first pointer event after the list
+// opens only arms the hover (a list that opens under a resting pointer
+// must not steal the highlight from the keyboard: react-select's
+// blockOptionHover), and then the item the pointer moves over is
+// highlighted in the next animation frame (rAF-throttled mousemove). A
+// press on the list takes the highlighted item. The form sends the tag to
+// the server.
 const autocompletePage = `<!doctype html><title>Tags</title>
 <style> #sugg { list-style: none; margin: 0; padding: 0; border: 1px solid #999; width: 200px }
  #sugg li { padding: 6px } #sugg li.on { background: #36c; color: #fff } </style>
@@ -151,16 +154,17 @@ const autocompletePage = `<!doctype html><title>Tags</title>
 <script>
 const names = ['Madagascar', 'Malawi', 'Malaysia', 'Macao', 'Mali', 'Malta'];
 const input = document.getElementById('tags'), ul = document.getElementById('sugg');
-let on = 0, pending = null;
+let on = 0, pending = null, armed = false;
 const paint = () => [...ul.children].forEach((li, i) => li.classList.toggle('on', i === on));
 input.addEventListener('input', () => {
   ul.innerHTML = '';
   for (const n of names.filter(n => n.toLowerCase().startsWith(input.value.toLowerCase()))) {
     const li = document.createElement('li'); li.textContent = n; ul.append(li);
   }
-  on = 0; paint(); ul.hidden = !ul.children.length;
+  on = 0; armed = false; paint(); ul.hidden = !ul.children.length;
 });
 ul.addEventListener('mousemove', e => {
+  if (!armed) { armed = true; return; }
   const li = e.target.closest('li');
   if (!li || pending) return;
   pending = requestAnimationFrame(() => { pending = null; on = [...ul.children].indexOf(li); paint(); });
@@ -263,5 +267,184 @@ func TestClickCoveredAndTextPrefers(t *testing.T) {
 	waitFor(t, "the play click", waitBudget, func() bool { return len(play.all()) == 1 })
 	if len(card.all()) != 0 || len(ghost.all()) != 0 || len(start.all()) != 1 {
 		t.Errorf("clicks that should not have landed: card %v ghost %v start %v", card.all(), ghost.all(), start.all())
+	}
+}
+
+// bookingPage is a booking form with every input whose value is set whole;
+// each counts the input and change events it got, and the form sends the
+// values and the counts.
+const bookingPage = `<!doctype html><title>Book</title>
+<form action="/book">
+<label>Day <input type=date name=day id=day min="2014-01-01"></label>
+<label>At <input type=time name=at id=at></label>
+<label>Arrive <input type=datetime-local name=arrive id=arrive></label>
+<label>Month <input type=month name=month id=month></label>
+<label>Week <input type=week name=week id=week></label>
+<label>Colour <input type=color name=colour id=colour></label>
+<label>Guests <input type=range name=guests id=guests min=0 max=100></label>
+<input type=hidden name=events id=events>
+<button>Book</button>
+</form>
+<script>
+const counts = {};
+for (const el of document.querySelectorAll('input:not([type=hidden])')) {
+  counts[el.name] = {input: 0, change: 0};
+  for (const ev of ['input', 'change']) el.addEventListener(ev, e => {
+    if (!e.bubbles) return;
+    counts[el.name][ev]++;
+    document.getElementById('events').value = Object.entries(counts).map(([k, c]) => k + ':' + c.input + '/' + c.change).join(',');
+  });
+}
+</script>`
+
+// TestTypeTextDateInputs: type_text fills date, time, datetime-local,
+// month, week, colour and range inputs with their ISO form, firing input
+// and change once each; a malformed value is refused naming the form.
+func TestTypeTextDateInputs(t *testing.T) {
+	s := newSite(t, "127.0.0.1")
+	s.page("/", bookingPage)
+	var booked heard
+	booked.on(s, "/book", `<!doctype html><title>booked</title>`)
+	a := newActor(t)
+	a.open(s.URL + "/")
+
+	for _, f := range []struct{ sel, text, want string }{
+		{"#day", "2014-02-01", "2014-02-01"},
+		{"#at", "13:45", "13:45"},
+		{"#arrive", "2014-02-01T13:45", "2014-02-01T13:45"},
+		{"#month", "2014-02", "2014-02"},
+		{"#week", "2014-W05", "2014-W05"},
+		{"#colour", "#FF0000", "#ff0000"},
+		{"#guests", "42", "42"},
+	} {
+		env := a.call("type_text", map[string]any{"selector": f.sel, "text": f.text})
+		wantStatus(t, env, "ok")
+		if env["value"] != f.want {
+			t.Errorf("type_text %s %q: value = %v, want %q", f.sel, f.text, env["value"], f.want)
+		}
+	}
+	// Malformed: refused before anything is set, naming the form.
+	for _, bad := range []struct{ sel, text, form string }{
+		{"#day", "01/02/2014", "YYYY-MM-DD"},
+		{"#day", "2014-02-30", "YYYY-MM-DD"},
+		{"#at", "1:45 pm", "HH:MM"},
+		{"#week", "2014-5", "YYYY-Www"},
+		{"#colour", "red", "#rrggbb"},
+		{"#guests", "many", "number"},
+	} {
+		env := a.call("type_text", map[string]any{"selector": bad.sel, "text": bad.text})
+		wantStatus(t, env, "error")
+		if env["argument"] != "text" || !strings.Contains(fmt.Sprint(env["error"]), bad.form) || env["hint"] == nil {
+			t.Errorf("type_text %s %q: %v", bad.sel, bad.text, env)
+		}
+	}
+	env := a.call("click", map[string]any{"selector": "text=Book", "submits": true})
+	wantStatus(t, env, "ok")
+	waitFor(t, "the booking to reach the server", waitBudget, func() bool { return len(booked.all()) == 1 })
+	got := booked.all()[0]
+	for _, want := range []string{"day=2014-02-01", "at=13%3A45", "arrive=2014-02-01T13%3A45", "month=2014-02", "week=2014-W05",
+		"colour=%23ff0000", "guests=42",
+		"events=day%3A1%2F1%2Cat%3A1%2F1%2Carrive%3A1%2F1%2Cmonth%3A1%2F1%2Cweek%3A1%2F1%2Ccolour%3A1%2F1%2Cguests%3A1%2F1"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the server received %q, missing %q", got, want)
+		}
+	}
+}
+
+// TestPressKeySequence: keys presses several keys in order, each where the
+// focus is after the last (Tab, Tab, Enter on a button); exactly one of key
+// and keys.
+func TestPressKeySequence(t *testing.T) {
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>keys</title>
+<form action="/go"><input id=user name=user><input id=pass name=pass type=password>
+<a href="/help" id=help>Help</a>
+<button name=b value=sent id=send>Sign in</button></form>`)
+	var went heard
+	went.on(s, "/go", `<!doctype html><title>went</title>`)
+	a := newActor(t)
+	a.open(s.URL + "/")
+
+	wantStatus(t, a.call("type_text", map[string]any{"selector": "#user", "text": "ada"}), "ok")
+	env := a.call("press_key", map[string]any{"keys": []any{"Tab", "Tab", "Tab", "Enter"}, "submits": true})
+	wantStatus(t, env, "ok")
+	if ks, _ := env["keys"].([]any); len(ks) != 4 || env["navigated"] != true {
+		t.Errorf("keys Tab Tab Tab Enter: %v", env)
+	}
+	waitFor(t, "the form to reach the server", waitBudget, func() bool { return len(went.all()) == 1 })
+	if got := went.all()[0]; got != "user=ada&pass=&b=sent" {
+		t.Errorf("the server received %q", got)
+	}
+	for _, bad := range []struct {
+		args map[string]any
+		arg  string
+		says string
+	}{
+		{map[string]any{"key": "Tab", "keys": []any{"Tab"}}, "key, keys", "exactly one"},
+		{map[string]any{}, "key", "exactly one"},
+		{map[string]any{"keys": []any{"Tab", "Tabb", "Enter"}}, "keys", "keys[1]"},
+		{map[string]any{"keys": []any{}}, "keys", "empty"},
+	} {
+		env := a.call("press_key", bad.args)
+		if env["status"] != "error" || env["argument"] != bad.arg || !strings.Contains(fmt.Sprint(env["error"]), bad.says) || env["hint"] == nil {
+			t.Errorf("press_key %v: %v", bad.args, env)
+		}
+	}
+	if len(went.all()) != 1 {
+		t.Errorf("a refused call pressed keys: %v", went.all())
+	}
+}
+
+// TestActingAnswersFieldValue: type_text, select_option and a click on a
+// checkbox (or its label) answer what the field holds after: the value as
+// the page made it (a field that formats what is typed), a password only
+// as filled.
+func TestActingAnswersFieldValue(t *testing.T) {
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>signup</title>
+<form action="/signup">
+<label>Code <input id=code name=code oninput="this.value = this.value.toUpperCase().replace(/[^A-Z0-9]/g, '')"></label>
+<label>Password <input id=pw name=pw type=password></label>
+<label><input type=checkbox id=terms name=terms> I accept the terms</label>
+<span role=checkbox aria-checked=false tabindex=0 id=news onclick="this.setAttribute('aria-checked', this.getAttribute('aria-checked') !== 'true')">News</span>
+<select id=country name=country><option value=fr>France</option><option value=de>Germany</option></select>
+<button>Sign up</button></form>`)
+	var signed heard
+	signed.on(s, "/signup", `<!doctype html><title>done</title>`)
+	a := newActor(t)
+	a.open(s.URL + "/")
+
+	env := a.call("type_text", map[string]any{"selector": "#code", "text": "ab-12 c"})
+	wantStatus(t, env, "ok")
+	if env["value"] != "AB12C" {
+		t.Errorf("code value = %v, want the page's AB12C", env["value"])
+	}
+	const secret = "hunter2-secret"
+	env = a.call("type_text", map[string]any{"selector": "#pw", "text": secret})
+	wantStatus(t, env, "ok")
+	if env["filled"] != true || env["value"] != nil || strings.Contains(jsonString(env), secret) {
+		t.Errorf("password: %v", env)
+	}
+	env = a.call("click", map[string]any{"selector": "text=I accept the terms"})
+	wantStatus(t, env, "ok")
+	if env["checked"] != true {
+		t.Errorf("click on the terms label: checked = %v", env["checked"])
+	}
+	env = a.call("click", map[string]any{"selector": "#news"})
+	if env["checked"] != true {
+		t.Errorf("click on a role=checkbox: checked = %v", env["checked"])
+	}
+	env = a.call("select_option", map[string]any{"selector": "#country", "label": "Germany"})
+	if env["value"] != "de" {
+		t.Errorf("select_option value = %v", env["value"])
+	}
+	env = a.call("click", map[string]any{"selector": "text=Sign up", "submits": true})
+	wantStatus(t, env, "ok")
+	if env["checked"] != nil || env["value"] != nil {
+		t.Errorf("a click on a button answers no field: %v", env)
+	}
+	waitFor(t, "the form to reach the server", waitBudget, func() bool { return len(signed.all()) == 1 })
+	if got := signed.all()[0]; got != "code=AB12C&pw="+secret+"&terms=on&country=de" {
+		t.Errorf("the server received %q", got)
 	}
 }

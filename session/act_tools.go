@@ -53,13 +53,26 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 }
 
 // pointAt brings the pointer over n, into view first, and answers the
-// point in the tab's viewport and in n's frame (for the hit check).
+// point in the tab's viewport and in n's frame (for the hit check). The
+// pointer arrives as a person's passes over: it enters the element a
+// little short of the point, then moves on to it, so the page sees it
+// enter and then move within (a list that ignores the pointer's first
+// arrival, which may be the list opening under a resting pointer, and
+// picks the item it then moves over, has picked it).
 func (a *act) pointAt(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
 	if x, y, fx, fy, err = a.point(ctx, n); err != nil {
 		return 0, 0, 0, 0, err
 	}
-	return x, y, fx, fy, page.MouseMove(ctx, a.b.conn.Session(a.tab.SessionID), x, y)
+	s := a.b.conn.Session(a.tab.SessionID)
+	if err := page.MouseMove(ctx, s, math.Max(x-approach, 0), y); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	return x, y, fx, fy, page.MouseMove(ctx, s, x, y)
 }
+
+// approach is how far short of its point, in CSS pixels, the pointer
+// enters an element.
+const approach = 2
 
 // clickNode clicks n with the real mouse: the pointer arrives, and since
 // its arrival can change the page (a hover menu over the button, the
