@@ -155,7 +155,7 @@ func interactionTools(d Deps) []*tool {
 			output: merge(targetOut, map[string]any{
 				"scroll_y": sInt("settled"), "scroll_height": sInt(""), "viewport_height": sInt(""),
 				"at_bottom": sBool(""), "moved": sBool("the window or a panel"), "scrolled_to": elementOut,
-				"panel": sObj("the panel that scrolled: element, scroll_y, scroll_height, height, at_bottom"),
+				"panel": sObj("that scrolled: element, scroll_y, scroll_height, height, at_bottom"),
 			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				given := 0
@@ -300,7 +300,7 @@ func scrollFields(r *session.ActResult, out map[string]any) {
 }
 
 // fieldOut is what a call that changes a field answers about it after.
-var fieldOut = map[string]any{"value": sStr("the field's value after"), "checked": sBool(""), "filled": sBool("a password: holds something")}
+var fieldOut = map[string]any{"value": sStr("after"), "checked": sBool(""), "filled": sBool("password")}
 
 // fieldFields are what the field holds after the call.
 func fieldFields(r *session.ActResult, out map[string]any) {
