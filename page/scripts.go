@@ -197,8 +197,9 @@ const JSState = `function() {` + jsHelpers + `
 // at that point, it is scrolled to the middle of every scrolling ancestor
 // (scrollIntoView scrolls them all, the window last) and measured again.
 // It then asks the page what is at that point, so a pointer never lands
-// on something covering the element. Coordinates are this frame's
-// viewport's.
+// on something covering the element, and says whether the element is an
+// item of a list, a menu, a tree or a grid (or inside one). Coordinates
+// are this frame's viewport's.
 const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   const el = this;
   if (!el.isConnected) return {gone: true};
@@ -255,20 +256,20 @@ const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   }
   if (!p) return {outside: true};
   const l = el.getBoundingClientRect();
-  return {x: p.x, y: p.y, left: l.left, top: l.top, scrolled, covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit)};
+  const inList = !!el.closest('li, option, [role=option], [role=menuitem], [role=menuitemradio], [role=menuitemcheckbox], [role=treeitem], [role=row], [role=listbox], [role=menu], [role=tree], [role=grid]');
+  return {x: p.x, y: p.y, left: l.left, top: l.top, scrolled, covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit), inList};
 }`
 
-// JSHit answers, once the pointer moved there and the page reacted (a
-// frame drawn and the tasks it queued run: a menu that picks the item
-// under the pointer on mousemove, in a requestAnimationFrame or a
-// scheduler task, has picked it), whether the element is still there and
-// still the one at the point (hover effects can cover it, or remove it).
+// JSHit answers, after the pointer moved, whether the element is still
+// there and still the one at the point (hover effects can cover it, or
+// remove it). It runs as a task after the pointer's last move was handled
+// (a move is answered once the frame that handled it ran, its
+// requestAnimationFrame callbacks included), so what the page did on the
+// pointer's arrival is seen.
 const JSHit = `function(x, y) {` + jsHelpers + jsCovered + `
-  return new Promise(r => { requestAnimationFrame(() => setTimeout(r, 0)); setTimeout(r, 100); }).then(() => {
-    if (!this.isConnected) return {gone: true};
-    const hit = coveredBy(this, x, y);
-    return {covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit)};
-  });
+  if (!this.isConnected) return {gone: true};
+  const hit = coveredBy(this, x, y);
+  return {covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit)};
 }`
 
 // jsCovered is appended to jsHelpers for the two functions above:

@@ -8,18 +8,18 @@ import (
 )
 
 // point prepares the element for the pointer (page.Point) and returns
-// that point in the tab's viewport and in its frame's; an element that
-// cannot take the pointer is the call's failure, with the next move.
-func (a *act) point(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
-	x, y, fx, fy, err = page.Point(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, a.group)
+// where to aim; an element that cannot take the pointer is the call's
+// failure, with the next move.
+func (a *act) point(ctx context.Context, n *page.Node) (page.Aim, error) {
+	aim, err := page.Point(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, a.group)
 	var pe *page.PointError
 	switch {
 	case errors.As(err, &pe):
-		return 0, 0, 0, 0, a.pointFailure(ctx, n, pe)
+		return aim, a.pointFailure(ctx, n, pe)
 	case errors.Is(err, page.ErrNoBox):
-		return 0, 0, 0, 0, noBox()
+		return aim, noBox()
 	}
-	return x, y, fx, fy, err
+	return aim, err
 }
 
 func (a *act) pointFailure(ctx context.Context, n *page.Node, pe *page.PointError) *Error {

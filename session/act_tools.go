@@ -36,7 +36,7 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 	spec.do = func(ctx context.Context, a *act) error {
 		a.res.Element = a.st.info()
 		if kind == actHover {
-			if _, _, _, _, err := a.pointAt(ctx, a.loc.Node); err != nil {
+			if _, err := a.pointAt(ctx, a.loc.Node); err != nil {
 				return err
 			}
 			a.settle(ctx, lingerLight, a.loc.Node)
@@ -46,42 +46,50 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 			return err
 		}
 		a.settle(ctx, lingerPress, a.loc.Node)
-		a.fieldAfter(ctx, a.loc.Node, true)
+		if a.st.checkable() {
+			a.fieldAfter(ctx, a.loc.Node, true)
+		}
 		return nil
 	}
 	return m.act(ctx, c, spec)
 }
 
-// pointAt brings the pointer over n, into view first, and answers the
-// point in the tab's viewport and in n's frame (for the hit check). The
-// pointer arrives as a person's passes over: it enters the element a
-// little short of the point, then moves on to it, so the page sees it
-// enter and then move within (a list that ignores the pointer's first
-// arrival, which may be the list opening under a resting pointer, and
-// picks the item it then moves over, has picked it).
-func (a *act) pointAt(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
-	if x, y, fx, fy, err = a.point(ctx, n); err != nil {
-		return 0, 0, 0, 0, err
+// pointAt brings the pointer over n, into view first, and answers where
+// it aimed (the point in the tab's viewport, and in n's frame for the hit
+// check). Over an item of a list, a menu, a tree or a grid the pointer
+// arrives as a person's passes over: it enters a little short of the
+// point, then moves on to it, a frame later, so the page sees it enter and
+// then move within (a list that ignores the pointer's first arrival, which
+// may be the list opening under a resting pointer, and picks the item it
+// then moves over, has picked it). Elsewhere it moves once, a frame
+// sooner.
+func (a *act) pointAt(ctx context.Context, n *page.Node) (page.Aim, error) {
+	aim, err := a.point(ctx, n)
+	if err != nil {
+		return aim, err
 	}
 	s := a.b.conn.Session(a.tab.SessionID)
-	if err := page.MouseMove(ctx, s, math.Max(x-approach, 0), y); err != nil {
-		return 0, 0, 0, 0, err
+	if aim.InList {
+		if err := page.MouseMove(ctx, s, math.Max(aim.X-approach, 0), aim.Y); err != nil {
+			return aim, err
+		}
 	}
-	return x, y, fx, fy, page.MouseMove(ctx, s, x, y)
+	return aim, page.MouseMove(ctx, s, aim.X, aim.Y)
 }
 
 // approach is how far short of its point, in CSS pixels, the pointer
-// enters an element.
+// enters a list's item.
 const approach = 2
 
 // clickNode clicks n with the real mouse: the pointer arrives, and since
 // its arrival can change the page (a hover menu over the button, the
 // button replaced) the hit is checked again before pressing.
 func (a *act) clickNode(ctx context.Context, n *page.Node) error {
-	x, y, fx, fy, err := a.pointAt(ctx, n)
+	aim, err := a.pointAt(ctx, n)
 	if err != nil {
 		return err
 	}
+	x, y, fx, fy := aim.X, aim.Y, aim.FX, aim.FY
 	// The page reacts to the pointer's arrival (JSHit waits for it) before
 	// the press: a list that picks the item under the pointer has picked it.
 	var hit struct {

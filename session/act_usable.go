@@ -45,6 +45,16 @@ type elemState struct {
 	Name      string `json:"name"`
 }
 
+// checkable: a click on it may check or uncheck a field (a checkbox, a
+// radio, a switch, or a label, which stands for its control).
+func (s elemState) checkable() bool {
+	switch s.Role {
+	case "checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "label":
+		return true
+	}
+	return s.Tag == "label"
+}
+
 func (s elemState) info() *ElementInfo {
 	return &ElementInfo{Tag: s.Tag, Role: s.Role, Name: s.Name}
 }
