@@ -70,6 +70,7 @@ for (let i = 1; i <= 40; i++) {
   r.className = 'row'; r.id = 'm' + i;
   r.innerHTML = '<span class=from>Sender ' + i + '</span> <span class=subj>Subject number ' + i + '</span>';
   r.addEventListener('click', () => fetch('/open?m=' + i));
+  r.addEventListener('mouseenter', () => fetch('/hover?m=' + i));
   list.append(r);
 }
 const folders = document.getElementById('folders');
@@ -88,8 +89,9 @@ for (let i = 1; i <= 30; i++) {
 func TestClickInScrollingPanel(t *testing.T) {
 	s := newSite(t, "127.0.0.1")
 	s.page("/", inboxPage)
-	var opened, folder heard
+	var opened, folder, hovered heard
 	opened.on(s, "/open", "ok")
+	hovered.on(s, "/hover", "ok")
 	folder.on(s, "/folder", "ok")
 	a := newActor(t)
 	a.open(s.URL + "/")
@@ -110,6 +112,17 @@ func TestClickInScrollingPanel(t *testing.T) {
 	if got := folder.all(); got[0] != "f=25" {
 		t.Errorf("folder clicks %v, want f=25", got)
 	}
+
+	// A hover below the list's fold reaches its row.
+	wantStatus(t, a.call("hover", map[string]any{"selector": "#m37"}), "ok")
+	waitFor(t, "the hover to reach the server", waitBudget, func() bool {
+		for _, q := range hovered.all() {
+			if q == "m=37" {
+				return true
+			}
+		}
+		return false
+	})
 
 	// scroll(selector=) on a row in the list: the list moved, and says so.
 	env = a.call("scroll", map[string]any{"selector": "#m2"})

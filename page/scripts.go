@@ -483,6 +483,9 @@ const JSSelect = `function(by, want, index) {
   const o = opts[i];
   if (o.disabled || (o.parentElement && o.parentElement.tagName === 'OPTGROUP' && o.parentElement.disabled))
     return {disabledOption: true, label: o.label.trim()};
+  // Where a person would see it: into view in its panels and the window.
+  const r = this.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight) this.scrollIntoView({block: 'center', behavior: 'instant'});
   if (this.selectedIndex !== i) {
     this.selectedIndex = i;
     this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));

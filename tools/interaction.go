@@ -39,7 +39,7 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "type_text",
 			title: "Type into a field",
-			description: "Replace what a text field holds with text, typed (input events fire); date, time, color, range inputs take ISO form (2014-02-01, 13:45). Answers the field's value (a password: filled). Not audited. " +
+			description: "Replace what a text field holds with text, typed (input events fire; date/time/color inputs: ISO form, 2014-02-01). Not audited. " +
 				actConsent + " " + failsFast + " " + setsOff,
 			params: []param{
 				selectorParam(true),
