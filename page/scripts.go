@@ -154,7 +154,8 @@ const JSLocate = `function(kind, sel) {` + jsHelpers + jsFind + `
   };
   const actionable = el => el.matches(controlSel) || el.hasAttribute('onclick') || el.hasAttribute('tabindex') ||
     el.isContentEditable || getComputedStyle(el).cursor === 'pointer';
-  const scored = found.map((el, i) => { const v = visible(el); return {el, i, v, u: v ? uncovered(el) : 0, a: v && actionable(el)}; });
+  // The first 100 are weighed (a phrase all over a page costs no more).
+  const scored = found.slice(0, 100).map((el, i) => { const v = visible(el); return {el, i, v, u: v ? uncovered(el) : 0, a: v && actionable(el)}; });
   scored.sort((p, q) => (q.v - p.v) || (q.u - p.u) || (q.a - p.a) || (p.i - q.i));
   const best = scored[0], next = scored[1];
   let why = '';
