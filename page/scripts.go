@@ -199,7 +199,8 @@ const JSState = `function() {` + jsHelpers + `
 // (scrollIntoView scrolls them all, the window last) and measured again.
 // It then asks the page what is at that point, so a pointer never lands
 // on something covering the element, and says whether the element is an
-// item of a list, a menu, a tree or a grid (or inside one). Coordinates
+// item of a list, a menu, a tree or a grid (or inside one, or one of like
+// siblings). Coordinates
 // are this frame's viewport's.
 const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   const el = this;
@@ -257,7 +258,12 @@ const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   }
   if (!p) return {outside: true};
   const l = el.getBoundingClientRect();
-  const inList = !!el.closest('li, option, [role=option], [role=menuitem], [role=menuitemradio], [role=menuitemcheckbox], [role=treeitem], [role=row], [role=listbox], [role=menu], [role=tree], [role=grid]');
+  // An item: in a list, a menu, a tree or a grid by its markup, or one of
+  // three or more like siblings (a menu of divs), itself or up to two
+  // levels up.
+  const like = n => { const p = n && n.parentElement; return !!p && [...p.children].filter(c => c.localName === n.localName && c.className === n.className).length >= 3; };
+  const inList = !!el.closest('li, option, [role=option], [role=menuitem], [role=menuitemradio], [role=menuitemcheckbox], [role=treeitem], [role=row], [role=listbox], [role=menu], [role=tree], [role=grid]') ||
+    like(el) || like(el.parentElement) || like(el.parentElement && el.parentElement.parentElement);
   return {x: p.x, y: p.y, left: l.left, top: l.top, scrolled, covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit), inList};
 }`
 
