@@ -355,13 +355,19 @@ func TestTypeTextDateInputs(t *testing.T) {
 			t.Errorf("type_text %s %q: %v", bad.sel, bad.text, env)
 		}
 	}
-	env := a.call("click", map[string]any{"selector": "text=Book", "submits": true})
+	// "" clears a date, as the picker's clear button does.
+	wantStatus(t, a.call("type_text", map[string]any{"selector": "#day", "text": ""}), "ok")
+	env := a.call("type_text", map[string]any{"selector": "#day", "text": "2014-02-01"})
+	if env["value"] != "2014-02-01" {
+		t.Errorf("day set again: %v", env)
+	}
+	env = a.call("click", map[string]any{"selector": "text=Book", "submits": true})
 	wantStatus(t, env, "ok")
 	waitFor(t, "the booking to reach the server", waitBudget, func() bool { return len(booked.all()) == 1 })
 	got := booked.all()[0]
 	for _, want := range []string{"day=2014-02-01", "at=13%3A45", "arrive=2014-02-01T13%3A45", "month=2014-02", "week=2014-W05",
 		"colour=%23ff0000", "guests=42",
-		"events=day%3A1%2F1%2Cat%3A1%2F1%2Carrive%3A1%2F1%2Cmonth%3A1%2F1%2Cweek%3A1%2F1%2Ccolour%3A1%2F1%2Cguests%3A1%2F1"} {
+		"events=day%3A3%2F3%2Cat%3A1%2F1%2Carrive%3A1%2F1%2Cmonth%3A1%2F1%2Cweek%3A1%2F1%2Ccolour%3A1%2F1%2Cguests%3A1%2F1"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the server received %q, missing %q", got, want)
 		}

@@ -347,6 +347,9 @@ const JSFocusText = `function() {
 // then and whether it took v as given (the browser drops a value it cannot
 // parse, and a range moves to its nearest step within min and max).
 const JSSetValue = `function(v) {
+  // An empty string arrives as no argument (CallArgument's value is
+  // omitted when empty).
+  if (v === undefined || v === null) v = '';
   const el = this;
   el.focus();
   const before = el.value;

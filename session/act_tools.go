@@ -90,8 +90,9 @@ func (a *act) clickNode(ctx context.Context, n *page.Node) error {
 		return err
 	}
 	x, y, fx, fy := aim.X, aim.Y, aim.FX, aim.FY
-	// The page reacts to the pointer's arrival (JSHit waits for it) before
-	// the press: a list that picks the item under the pointer has picked it.
+	// JSHit runs once the pointer's move was handled: what the page did on
+	// its arrival (a list that picks the item under the pointer) is done
+	// before the press.
 	var hit struct {
 		Gone    bool   `json:"gone"`
 		Covered string `json:"covered"`
@@ -223,6 +224,10 @@ func isoValue(vt, text string) (string, string, bool) {
 			return false
 		}
 		return d <= time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	}
+	if t == "" && vt != "color" && vt != "range" {
+		// "" clears a date or a time, as the picker's clear button does.
+		return "", form, true
 	}
 	switch vt {
 	case "date":

@@ -33,6 +33,10 @@ func TestIsoValue(t *testing.T) {
 		{"range", "-1.5", "-1.5", true},
 		{"range", "many", "", false},
 		{"range", "Inf", "", false},
+		{"date", "", "", true},
+		{"week", "", "", true},
+		{"color", "", "", false},
+		{"range", "", "", false},
 	} {
 		got, form, ok := isoValue(c.kind, c.text)
 		if ok != c.ok || (ok && got != c.want) || form == "" {
