@@ -96,7 +96,7 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 		case errors.As(err, &se):
 			// A bad selector or a stale ref: no waiting makes it good.
 			return nil, st, a.annotate(ctx, se)
-		case errors.As(err, &gone), err != nil && cdpconn.IsContextGone(err):
+		case (errors.As(err, &gone) || (err != nil && cdpconn.IsContextGone(err))) && wctx.Err() == nil:
 			// Gone as we looked (the frame navigated): look again.
 			last, looked = StatusNotFound, true
 		case err != nil && wctx.Err() == nil:
