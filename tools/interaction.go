@@ -91,7 +91,7 @@ func interactionTools(d Deps) []*tool {
 				actConsent + " " + setsOff,
 			params: []param{
 				{name: "key", kind: "string", description: "Enter, Escape, Tab, a, Control+a, Shift+Tab ..."},
-				{name: "keys", kind: "array", description: "Instead of key: several, pressed in order: [\"Tab\",\"Tab\",\"Enter\"]."},
+				{name: "keys", kind: "array", description: "Instead of key: several, in order."},
 				submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam,
 			},
 			output: merge(actOut, map[string]any{"key": sStr(""), "keys": sArr(""), "download": downloadOut["download"]}),
@@ -154,8 +154,8 @@ func interactionTools(d Deps) []*tool {
 			},
 			output: merge(targetOut, map[string]any{
 				"scroll_y": sInt("settled"), "scroll_height": sInt(""), "viewport_height": sInt(""),
-				"at_bottom": sBool(""), "moved": sBool("the window or a panel"), "scrolled_to": elementOut,
-				"panel": sObj("that scrolled: element, scroll_y, scroll_height, height, at_bottom"),
+				"at_bottom": sBool(""), "moved": sBool("window or panel"), "scrolled_to": elementOut,
+				"panel": sObj("element, scroll_y, scroll_height, height, at_bottom"),
 			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				given := 0
@@ -300,7 +300,7 @@ func scrollFields(r *session.ActResult, out map[string]any) {
 }
 
 // fieldOut is what a call that changes a field answers about it after.
-var fieldOut = map[string]any{"value": sStr("after"), "checked": sBool(""), "filled": sBool("password")}
+var fieldOut = map[string]any{"value": sStr(""), "checked": sBool(""), "filled": sBool("password")}
 
 // fieldFields are what the field holds after the call.
 func fieldFields(r *session.ActResult, out map[string]any) {
