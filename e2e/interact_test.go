@@ -312,9 +312,15 @@ func TestTypeText(t *testing.T) {
 	if c := element(env, "typed_into"); c["role"] != "textbox" || env["typed_chars"] != float64(len(secret)) {
 		t.Errorf("typed_into %v typed_chars %v", env["typed_into"], env["typed_chars"])
 	}
+	// The reply says what the field holds after (issue 19), once, as value;
+	// nowhere else.
+	if env["value"] != secret {
+		t.Errorf("value = %v, want what the field holds", env["value"])
+	}
 	delete(env, "title") // the page itself puts the text in its title
+	delete(env, "value")
 	if strings.Contains(jsonString(env), secret) {
-		t.Errorf("the reply echoes the typed text: %v", env)
+		t.Errorf("the reply echoes the typed text beyond value: %v", env)
 	}
 	wantStatus(t, a.call("type_text", map[string]any{"selector": "#q", "text": ""}), "ok")
 	a.wantTitle("q=")

@@ -33,10 +33,15 @@ const (
 )
 
 // PointError: the element cannot take the pointer where it stands;
-// Covered names what lies over it (PointCovered).
+// Covered names what lies over it (PointCovered), at (X, Y) in the
+// element's frame's viewport; Page, that nothing is drawn over it there
+// (the point reaches the page itself: the element is clipped, or lets the
+// pointer through).
 type PointError struct {
 	Why     PointWhy
 	Covered string
+	X, Y    float64
+	Page    bool
 }
 
 func (e *PointError) Error() string {
@@ -52,11 +57,24 @@ func (e *PointError) Error() string {
 	}
 }
 
+// Aim is where the pointer goes: the point in the tab's viewport (X, Y)
+// and in the element's frame's (FX, FY). InList: the element is an item of
+// a list, a menu, a tree or a grid, or inside one, where pages often pick
+// what the pointer moves over.
+type Aim struct {
+	X, Y, FX, FY float64
+	InList       bool
+}
+
 // Point prepares the element for the pointer (into view, the point to aim
-// at, nothing covering it) and returns that point in the tab's viewport
-// (x, y) and in its frame's (fx, fy). Handles it needs are held in group.
-// An element that cannot take the pointer is a *PointError.
-func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, group string) (x, y, fx, fy float64, err error) {
+// at, nothing covering it) and returns where to aim. Handles it needs are
+// held in group. An element that cannot take the pointer is a *PointError.
+func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, group string) (Aim, error) {
+	x, y, fx, fy, list, err := point(ctx, conn, w, tab, n, group)
+	return Aim{X: x, Y: y, FX: fx, FY: fy, InList: list}, err
+}
+
+func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, group string) (x, y, fx, fy float64, list bool, err error) {
 	for attempt := 0; ; attempt++ {
 		var p struct {
 			Gone     bool    `json:"gone"`
@@ -68,26 +86,28 @@ func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			Top      float64 `json:"top"`
 			Scrolled bool    `json:"scrolled"`
 			Covered  string  `json:"covered"`
+			Page     bool    `json:"coverPage"`
+			List     bool    `json:"inList"`
 		}
 		if err := Call(ctx, conn, w, n, JSPrepare, &p); err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, false, err
 		}
 		switch {
 		case p.Gone:
-			return 0, 0, 0, 0, &NodeGoneError{Err: errors.New("detached")}
+			return 0, 0, 0, 0, false, &NodeGoneError{Err: errors.New("detached")}
 		case p.Hidden:
-			return 0, 0, 0, 0, &PointError{Why: PointHidden}
+			return 0, 0, 0, 0, false, &PointError{Why: PointHidden}
 		case p.Outside:
-			return 0, 0, 0, 0, &PointError{Why: PointOutside}
+			return 0, 0, 0, 0, false, &PointError{Why: PointOutside}
 		case p.Covered != "":
-			return 0, 0, 0, 0, &PointError{Why: PointCovered, Covered: p.Covered}
+			return 0, 0, 0, 0, false, &PointError{Why: PointCovered, Covered: p.Covered, X: p.X, Y: p.Y, Page: p.Page}
 		}
 		if n.Session == tab.Session && n.Frame == tab.Main() {
-			return p.X, p.Y, p.X, p.Y, nil
+			return p.X, p.Y, p.X, p.Y, p.List, nil
 		}
 		dx, dy, err := FrameOffset(ctx, conn, tab, n, p.Left, p.Top)
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, false, err
 		}
 		x, y = p.X+dx, p.Y+dy
 		// The frame's own view can be in order while the frame itself lies
@@ -95,16 +115,16 @@ func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 		ms := conn.Session(tab.Session)
 		lm, err := cdp.Call(ctx, ms, cdppage.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, false, err
 		}
 		vw, vh := float64(lm.CSSLayoutViewport.ClientWidth), float64(lm.CSSLayoutViewport.ClientHeight)
 		if x >= 0 && y >= 0 && x < vw && y < vh {
 			if (p.Scrolled || attempt > 0) && n.Session != tab.Session {
 				if err := w.CallFunction(ctx, ms, tab.Main(), JSFrames, nil); err != nil {
-					return 0, 0, 0, 0, err
+					return 0, 0, 0, 0, false, err
 				}
 			}
-			return x, y, p.X, p.Y, nil
+			return x, y, p.X, p.Y, p.List, nil
 		}
 		switch attempt {
 		case 0:
@@ -113,11 +133,11 @@ func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			// (Chrome's own scroll-into-view crosses processes later).
 			owner, err := IframeOwner(ctx, conn, tab, n.Session, group)
 			if err != nil {
-				return 0, 0, 0, 0, err
+				return 0, 0, 0, 0, false, err
 			}
 			if owner != nil {
 				if err := Call(ctx, conn, w, owner, JSScrollIntoView, nil); err != nil {
-					return 0, 0, 0, 0, err
+					return 0, 0, 0, 0, false, err
 				}
 			}
 		case 1:
@@ -125,10 +145,10 @@ func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			// is left.
 			if err := w.CallFunction(ctx, ms, tab.Main(), `function(dx, dy) { scrollBy({left: dx, top: dy, behavior: 'instant'}); }`, nil,
 				centreDelta(x, vw), centreDelta(y, vh)); err != nil {
-				return 0, 0, 0, 0, err
+				return 0, 0, 0, 0, false, err
 			}
 		default:
-			return 0, 0, 0, 0, &PointError{Why: PointFrameOutside}
+			return 0, 0, 0, 0, false, &PointError{Why: PointFrameOutside}
 		}
 	}
 }

@@ -47,15 +47,30 @@ type FrameRef struct {
 	Frame   cdp.FrameID
 }
 
+// Found is what a selector names: how many elements matched, the one to
+// act on (nil when none did), and, when several matched and one was
+// preferred over the first visible for a reason, that reason (JSLocate).
+type Found struct {
+	Count int
+	Node  *Node
+	Why   string
+}
+
 // LocateIn runs JSLocate in one frame for a selector of kind (css, text,
-// xpath) and body: the match count, and the first match as a Node held in
-// group. A selector the page's engine rejects is an *InvalidSelectorError.
-func LocateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (int, *Node, error) {
+// xpath) and body: the match count, and the match to act on as a Node held
+// in group. A selector the page's engine rejects is an
+// *InvalidSelectorError.
+func LocateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (Found, error) {
+	count, n, why, err := locateIn(ctx, conn, w, f, kind, body, group)
+	return Found{Count: count, Node: n, Why: why}, err
+}
+
+func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (int, *Node, string, error) {
 	s := conn.Session(f.Session)
 	for attempt := 0; ; attempt++ {
 		id, err := w.Get(ctx, s, f.Frame, attempt > 0)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, "", err
 		}
 		args, _ := JSArgs([]any{kind, body})
 		t := true
@@ -68,7 +83,7 @@ func LocateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 			continue
 		}
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, "", err
 		}
 		if res.ExceptionDetails != nil {
 			se := &ScriptError{Text: res.ExceptionDetails.Text}
@@ -78,17 +93,17 @@ func LocateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 			if i := strings.IndexByte(se.Text, '\n'); i > 0 {
 				se.Text = se.Text[:i]
 			}
-			return 0, nil, &InvalidSelectorError{Text: se.Text}
+			return 0, nil, "", &InvalidSelectorError{Text: se.Text}
 		}
 		if res.Result == nil || res.Result.ObjectID == "" {
-			return 0, nil, errors.New("locate: no result")
+			return 0, nil, "", errors.New("locate: no result")
 		}
 		own := true
 		props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: &own})
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, "", err
 		}
-		count := 0
+		count, why := 0, ""
 		var el runtime.RemoteObjectID
 		for _, p := range props.Result {
 			if p.Value == nil {
@@ -99,20 +114,22 @@ func LocateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 				_ = jsonv2.Unmarshal(p.Value.Value, &count)
 			case "el":
 				el = p.Value.ObjectID
+			case "why":
+				_ = jsonv2.Unmarshal(p.Value.Value, &why)
 			}
 		}
 		if count == 0 || el == "" {
-			return count, nil, nil
+			return count, nil, "", nil
 		}
 		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el})
 		if err != nil || d.Node == nil {
-			return 0, nil, &NodeGoneError{Err: errors.New("the element went away as it was found")}
+			return 0, nil, "", &NodeGoneError{Err: errors.New("the element went away as it was found")}
 		}
 		frame := f.Frame
 		if d.Node.FrameID != "" {
 			frame = d.Node.FrameID
 		}
-		return count, &Node{Session: f.Session, Frame: frame, Backend: d.Node.BackendNodeID, object: el, group: group}, nil
+		return count, &Node{Session: f.Session, Frame: frame, Backend: d.Node.BackendNodeID, object: el, group: group}, why, nil
 	}
 }
 
@@ -199,30 +216,30 @@ func NewNode(sid target.SessionID, frame cdp.FrameID, backend cdp.BackendNodeID,
 // iframes (ChildFrames), adding up their matches; the node is the first
 // match found. A frame that went away while we looked holds nothing. A
 // selector the page's engine rejects is an *InvalidSelectorError.
-func Locate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kind, body, group string) (int, *Node, error) {
+func Locate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kind, body, group string) (Found, error) {
 	main := FrameRef{Session: tab.Session, Frame: tab.Main()}
-	count, n, err := LocateIn(ctx, conn, w, main, kind, body, group)
-	if err != nil || count > 0 {
-		return count, n, err
+	found, err := LocateIn(ctx, conn, w, main, kind, body, group)
+	if err != nil || found.Count > 0 {
+		return found, err
 	}
 	frames, err := ChildFrames(ctx, conn, tab)
 	if err != nil {
-		return 0, nil, err
+		return Found{}, err
 	}
-	var first *Node
+	var all Found
 	for _, f := range frames {
-		c, n, err := LocateIn(ctx, conn, w, f, kind, body, group)
+		in, err := LocateIn(ctx, conn, w, f, kind, body, group)
 		if err != nil {
 			var bad *InvalidSelectorError
 			if errors.As(err, &bad) {
-				return 0, nil, err
+				return Found{}, err
 			}
 			continue
 		}
-		count += c
-		if first == nil && n != nil {
-			first = n
+		all.Count += in.Count
+		if all.Node == nil && in.Node != nil {
+			all.Node, all.Why = in.Node, in.Why
 		}
 	}
-	return count, first, nil
+	return all, nil
 }

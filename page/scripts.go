@@ -61,17 +61,18 @@ const describe = el => {
 };
 `
 
-// JSLocate finds what a selector names in this frame's document, open
-// shadow roots included, and returns {count, el}: how many elements matched
-// and the one to act on, the first visible match in document order (else
-// the first). kind is css, text or xpath.
+// jsFind is appended to jsHelpers: find(kind, sel) lists what a selector
+// names in this frame's document, open shadow roots included. kind is css,
+// text or xpath.
 //
 // text= follows Playwright: text=Save matches, case-insensitively, any
 // element whose text contains "Save"; text="Save" needs the whole
 // (whitespace-normalised) text to be exactly that; text=/sa.e/i is a
 // regular expression. The innermost element holding the text matches, lifted
 // to the control around it (a span inside a button names the button).
-const JSLocate = `function(kind, sel) {` + jsHelpers + `
+const jsFind = `
+const controlSel = 'a[href],button,input,select,textarea,summary,label,[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]';
+const find = (kind, sel) => {
   // Every root to search: the document and each open shadow root in it.
   const roots = [document];
   for (let i = 0; i < roots.length; i++)
@@ -114,62 +115,178 @@ const JSLocate = `function(kind, sel) {` + jsHelpers + `
       for (const t of tops) if (!skip.has(t.localName) && within(textOf(t))) visit(t);
       for (const b of r.querySelectorAll('input[type=button],input[type=submit],input[type=reset]')) if (match(norm(b.value))) found.push(b);
     }
-    const control = 'a[href],button,input,select,textarea,summary,label,[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]';
-    found = [...new Set(found.map(el => el.closest(control) || el))];
+    found = [...new Set(found.map(el => el.closest(controlSel) || el))];
   }
-  const el = found.find(visible) || found[0] || null;
-  return {count: found.length, el};
+  return found;
+};
+// The element at (x, y) of this frame's viewport, inside open shadow roots.
+const deepHit = (x, y) => {
+  let hit = document.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+};
+// inside: whether n is el or lies inside it, through shadow roots and slots.
+const inside = (n, el) => { for (; n; n = n.assignedSlot || n.parentNode || n.host) if (n === el) return true; return false; };
+`
+
+// JSLocate finds what a selector names (jsFind) and returns {count, el,
+// why}: how many elements matched and the one to act on. For css and
+// xpath that is the first visible match in document order (else the
+// first). For text=, where a phrase often sits in prose as well as on the
+// control, it is the match a person would act on: visible first, then not
+// covered by something else at its centre, then a control (a role, a
+// click handler, a pointer cursor, a tabindex), then in document order;
+// why says what set it apart.
+const JSLocate = `function(kind, sel) {` + jsHelpers + jsFind + `
+  const found = find(kind, sel);
+  if (kind !== 'text' || found.length < 2) return {count: found.length, el: found.find(visible) || found[0] || null, why: ''};
+  const vw = document.documentElement.clientWidth || innerWidth, vh = document.documentElement.clientHeight || innerHeight;
+  const uncovered = el => {
+    const r = [...el.getClientRects()].find(r => r.width > 0 && r.height > 0);
+    if (!r) return 0;
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    if (x < 0 || y < 0 || x >= vw || y >= vh) return 1; // out of view: not known
+    return inside(deepHit(x, y), el) ? 2 : 0;
+  };
+  const actionable = el => el.matches(controlSel) || el.hasAttribute('onclick') || el.hasAttribute('tabindex') ||
+    el.isContentEditable || getComputedStyle(el).cursor === 'pointer';
+  // The first 100 are weighed (a phrase all over a page costs no more).
+  const scored = found.slice(0, 100).map((el, i) => { const v = visible(el); return {el, i, v, u: v ? uncovered(el) : 0, a: v && actionable(el)}; });
+  scored.sort((p, q) => (q.v - p.v) || (q.u - p.u) || (q.a - p.a) || (p.i - q.i));
+  const best = scored[0], next = scored[1];
+  let why = '';
+  if (!best.v) why = '';
+  else if (best.u > next.u) why = next.v ? 'the visible one not covered by something else' : 'the visible one';
+  else if (best.a && !next.a) why = 'the visible control (the others are not clickable)';
+  else if (!next.v) why = 'the visible one';
+  return {count: found.length, el: best.el, why};
+}`
+
+// JSMatchesAt answers whether the element at (x, y) of this frame's
+// viewport is, or lies inside, one of the elements a selector names: a
+// cover that is itself a match.
+const JSMatchesAt = `function(kind, sel, x, y) {` + jsHelpers + jsFind + `
+  const hit = deepHit(x, y);
+  if (!hit) return false;
+  return find(kind, sel).some(f => inside(hit, f));
 }`
 
 // JSState reports whether the element can be acted on now, and what it is.
 const JSState = `function() {` + jsHelpers + `
   const el = this;
-  const s = {connected: el.isConnected, visible: visible(el), enabled: true, textField: false, readOnly: false,
+  const s = {connected: el.isConnected, visible: visible(el), enabled: true, textField: false, valueType: '', readOnly: false,
     tag: el.localName, role: roleOf(el), name: nameOf(el)};
   // Disabled natively (a fieldset included) or by aria-disabled.
   s.enabled = !(el.matches(':disabled') || el.closest('[aria-disabled="true"]'));
   const t = el.localName;
   const textTypes = ['text', 'search', 'email', 'url', 'tel', 'password', 'number'];
   s.textField = t === 'textarea' || (t === 'input' && textTypes.includes(el.type)) || el.isContentEditable;
+  // Inputs whose value is set whole, in its ISO form (JSSetValue).
+  s.valueType = t === 'input' && ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(el.type) ? el.type : '';
   s.readOnly = (t === 'textarea' || t === 'input') ? el.readOnly : el.getAttribute('aria-readonly') === 'true';
   return s;
 }`
 
-// JSPrepare brings the element into view (only when it is not fully in view
-// already) and picks the point to act on: the centre of its first box,
-// clipped to the viewport. It then asks the page what is at that point, so
-// a pointer never lands on something covering the element. Coordinates are
-// this frame's viewport's.
+// JSPrepare brings the element into view and picks the point to act on:
+// the centre of its first box, clipped to what shows of it, in the
+// viewport and inside every panel around it that clips (overflow other
+// than visible). When it does not show whole there, or something else is
+// at that point, it is scrolled to the middle of every scrolling ancestor
+// (scrollIntoView scrolls them all, the window last) and measured again.
+// It then asks the page what is at that point, so a pointer never lands
+// on something covering the element, and says whether the element is an
+// item of a list, a menu, a tree or a grid (or inside one, or one of like
+// siblings). Coordinates
+// are this frame's viewport's.
 const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   const el = this;
   if (!el.isConnected) return {gone: true};
   const vw = document.documentElement.clientWidth || innerWidth, vh = document.documentElement.clientHeight || innerHeight;
   const box = () => [...el.getClientRects()].find(r => r.width > 0 && r.height > 0);
+  const up = n => n.assignedSlot || (n.parentNode instanceof ShadowRoot ? n.parentNode.host : n.parentElement);
+  // What shows of the page around el: the viewport, cut by each ancestor
+  // that clips its overflow, up to a fixed one (which the rest do not clip).
+  const clip = () => {
+    let L = 0, T = 0, R = vw, B = vh;
+    if (getComputedStyle(el).position === 'fixed') return {L, T, R, B};
+    for (let n = up(el); n && n !== document.documentElement && n !== document.body; n = up(n)) {
+      const cs = getComputedStyle(n);
+      if (cs.display === 'contents' || cs.display === 'inline') continue;
+      if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
+        const r = n.getBoundingClientRect(), l = r.left + n.clientLeft, t = r.top + n.clientTop;
+        if (cs.overflowX !== 'visible') { L = Math.max(L, l); R = Math.min(R, l + n.clientWidth); }
+        if (cs.overflowY !== 'visible') { T = Math.max(T, t); B = Math.min(B, t + n.clientHeight); }
+      }
+      if (cs.position === 'fixed') break;
+    }
+    return {L, T, R, B};
+  };
+  const shows = (r, c) => r.left >= c.L && r.top >= c.T && r.right <= c.R && r.bottom <= c.B;
+  const centre = () => el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  // The point: the middle of what shows of r, else of what is in the viewport.
+  const aim = r => {
+    let c = clip();
+    let x0 = Math.max(r.left, c.L), x1 = Math.min(r.right, c.R), y0 = Math.max(r.top, c.T), y1 = Math.min(r.bottom, c.B);
+    if (x1 <= x0 || y1 <= y0) {
+      x0 = Math.max(r.left, 0); x1 = Math.min(r.right, vw); y0 = Math.max(r.top, 0); y1 = Math.min(r.bottom, vh);
+    }
+    if (x1 <= x0 || y1 <= y0) return null;
+    return {x: (x0 + x1) / 2, y: (y0 + y1) / 2};
+  };
   let r = box(), scrolled = false;
-  if (!r || r.left < 0 || r.top < 0 || r.right > vw || r.bottom > vh) {
-    el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  if (!r || !shows(r, clip())) {
+    centre();
     r = box();
     scrolled = true;
   }
   if (!r) return {hidden: true};
-  const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, vw), y0 = Math.max(r.top, 0), y1 = Math.min(r.bottom, vh);
-  if (x1 <= x0 || y1 <= y0) return {outside: true};
-  const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
+  let p = aim(r);
+  let hit = p && coveredBy(el, p.x, p.y);
+  if (!scrolled && (!p || hit)) {
+    // Covered where it stands (a sticky bar, the panel's edge): from the
+    // middle of its panels it may not be.
+    centre();
+    r = box();
+    scrolled = true;
+    if (!r) return {hidden: true};
+    p = aim(r);
+    hit = p && coveredBy(el, p.x, p.y);
+  }
+  if (!p) return {outside: true};
   const l = el.getBoundingClientRect();
-  return {x, y, left: l.left, top: l.top, scrolled, covered: coveredBy(el, x, y)};
+  // An item: in a list, a menu, a tree or a grid by its markup, or one of
+  // three or more like siblings (a menu of divs), itself or up to two
+  // levels up.
+  const like = n => { const p = n && n.parentElement; return !!p && [...p.children].filter(c => c.localName === n.localName && c.className === n.className).length >= 3; };
+  const inList = !!el.closest('li, option, [role=option], [role=menuitem], [role=menuitemradio], [role=menuitemcheckbox], [role=treeitem], [role=row], [role=listbox], [role=menu], [role=tree], [role=grid]') ||
+    like(el) || like(el.parentElement) || like(el.parentElement && el.parentElement.parentElement);
+  return {x: p.x, y: p.y, left: l.left, top: l.top, scrolled, covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit), inList};
 }`
 
 // JSHit answers, after the pointer moved, whether the element is still
 // there and still the one at the point (hover effects can cover it, or
-// remove it).
+// remove it). It runs as a task after the pointer's last move was handled
+// (a move is answered once the frame that handled it ran, its
+// requestAnimationFrame callbacks included), so what the page did on the
+// pointer's arrival is seen.
 const JSHit = `function(x, y) {` + jsHelpers + jsCovered + `
   if (!this.isConnected) return {gone: true};
-  return {covered: coveredBy(this, x, y)};
+  const hit = coveredBy(this, x, y);
+  return {covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit)};
 }`
 
-// jsCovered is appended to jsHelpers for the two functions above: what
-// covers el at (x, y), or "" when el (or something inside it, shadow trees
-// and slots included) is what the point hits.
+// jsCovered is appended to jsHelpers for the two functions above:
+// coveredBy(el, x, y) is what covers el at (x, y), null when el (or
+// something inside it, shadow trees and slots included) is what the point
+// hits; coverName says what that is as a person would point at it: the
+// control it belongs to, by role and name, or the nearest element that has
+// an id, a class or text; isPage, that the point reaches the page itself
+// (nothing is drawn there: the element is clipped, or lets the pointer
+// through).
 const jsCovered = `
 const coveredBy = (el, x, y) => {
   let hit = document.elementFromPoint(x, y);
@@ -179,12 +296,27 @@ const coveredBy = (el, x, y) => {
     if (!inner || inner === hit) break;
     hit = inner;
   }
-  if (!hit) return 'nothing (the point is outside the page)';
-  for (let n = hit; n; n = n.assignedSlot || n.parentNode || n.host) if (n === el) return '';
+  if (!hit) return document.documentElement;
+  for (let n = hit; n; n = n.assignedSlot || n.parentNode || n.host) if (n === el) return null;
   // A label clicks its control; a control clicked through its label is
   // not covered.
-  if (hit.closest && hit.closest('label') && hit.closest('label').control === el) return '';
-  return describe(hit);
+  if (hit.closest && hit.closest('label') && hit.closest('label').control === el) return null;
+  return hit;
+};
+const isPage = n => n === document.documentElement || n === document.body;
+const coverName = hit => {
+  if (isPage(hit)) return 'nothing drawn at that point (the page itself, ' + hit.localName + ')';
+  let c = hit;
+  for (let n = hit, i = 0; n && n.nodeType === 1 && !isPage(n) && i < 6; n = n.parentElement, i++) {
+    const role = roleOf(n);
+    if (!['generic', 'none', 'presentation', 'img', 'listitem', 'label'].includes(role)) { c = n; break; }
+  }
+  if (c === hit) {
+    for (let n = hit; n && n.nodeType === 1 && !isPage(n); n = n.parentElement)
+      if (n.id || (typeof n.className === 'string' && n.className.trim()) || norm(n.innerText)) { c = n; break; }
+  }
+  const role = roleOf(c), d = describe(c);
+  return role === 'generic' || role === c.localName || (role === 'button' && c.localName === 'button') ? d : role + ' ' + d;
 };
 `
 
@@ -206,6 +338,50 @@ const JSFocusText = `function() {
   let a = document.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   return a === el || el.contains(a);
+}`
+
+// JSSetValue gives an input whose value is set whole (date, time,
+// datetime-local, month, week, color, range) the value v, in the ISO form
+// the input holds, the way a person's choice in its picker does: focus,
+// the value, then input and change. It answers the value the input holds
+// then and whether it took v as given (the browser drops a value it cannot
+// parse, and a range moves to its nearest step within min and max).
+const JSSetValue = `function(v) {
+  // An empty string arrives as no argument (CallArgument's value is
+  // omitted when empty).
+  if (v === undefined || v === null) v = '';
+  const el = this;
+  el.focus();
+  const before = el.value;
+  el.value = v;
+  const now = el.value;
+  if (now === '' && v !== '') { el.value = before; return {value: before, refused: true}; }
+  if (now !== before) {
+    el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+    el.dispatchEvent(new Event('change', {bubbles: true}));
+  }
+  return {value: el.value, refused: false};
+}`
+
+// JSFieldValue answers what a field holds now, for an acting call's reply:
+// a control's value (cut to 200 characters), a checkbox's or radio's
+// checked state, for a password only whether it is filled. A label stands
+// for its control. field is false for an element that is no field.
+const JSFieldValue = `function() {
+  let el = this;
+  if (el.localName === 'label' && el.control) el = el.control;
+  if (!el.isConnected) return {field: false};
+  const cut = s => s.length > 200 ? s.slice(0, 199) + '…' : s;
+  const t = el.localName;
+  if (t === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return {field: true, checkable: true, checked: el.checked};
+  const role = el.getAttribute('role');
+  if (['checkbox', 'switch', 'radio', 'menuitemcheckbox', 'menuitemradio'].includes(role))
+    return {field: true, checkable: true, checked: el.getAttribute('aria-checked') === 'true'};
+  if (t === 'input' && el.type === 'password') return {field: true, password: true, filled: el.value !== ''};
+  if (t === 'input' || t === 'textarea') return {field: true, value: cut(el.value)};
+  if (t === 'select') return {field: true, value: cut(el.multiple ? [...el.selectedOptions].map(o => o.value).join(', ') : el.value)};
+  if (el.isContentEditable) return {field: true, value: cut((el.innerText || '').replace(/\n+$/, ''))};
+  return {field: false};
 }`
 
 // JSWaitChange resolves on the next change to this document (nodes,
@@ -265,6 +441,27 @@ const JSScrollIntoView = `function() {
   this.scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});
 }`
 
+// JSScrollPanels brings an element to the middle of the viewport and of
+// every panel around it that scrolls, and answers the innermost panel that
+// moved (the one a person would say was scrolled), described as hints
+// describe elements, with where it now stands; null when no panel moved.
+const JSScrollPanels = `function() {` + jsHelpers + `
+  const up = n => n.assignedSlot || (n.parentNode instanceof ShadowRoot ? n.parentNode.host : n.parentElement);
+  const panels = [];
+  for (let n = up(this); n && n !== document.documentElement && n !== document.body; n = up(n)) {
+    if (n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1) {
+      const cs = getComputedStyle(n);
+      if (/(auto|scroll|hidden|overlay)/.test(cs.overflowY + ' ' + cs.overflowX)) panels.push({n, top: n.scrollTop, left: n.scrollLeft});
+    }
+  }
+  this.scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});
+  const moved = panels.find(p => p.n.scrollTop !== p.top || p.n.scrollLeft !== p.left);
+  if (!moved) return null;
+  const n = moved.n;
+  return {panel: describe(n), y: Math.round(n.scrollTop), from: Math.round(moved.top), height: n.scrollHeight, view: n.clientHeight,
+    atBottom: Math.ceil(n.scrollTop + n.clientHeight) >= n.scrollHeight - 1};
+}`
+
 // JSFrames resolves after the page has drawn two frames (or 100 ms where
 // frames are throttled): the browser routes pointer events to an
 // out-of-process frame by where the last drawn frame put it, so after a
@@ -296,6 +493,9 @@ const JSSelect = `function(by, want, index) {
   const o = opts[i];
   if (o.disabled || (o.parentElement && o.parentElement.tagName === 'OPTGROUP' && o.parentElement.disabled))
     return {disabledOption: true, label: o.label.trim()};
+  // Where a person would see it: into view in its panels and the window.
+  const r = this.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight) this.scrollIntoView({block: 'center', behavior: 'instant'});
   if (this.selectedIndex !== i) {
     this.selectedIndex = i;
     this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));

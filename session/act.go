@@ -393,7 +393,7 @@ func (a *act) finish(ctx context.Context) (*ActResult, error) {
 	if a.loc != nil {
 		res.Matches = a.loc.Matches
 		if a.loc.Matches > 1 {
-			res.Hints = append(res.Hints, fmt.Sprintf("%d elements matched; the first visible one was used. If it was the wrong one, use a more specific selector or an aria-ref from read_page(mode=\"tree\").", a.loc.Matches))
+			res.Hints = append(res.Hints, a.loc.matchesHint())
 		}
 	}
 	a.addDialogs()

@@ -8,21 +8,21 @@ import (
 )
 
 // point prepares the element for the pointer (page.Point) and returns
-// that point in the tab's viewport and in its frame's; an element that
-// cannot take the pointer is the call's failure, with the next move.
-func (a *act) point(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
-	x, y, fx, fy, err = page.Point(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, a.group)
+// where to aim; an element that cannot take the pointer is the call's
+// failure, with the next move.
+func (a *act) point(ctx context.Context, n *page.Node) (page.Aim, error) {
+	aim, err := page.Point(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, a.group)
 	var pe *page.PointError
 	switch {
 	case errors.As(err, &pe):
-		return 0, 0, 0, 0, a.pointFailure(pe)
+		return aim, a.pointFailure(ctx, n, pe)
 	case errors.Is(err, page.ErrNoBox):
-		return 0, 0, 0, 0, noBox()
+		return aim, noBox()
 	}
-	return x, y, fx, fy, err
+	return aim, err
 }
 
-func (a *act) pointFailure(pe *page.PointError) *Error {
+func (a *act) pointFailure(ctx context.Context, n *page.Node, pe *page.PointError) *Error {
 	switch pe.Why {
 	case page.PointHidden:
 		return a.failure(StatusHidden, "the element stopped being visible as it was scrolled to",
@@ -31,13 +31,55 @@ func (a *act) pointFailure(pe *page.PointError) *Error {
 		return a.failure(StatusNotActionable, "the element lies outside the viewport and scrolling cannot bring it in (it is placed off-screen)",
 			"It is not meant to be reached from here; look for the control that shows it.")
 	case page.PointCovered:
-		return a.failure(StatusNotActionable, "the element is covered by "+pe.Covered,
-			"Something lies over it at the point a person would click (a banner, a dialog, an overlay): close or dismiss "+pe.Covered+" first, then retry.").
-			with("covered_by", pe.Covered)
+		return a.covered(ctx, n, pe.Covered, pe.Page, pe.X, pe.Y, false)
 	default:
 		return a.failure(StatusNotActionable, "the element's frame lies outside the viewport and scrolling cannot bring it in",
 			"Scroll the page to the frame (scroll with a selector for the iframe), then retry.")
 	}
+}
+
+// covered is the answer for an element something else lies over at the
+// point a person would click, (x, y) in its frame: what that is, and
+// whether it is itself a match of the selector (a text= that also names a
+// cover, a CSS class two layers share). onArrival: it came over the
+// element as the pointer arrived (a hover effect). bare: nothing is drawn
+// there but the page itself (the element is clipped, or lets the pointer
+// through).
+func (a *act) covered(ctx context.Context, n *page.Node, by string, bare bool, x, y float64, onArrival bool) *Error {
+	if bare {
+		return a.failure(StatusNotActionable, "the element does not take the pointer where a person would click it, even scrolled to the middle of every panel around it: the point reaches the page itself (it is clipped by a panel, or lets the pointer through)",
+			"Read the page (read_page) for the control that shows it or the one to use instead; if it sits in a panel, scroll(selector=...) on it, then retry.")
+	}
+	also := a.coverMatches(ctx, n, x, y)
+	msg := "the element is covered by " + by
+	if onArrival {
+		msg = "when the pointer reached it, the element was covered by " + by
+	}
+	var hint string
+	switch {
+	case also:
+		msg += ", which also matches the selector"
+		hint = "What lies on top is another match of the selector: if it is the one meant, act on it with a more specific selector or its aria-ref from read_page(mode=\"tree\"); otherwise dismiss it first, then retry."
+	case onArrival:
+		hint = "Moving the pointer over it opened something on top (a menu, a tooltip, an overlay): act on that first, or dismiss it, then retry."
+	default:
+		hint = "Something lies over it at the point a person would click (a banner, a dialog, an overlay: " + by + "): act on that or dismiss it first (read_page(mode=\"tree\") lists its controls), then retry."
+	}
+	return a.failure(StatusNotActionable, msg, hint).with("covered_by", by).with("covered_matches", also)
+}
+
+// coverMatches says whether what lies at (x, y) in n's frame is one of
+// the elements the call's selector names (false for an aria-ref, which
+// names one element, and when the page does not say).
+func (a *act) coverMatches(ctx context.Context, n *page.Node, x, y float64) bool {
+	if a.sel.kind == selRef || a.sel.raw == "" || n == nil {
+		return false
+	}
+	var also bool
+	if err := a.b.worlds.CallFunction(ctx, a.b.conn.Session(n.Session), n.Frame, page.JSMatchesAt, &also, string(a.sel.kind), a.sel.body, x, y); err != nil {
+		return false
+	}
+	return also
 }
 
 func noBox() error {

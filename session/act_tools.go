@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -33,7 +36,7 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 	spec.do = func(ctx context.Context, a *act) error {
 		a.res.Element = a.st.info()
 		if kind == actHover {
-			if _, _, _, _, err := a.pointAt(ctx, a.loc.Node); err != nil {
+			if _, err := a.pointAt(ctx, a.loc.Node); err != nil {
 				return err
 			}
 			a.settle(ctx, lingerLight, a.loc.Node)
@@ -43,31 +46,57 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 			return err
 		}
 		a.settle(ctx, lingerPress, a.loc.Node)
+		if a.st.checkable() {
+			a.fieldAfter(ctx, a.loc.Node, true)
+		}
 		return nil
 	}
 	return m.act(ctx, c, spec)
 }
 
-// pointAt brings the pointer over n, into view first, and answers the
-// point in the tab's viewport and in n's frame (for the hit check).
-func (a *act) pointAt(ctx context.Context, n *page.Node) (x, y, fx, fy float64, err error) {
-	if x, y, fx, fy, err = a.point(ctx, n); err != nil {
-		return 0, 0, 0, 0, err
+// pointAt brings the pointer over n, into view first, and answers where
+// it aimed (the point in the tab's viewport, and in n's frame for the hit
+// check). Over an item of a list, a menu, a tree or a grid the pointer
+// arrives as a person's passes over: it enters a little short of the
+// point, then moves on to it, a frame later, so the page sees it enter and
+// then move within (a list that ignores the pointer's first arrival, which
+// may be the list opening under a resting pointer, and picks the item it
+// then moves over, has picked it). Elsewhere it moves once, a frame
+// sooner.
+func (a *act) pointAt(ctx context.Context, n *page.Node) (page.Aim, error) {
+	aim, err := a.point(ctx, n)
+	if err != nil {
+		return aim, err
 	}
-	return x, y, fx, fy, page.MouseMove(ctx, a.b.conn.Session(a.tab.SessionID), x, y)
+	s := a.b.conn.Session(a.tab.SessionID)
+	if aim.InList {
+		if err := page.MouseMove(ctx, s, math.Max(aim.X-approach, 0), aim.Y); err != nil {
+			return aim, err
+		}
+	}
+	return aim, page.MouseMove(ctx, s, aim.X, aim.Y)
 }
+
+// approach is how far short of its point, in CSS pixels, the pointer
+// enters a list's item.
+const approach = 2
 
 // clickNode clicks n with the real mouse: the pointer arrives, and since
 // its arrival can change the page (a hover menu over the button, the
 // button replaced) the hit is checked again before pressing.
 func (a *act) clickNode(ctx context.Context, n *page.Node) error {
-	x, y, fx, fy, err := a.pointAt(ctx, n)
+	aim, err := a.pointAt(ctx, n)
 	if err != nil {
 		return err
 	}
+	x, y, fx, fy := aim.X, aim.Y, aim.FX, aim.FY
+	// JSHit runs once the pointer's move was handled: what the page did on
+	// its arrival (a list that picks the item under the pointer) is done
+	// before the press.
 	var hit struct {
 		Gone    bool   `json:"gone"`
 		Covered string `json:"covered"`
+		Page    bool   `json:"coverPage"`
 	}
 	if err := a.b.call(ctx, n, page.JSHit, &hit, fx, fy); err != nil {
 		return err
@@ -76,41 +105,49 @@ func (a *act) clickNode(ctx context.Context, n *page.Node) error {
 		return &page.NodeGoneError{Err: errors.New("detached")}
 	}
 	if hit.Covered != "" {
-		return a.failure(StatusNotActionable, "when the pointer reached it, the element was covered by "+hit.Covered,
-			"Moving the pointer over it opened something on top (a menu, a tooltip, an overlay): act on that first, or dismiss it, then retry.").
-			with("covered_by", hit.Covered)
+		return a.covered(ctx, n, hit.Covered, hit.Page, fx, fy, true)
 	}
 	return page.MouseClick(ctx, a.b.conn.Session(a.tab.SessionID), x, y)
 }
 
 // TypeText replaces what a text field holds with text, as typed text
 // arrives (Input.insertText: beforeinput and input fire), and with submit
-// presses Enter after it. The text is never echoed in the reply.
+// presses Enter after it. An input whose value is set whole (date, time,
+// datetime-local, month, week, color, range) takes text in its ISO form,
+// set as a choice in its picker is (JSSetValue). The reply says what the
+// field holds after (for a password, only that it is filled); the text is
+// never audited.
 func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text string, submit bool) (*ActResult, error) {
 	return m.act(ctx, c, actSpec{verb: "type_text", opts: opts, usable: actType, on: onElement, watch: settleInput,
 		do: func(ctx context.Context, a *act) error {
 			n := a.loc.Node
-			var focused bool
-			if err := a.b.call(ctx, n, page.JSFocusText, &focused); err != nil {
-				return err
-			}
-			if !focused {
-				return a.failure(StatusNotActionable, "the field did not take the focus (the page moved it elsewhere)",
-					"Click the field first, then type_text again; the page may open something in front of it.")
-			}
-			// Keys and text go to the focused frame through the tab's
-			// session.
 			s := a.b.conn.Session(a.tab.SessionID)
-			var err error
-			if text == "" {
-				// Nothing to insert: delete the selection, which is all it
-				// held.
-				err = page.Press(ctx, s, page.DeleteKey)
+			if vt := a.st.ValueType; vt != "" {
+				if err := a.setValue(ctx, n, vt, text); err != nil {
+					return err
+				}
 			} else {
-				err = page.InsertText(ctx, s, text)
-			}
-			if err != nil {
-				return err
+				var focused bool
+				if err := a.b.call(ctx, n, page.JSFocusText, &focused); err != nil {
+					return err
+				}
+				if !focused {
+					return a.failure(StatusNotActionable, "the field did not take the focus (the page moved it elsewhere)",
+						"Click the field first, then type_text again; the page may open something in front of it.")
+				}
+				// Keys and text go to the focused frame through the tab's
+				// session.
+				var err error
+				if text == "" {
+					// Nothing to insert: delete the selection, which is all it
+					// held.
+					err = page.Press(ctx, s, page.DeleteKey)
+				} else {
+					err = page.InsertText(ctx, s, text)
+				}
+				if err != nil {
+					return err
+				}
 			}
 			linger := lingerLight
 			if submit {
@@ -121,25 +158,178 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 			}
 			a.res.Element, a.res.TypedChars, a.res.Submitted = a.st.info(), len([]rune(text)), submit
 			a.settle(ctx, linger, n)
+			a.fieldAfter(ctx, n, false)
 			return nil
 		}})
 }
 
-// PressKey presses a key or chord ("Enter", "Control+a") in the focused
-// element of the active tab.
-func (m *Manager) PressKey(ctx context.Context, c Caller, key string, opts ActOptions) (*ActResult, error) {
-	ch, err := page.ParseChord(key)
-	if err != nil {
-		return nil, newError(StatusError, err.Error(),
-			`Name one key, with modifiers joined by "+": Enter, Escape, Tab, ArrowDown, PageDown, F5, a, Control+a, Shift+Tab, Control+Shift+ArrowLeft.`).with("argument", "key")
+// setValue gives an input of type vt (date, time, ...) the value text,
+// which must be in the form the input holds.
+func (a *act) setValue(ctx context.Context, n *page.Node, vt, text string) error {
+	v, form, ok := isoValue(vt, text)
+	if !ok {
+		return a.failure(StatusError, fmt.Sprintf("the text is not a %s value in the form %s", vt, form),
+			fmt.Sprintf("A %s input takes its value in ISO form, as the page's form sends it: %s. Repeat type_text with text in that form.", vt, form)).
+			with("argument", "text").with("expected", form)
+	}
+	var res struct {
+		Value   string `json:"value"`
+		Refused bool   `json:"refused"`
+	}
+	if err := a.b.call(ctx, n, page.JSSetValue, &res, v); err != nil {
+		return err
+	}
+	if res.Refused {
+		return a.failure(StatusError, fmt.Sprintf("the %s input did not take the value (not a valid %s)", vt, vt),
+			fmt.Sprintf("Give a %s that exists, in the form %s.", vt, form)).with("argument", "text").with("expected", form)
+	}
+	return nil
+}
+
+// isoForms are the forms of the inputs whose value is set whole, with an
+// example.
+var isoForms = map[string]string{
+	"date":           "YYYY-MM-DD (2014-02-01)",
+	"time":           "HH:MM, 24-hour, or HH:MM:SS (13:45)",
+	"datetime-local": "YYYY-MM-DDTHH:MM (2014-02-01T13:45)",
+	"month":          "YYYY-MM (2014-02)",
+	"week":           "YYYY-Www (2014-W05)",
+	"color":          "#rrggbb in hex (#ff0000)",
+	"range":          "a number (42)",
+}
+
+var (
+	reDate  = regexp.MustCompile(`^(\d{4,})-(\d{2})-(\d{2})$`)
+	reTime  = regexp.MustCompile(`^([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d(\.\d{1,3})?)?$`)
+	reMonth = regexp.MustCompile(`^(\d{4,})-(0[1-9]|1[0-2])$`)
+	reWeek  = regexp.MustCompile(`^(\d{4,})-W(0[1-9]|[1-4]\d|5[0-3])$`)
+	reColor = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+)
+
+// isoValue checks text against the form an input of type vt holds, and
+// answers the value to set (a colour lower-cased, a datetime's space made
+// a T), that form, and whether it fits.
+func isoValue(vt, text string) (string, string, bool) {
+	form := isoForms[vt]
+	t := strings.TrimSpace(text)
+	date := func(s string) bool {
+		m := reDate.FindStringSubmatch(s)
+		if m == nil {
+			return false
+		}
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		d, _ := strconv.Atoi(m[3])
+		if y < 1 || mo < 1 || mo > 12 || d < 1 {
+			return false
+		}
+		return d <= time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	}
+	if t == "" && vt != "color" && vt != "range" {
+		// "" clears a date or a time, as the picker's clear button does.
+		return "", form, true
+	}
+	switch vt {
+	case "date":
+		return t, form, date(t)
+	case "time":
+		return t, form, reTime.MatchString(t)
+	case "datetime-local":
+		i := strings.IndexAny(t, "T ")
+		if i < 0 {
+			return t, form, false
+		}
+		t = t[:i] + "T" + t[i+1:]
+		return t, form, date(t[:i]) && reTime.MatchString(t[i+1:])
+	case "month":
+		return t, form, reMonth.MatchString(t)
+	case "week":
+		return t, form, reWeek.MatchString(t)
+	case "color":
+		return strings.ToLower(t), form, reColor.MatchString(t)
+	case "range":
+		f, err := strconv.ParseFloat(t, 64)
+		return t, form, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
+	}
+	return t, form, false
+}
+
+// fieldAfter puts what the field n holds now into the reply (JSFieldValue);
+// onlyCheckable: only a checkbox, radio or switch (a click). A field gone
+// with the page (a submit that navigated) says nothing.
+func (a *act) fieldAfter(ctx context.Context, n *page.Node, onlyCheckable bool) {
+	var v struct {
+		Field     bool   `json:"field"`
+		Value     string `json:"value"`
+		Checkable bool   `json:"checkable"`
+		Checked   bool   `json:"checked"`
+		Password  bool   `json:"password"`
+		Filled    bool   `json:"filled"`
+	}
+	if a.outcome.Navigated || a.outcome.TabClosed {
+		return
+	}
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	if err := a.b.call(qctx, n, page.JSFieldValue, &v); err != nil || !v.Field || (onlyCheckable && !v.Checkable) {
+		return
+	}
+	a.res.Field = &FieldValue{Value: v.Value, Checkable: v.Checkable, Checked: v.Checked, Password: v.Password, Filled: v.Filled}
+}
+
+// maxKeys is the most keys one press_key sequence presses.
+const maxKeys = 50
+
+// PressKey presses each key or chord of keys in turn ("Enter",
+// "Control+a") in the focused element of the active tab, letting the page
+// run what each queued before the next (focus moved by Tab, a list opened
+// by ArrowDown). seq: keys was given as a sequence (the reply says keys).
+func (m *Manager) PressKey(ctx context.Context, c Caller, keys []string, seq bool, opts ActOptions) (*ActResult, error) {
+	arg := "key"
+	if seq {
+		arg = "keys"
+	}
+	if len(keys) == 0 {
+		return nil, newError(StatusError, "keys is empty", `Pass the keys to press in order: keys=["Tab","Tab","Enter"].`).with("argument", arg)
+	}
+	if len(keys) > maxKeys {
+		return nil, newError(StatusError, fmt.Sprintf("keys holds %d keys, more than %d", len(keys), maxKeys),
+			"Press them in several calls, or type text with type_text.").with("argument", arg)
+	}
+	chords := make([]page.KeyChord, len(keys))
+	for i, key := range keys {
+		ch, err := page.ParseChord(key)
+		if err != nil {
+			msg := err.Error()
+			if seq {
+				msg = fmt.Sprintf("keys[%d]: %s", i, msg)
+			}
+			return nil, newError(StatusError, msg,
+				`Name one key, with modifiers joined by "+": Enter, Escape, Tab, ArrowDown, PageDown, F5, a, Control+a, Shift+Tab, Control+Shift+ArrowLeft.`).with("argument", arg)
+		}
+		chords[i] = ch
 	}
 	return m.act(ctx, c, actSpec{verb: "key press", opts: opts, on: onFocus, watch: settleInput,
 		downloadWait: keyDownloadWait, downloadGrace: BlockedGrace,
 		do: func(ctx context.Context, a *act) error {
-			if err := page.Press(ctx, a.b.conn.Session(a.tab.SessionID), ch); err != nil {
-				return err
+			s := a.b.conn.Session(a.tab.SessionID)
+			for i, ch := range chords {
+				if i > 0 {
+					// What the last key queued runs before the next (a
+					// page that moved away ends the wait at once).
+					dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+					_ = a.b.worlds.CallFunction(dctx, s, cdp.FrameID(a.tab.ID), page.JSDrain, nil)
+					cancel()
+				}
+				if err := page.Press(ctx, s, ch); err != nil {
+					return err
+				}
 			}
-			a.res.Key = key
+			if seq {
+				a.res.Keys = keys
+			} else {
+				a.res.Key = keys[0]
+			}
 			a.settle(ctx, lingerPress, nil)
 			return nil
 		}})
@@ -190,6 +380,7 @@ func (m *Manager) SelectOption(ctx context.Context, c Caller, opts ActOptions, b
 			a.res.Element = a.st.info()
 			a.res.Selected = &SelectedOption{Value: res.Value, Label: res.Label, Index: res.Index}
 			a.settle(ctx, lingerPress, a.loc.Node)
+			a.fieldAfter(ctx, a.loc.Node, false)
 			return nil
 		}})
 }
@@ -211,7 +402,8 @@ type scrollState struct {
 }
 
 // Scroll moves the window: to an end, by a wheel turn, or until an element
-// is in view. The answer is where it settled.
+// is in view, in the window and in every panel around it that scrolls. The
+// answer is where the window settled, and the panel that moved.
 func (m *Manager) Scroll(ctx context.Context, c Caller, so ScrollOptions) (*ActResult, error) {
 	on := onPage
 	if so.Selector != "" {
@@ -227,9 +419,18 @@ func (m *Manager) Scroll(ctx context.Context, c Caller, so ScrollOptions) (*ActR
 				return err
 			}
 			expectMove := false
+			var panel *struct {
+				Panel    string  `json:"panel"`
+				Y        float64 `json:"y"`
+				Height   float64 `json:"height"`
+				View     float64 `json:"view"`
+				AtBottom bool    `json:"atBottom"`
+			}
 			switch {
 			case a.loc != nil:
-				if err := b.call(ctx, a.loc.Node, page.JSScrollIntoView, nil); err != nil {
+				// Into the middle of the window and of each panel around it
+				// that scrolls; the answer names the panel that moved.
+				if err := b.call(ctx, a.loc.Node, page.JSScrollPanels, &panel); err != nil {
 					return err
 				}
 				a.res.Element = a.st.info()
@@ -256,8 +457,11 @@ func (m *Manager) Scroll(ctx context.Context, c Caller, so ScrollOptions) (*ActR
 			if err := b.worlds.CallFunction(ctx, s, main, page.JSScrollState, &after, 1500, expectMove, before.Y); err != nil {
 				return err
 			}
-			moved := after.Y != before.Y
+			moved := after.Y != before.Y || panel != nil
 			a.res.Scroll = &ScrollPosition{Y: int64(after.Y), Height: int64(after.Height), ViewportHeight: int64(after.View), AtBottom: after.AtBottom, Moved: moved}
+			if panel != nil {
+				a.res.Scroll.Panel = &PanelScroll{Element: panel.Panel, Y: int64(panel.Y), Height: int64(panel.Height), ViewportHeight: int64(panel.View), AtBottom: panel.AtBottom}
+			}
 			a.res.Hints = append(a.res.Hints, scrollHint(so, a.loc != nil, before, after, moved)...)
 			return nil
 		}})
@@ -270,7 +474,7 @@ func scrollHint(so ScrollOptions, toElement bool, before, after scrollState, mov
 		why := "The window did not move"
 		switch {
 		case toElement:
-			why += ": the element was already in view, or it sits in a panel that scrolls by itself"
+			why = "Nothing moved: the element was already in view"
 		case so.To == "bottom" || so.ByY > 0:
 			if before.AtBottom {
 				why += ": it is already at the bottom"
@@ -279,6 +483,9 @@ func scrollHint(so ScrollOptions, toElement bool, before, after scrollState, mov
 			if before.Y == 0 {
 				why += ": it is already at the top"
 			}
+		}
+		if toElement {
+			return []string{why + "."}
 		}
 		return []string{why + ". Content that scrolls inside its own panel moves with scroll(selector=...) on an element inside it."}
 	}

@@ -38,10 +38,21 @@ type elemState struct {
 	Visible   bool   `json:"visible"`
 	Enabled   bool   `json:"enabled"`
 	TextField bool   `json:"textField"`
+	ValueType string `json:"valueType"` // date, time, datetime-local, month, week, color, range: set whole (JSSetValue)
 	ReadOnly  bool   `json:"readOnly"`
 	Tag       string `json:"tag"`
 	Role      string `json:"role"`
 	Name      string `json:"name"`
+}
+
+// checkable: a click on it may check or uncheck a field (a checkbox, a
+// radio, a switch, or a label, which stands for its control).
+func (s elemState) checkable() bool {
+	switch s.Role {
+	case "checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "label":
+		return true
+	}
+	return s.Tag == "label"
 }
 
 func (s elemState) info() *ElementInfo {
@@ -85,7 +96,7 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 		case errors.As(err, &se):
 			// A bad selector or a stale ref: no waiting makes it good.
 			return nil, st, a.annotate(ctx, se)
-		case errors.As(err, &gone), err != nil && cdpconn.IsContextGone(err):
+		case (errors.As(err, &gone) || (err != nil && cdpconn.IsContextGone(err))) && wctx.Err() == nil:
 			// Gone as we looked (the frame navigated): look again.
 			last, looked = StatusNotFound, true
 		case err != nil && wctx.Err() == nil:
@@ -104,9 +115,9 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 				last = StatusDisabled
 			}
 			if last == "" {
-				if kind == actType && !st.TextField {
+				if kind == actType && !st.TextField && st.ValueType == "" {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a text field (%s %q)", st.Tag, st.Role, st.Name),
-						"type_text needs an input, a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
+						"type_text needs an input (text kinds, and date, time, color or range in ISO form), a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
 				}
 				if kind == actSelect && st.Tag != "select" {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),

@@ -216,7 +216,7 @@ func (b *Browser) locateSubmit(ctx context.Context, tab cdpguard.Target, sel par
 		return &located{Matches: match.Matches, Node: n}, nil
 	}
 	// No control says it: it may be CSS ("#save", "button.primary").
-	count, cn, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), string(selCSS), sel.body, group)
+	found, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), string(selCSS), sel.body, group)
 	var bad *page.InvalidSelectorError
 	if errors.As(err, &bad) {
 		return &located{}, nil
@@ -224,7 +224,7 @@ func (b *Browser) locateSubmit(ctx context.Context, tab cdpguard.Target, sel par
 	if err != nil {
 		return nil, err
 	}
-	return &located{Matches: count, Node: cn}, nil
+	return &located{Matches: found.Count, Node: found.Node}, nil
 }
 
 // submitNotFound words a submit text that named nothing: no control says

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/lyrad/lyrad/cdpguard"
@@ -83,6 +84,7 @@ func parseSelector(raw string) (parsedSelector, error) {
 type located struct {
 	Matches int
 	Node    *page.Node // the element to act on; nil when nothing matched
+	Why     string     // text=: why this match was taken over the first visible one ("" when it was that one)
 }
 
 // locate resolves a selector on the tab (page.Locate). A syntax error is
@@ -99,7 +101,7 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 		}
 		return &located{Matches: 1, Node: page.NewNode(e.SessionID, e.FrameID, e.Backend, group)}, nil
 	}
-	count, n, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), string(sel.kind), sel.body, group)
+	found, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), string(sel.kind), sel.body, group)
 	var bad *page.InvalidSelectorError
 	if errors.As(err, &bad) {
 		return nil, selectorError(sel.raw, "the selector is not valid: "+bad.Text)
@@ -107,10 +109,25 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 	if err != nil {
 		return nil, err
 	}
-	return &located{Matches: count, Node: n}, nil
+	return &located{Matches: found.Count, Node: found.Node, Why: found.Why}, nil
 }
 
 // call runs fn with `this` bound to the node (page.Call).
 func (b *Browser) call(ctx context.Context, n *page.Node, fn string, out any, args ...any) error {
 	return page.Call(ctx, b.conn, &b.worlds, n, fn, out, args...)
+}
+
+// matchesHint says, when several elements matched, which one was used and
+// how many others there were.
+func (l *located) matchesHint() string {
+	which := "the first visible one"
+	if l.Why != "" {
+		which = l.Why
+	}
+	others := "others"
+	if l.Matches == 2 {
+		others = "other"
+	}
+	return fmt.Sprintf("%d elements matched; %s was used (%d %s matched). If it was the wrong one, use a more specific selector or an aria-ref from read_page(mode=\"tree\").",
+		l.Matches, which, l.Matches-1, others)
 }

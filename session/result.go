@@ -40,7 +40,9 @@ type ActResult struct {
 
 	TypedChars int             // type_text
 	Submitted  bool            // type_text: Enter was pressed after
+	Field      *FieldValue     // type_text, select_option, a click on a checkbox: what the field holds after
 	Key        string          // press_key, as given
+	Keys       []string        // press_key with a sequence, as given
 	Selected   *SelectedOption // select_option
 	Scroll     *ScrollPosition // scroll
 	Load       *LoadInfo       // navigate, go_back, reload_page
@@ -94,11 +96,28 @@ type SelectedOption struct {
 	Index int
 }
 
+// FieldValue is what a field holds after an acting call changed it.
+type FieldValue struct {
+	Value     string // cut to 200 characters; "" for a password and a checkbox
+	Checkable bool   // a checkbox, radio or switch: Checked says its state
+	Checked   bool
+	Password  bool // a password field: Filled says only whether it holds anything
+	Filled    bool
+}
+
 // ScrollPosition is where a scroll settled.
 type ScrollPosition struct {
 	Y, Height, ViewportHeight int64
 	AtBottom                  bool
-	Moved                     bool
+	Moved                     bool         // the window or a panel moved
+	Panel                     *PanelScroll // the panel around the element that moved, if one did
+}
+
+// PanelScroll is where a panel that scrolls by itself settled.
+type PanelScroll struct {
+	Element                   string // described as hints describe elements: div#list.inbox
+	Y, Height, ViewportHeight int64
+	AtBottom                  bool
 }
 
 // LoadInfo describes the document a navigation, a history step or a reload

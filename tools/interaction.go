@@ -22,7 +22,7 @@ func interactionTools(d Deps) []*tool {
 			description: "Click the element selector names with the real mouse, after scrolling it into view; the first visible match is clicked (matches, clicked). " +
 				actConsent + " " + failsFast + " " + setsOff,
 			params: []param{selectorParam(true), submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam},
-			output: merge(targetOut, map[string]any{"clicked": elementOut, "download": downloadOut["download"]}),
+			output: merge(targetOut, merge(fieldOut, map[string]any{"clicked": elementOut, "download": downloadOut["download"]})),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
@@ -30,13 +30,16 @@ func interactionTools(d Deps) []*tool {
 				}
 				opts.Intent.Submit = c.boolean("submits")
 				res, err := m.Click(ctx, c.caller, opts)
-				return actReply(res, err, acted("clicked"))
+				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
+					acted("clicked")(r, out)
+					fieldFields(r, out)
+				})
 			},
 		},
 		{
 			name:  "type_text",
 			title: "Type into a field",
-			description: "Replace what a text field holds with text, typed (input events fire). The text is never echoed or audited. " +
+			description: "Replace what a text field holds with text, typed (input events fire; date/time/color inputs: ISO form, 2014-02-01). Not audited. " +
 				actConsent + " " + failsFast + " " + setsOff,
 			params: []param{
 				selectorParam(true),
@@ -45,9 +48,9 @@ func interactionTools(d Deps) []*tool {
 				{name: "submit", kind: "boolean", description: "Press Enter afterwards to send the form (asks SUBMIT)."},
 				timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(targetOut, map[string]any{
+			output: merge(targetOut, merge(fieldOut, map[string]any{
 				"typed_into": elementOut, "typed_chars": sInt(""), "submitted": sBool("Enter was pressed"),
-			}),
+			})),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
@@ -77,6 +80,7 @@ func interactionTools(d Deps) []*tool {
 					if r.Submitted {
 						out["submitted"] = true
 					}
+					fieldFields(r, out)
 				})
 			},
 		},
@@ -86,20 +90,37 @@ func interactionTools(d Deps) []*tool {
 			description: "Press a key or chord on the focused element; it does what the page makes of it. " +
 				actConsent + " " + setsOff,
 			params: []param{
-				{name: "key", kind: "string", required: true, description: "Enter, Escape, Tab, a, Control+a, Shift+Tab ..."},
+				{name: "key", kind: "string", description: "Enter, Escape, Tab, a, Control+a, Shift+Tab ..."},
+				{name: "keys", kind: "array", description: "Instead of key: several, in order."},
 				submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(merge(actOut, changesOut), map[string]any{"key": sStr(""), "download": downloadOut["download"]}),
+			output: merge(merge(actOut, changesOut), map[string]any{"key": sStr(""), "keys": sArr(""), "download": downloadOut["download"]}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
+				_, hasKey := c.args["key"]
+				keys, hasKeys := c.args["keys"].([]string)
+				if hasKey == hasKeys {
+					arg := "key"
+					if hasKey {
+						arg = "key, keys"
+					}
+					return nil, badArg(arg, "press_key takes exactly one of key or keys",
+						`Pass key="Enter" for one key, or keys=["Tab","Tab","Enter"] for several in order.`)
+				}
+				if !hasKeys {
+					keys = []string{c.str("key")}
+				}
 				opts, err := actOptions(c, false)
 				if err != nil {
 					return nil, err
 				}
 				opts.Intent.Submit = c.boolean("submits")
-				res, err := m.PressKey(ctx, c.caller, c.str("key"), opts)
+				res, err := m.PressKey(ctx, c.caller, keys, hasKeys, opts)
 				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
 					if r.Key != "" {
 						out["key"] = r.Key
+					}
+					if len(r.Keys) > 0 {
+						out["keys"] = r.Keys
 					}
 				})
 			},
@@ -133,7 +154,8 @@ func interactionTools(d Deps) []*tool {
 			},
 			output: merge(targetOut, map[string]any{
 				"scroll_y": sInt("settled"), "scroll_height": sInt(""), "viewport_height": sInt(""),
-				"at_bottom": sBool(""), "moved": sBool(""), "scrolled_to": elementOut,
+				"at_bottom": sBool(""), "moved": sBool("window or panel"), "scrolled_to": elementOut,
+				"panel": sObj("element, scroll_y, scroll_height, height, at_bottom"),
 			}),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				given := 0
@@ -182,7 +204,7 @@ func interactionTools(d Deps) []*tool {
 				{name: "index", kind: "integer", description: "Position, from 0."},
 				submitsParam, timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(targetOut, map[string]any{"selected": sObj("value, label, index"), "select": elementOut}),
+			output: merge(targetOut, merge(fieldOut, map[string]any{"selected": sObj("value, label, index"), "select": elementOut})),
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				given := present(c, "value", "label")
 				if _, ok := c.args["index"]; ok {
@@ -216,6 +238,7 @@ func interactionTools(d Deps) []*tool {
 					if r.Element != nil {
 						out["select"] = element(r.Element)
 					}
+					fieldFields(r, out)
 				})
 			},
 		},
@@ -267,8 +290,29 @@ func scrollFields(r *session.ActResult, out map[string]any) {
 		out["scroll_y"], out["scroll_height"], out["viewport_height"] = p.Y, p.Height, p.ViewportHeight
 		out["at_bottom"], out["moved"] = p.AtBottom, p.Moved
 	}
+	if p := r.Scroll; p != nil && p.Panel != nil {
+		out["panel"] = map[string]any{"element": p.Panel.Element, "scroll_y": p.Panel.Y, "scroll_height": p.Panel.Height,
+			"height": p.Panel.ViewportHeight, "at_bottom": p.Panel.AtBottom}
+	}
 	if r.Element != nil {
 		out["scrolled_to"] = element(r.Element)
+	}
+}
+
+// fieldOut is what a call that changes a field answers about it after.
+var fieldOut = map[string]any{"value": sStr(""), "checked": sBool(""), "filled": sBool("password")}
+
+// fieldFields are what the field holds after the call.
+func fieldFields(r *session.ActResult, out map[string]any) {
+	f := r.Field
+	switch {
+	case f == nil:
+	case f.Checkable:
+		out["checked"] = f.Checked
+	case f.Password:
+		out["filled"] = f.Filled
+	default:
+		out["value"] = f.Value
 	}
 }
 

@@ -46,7 +46,7 @@ type Session interface {
 	Click(ctx context.Context, c session.Caller, opts session.ActOptions) (*session.ActResult, error)
 	Hover(ctx context.Context, c session.Caller, opts session.ActOptions) (*session.ActResult, error)
 	TypeText(ctx context.Context, c session.Caller, opts session.ActOptions, text string, submit bool) (*session.ActResult, error)
-	PressKey(ctx context.Context, c session.Caller, key string, opts session.ActOptions) (*session.ActResult, error)
+	PressKey(ctx context.Context, c session.Caller, keys []string, seq bool, opts session.ActOptions) (*session.ActResult, error)
 	Scroll(ctx context.Context, c session.Caller, so session.ScrollOptions) (*session.ActResult, error)
 	SelectOption(ctx context.Context, c session.Caller, opts session.ActOptions, by session.SelectBy) (*session.ActResult, error)
 	Tabs(ctx context.Context, c session.Caller) (*session.TabList, error)
