@@ -1,0 +1,217 @@
+package e2e
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The guide (lyrad://guide, tools/guide.md, made from README.md's "Working
+// with pages") states how pages behave. Each statement that a page can show
+// has a test here, named TestGuide*, run through MCP on loopback pages.
+
+// treeRef finds the ref of the first tree line matching re.
+func treeRef(t *testing.T, tree, re string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^aria-ref=(e\d+) ` + re).FindStringSubmatch(tree)
+	if m == nil {
+		t.Fatalf("no tree line matches %q in:\n%s", re, tree)
+	}
+	return m[1]
+}
+
+// "A ref lasts while its element stays in its document": later reads (a
+// text read, a tree read of another region, a tree read after the page
+// changed) keep it and give the element the same ref; the element's removal
+// and a navigation end it (not_found, with the hint to read again).
+func TestGuideRefLifetime(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Inbox</title><h1>Inbox</h1>
+<div id="list"><button id="arch" onclick="fetch('/archived')">Archive</button></div>
+<div id="side"><button>Settings</button></div>
+<button id="add" onclick="for (let i = 0; i < 5; i++) { const b = document.createElement('button'); b.textContent = 'New ' + i; list.prepend(b) }">Add</button>
+<button id="rm" onclick="arch.remove()">Remove</button>`)
+	s.page("/other", `<!doctype html><title>Other</title><button>Elsewhere</button>`)
+	s.handle("/archived", func(w http.ResponseWriter, r *http.Request) {})
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	tree := func(args map[string]any) string {
+		args["mode"] = "tree"
+		env := call(t, cs, "read_page", args)
+		wantStatus(t, env, "ok")
+		return env["tree"].(string)
+	}
+	first := tree(map[string]any{})
+	arch := treeRef(t, first, `button "Archive"`)
+	settings := treeRef(t, first, `button "Settings"`)
+
+	wantStatus(t, call(t, cs, "read_page", map[string]any{}), "ok")
+	tree(map[string]any{"selector": "#side"})
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "#add"}), "ok")
+	if again := tree(map[string]any{}); treeRef(t, again, `button "Archive"`) != arch {
+		t.Errorf("Archive changed ref after the page changed: %s, then\n%s", arch, again)
+	}
+	// The latest read is of one region, which Archive is not in.
+	tree(map[string]any{"selector": "#side"})
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "aria-ref=" + arch}), "ok")
+	waitFor(t, "the click by the first read's ref", 10*time.Second, func() bool { return s.count("/archived") == 1 })
+
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "#rm"}), "ok")
+	env := call(t, cs, "click", map[string]any{"selector": "aria-ref=" + arch})
+	wantStatus(t, env, "not_found")
+	if h, _ := env["hint"].(string); !strings.Contains(h, `read_page(mode="tree") again`) {
+		t.Errorf("removed element's ref: hint %q", h)
+	}
+	wantStatus(t, call(t, cs, "read_page", map[string]any{"selector": "aria-ref=" + settings}), "ok")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/other"}), "ok")
+	wantStatus(t, call(t, cs, "read_page", map[string]any{"selector": "aria-ref=" + settings}), "not_found")
+}
+
+// "`-> #` is a link that loads no page" (href="#", a script's link): the
+// tree does not show it as a link to the page itself. Needs the clickables
+// branch.
+func TestGuideHashLink(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/page.html", `<!doctype html><title>Links</title>
+<a href="#" onclick="document.title='menu'; return false">Open menu</a> <a href="/real">Real page</a>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/page.html"}), "ok")
+	tree := call(t, cs, "read_page", map[string]any{"mode": "tree"})["tree"].(string)
+	treeRef(t, tree, `link "Open menu" -> #$`)
+	treeRef(t, tree, `link "Real page" -> /real$`)
+}
+
+// "A field's line shows its value; a password only that it is filled;
+// hide_values=true leaves values out" and "an unlabelled field is named by
+// the text next to it (near ...)". Needs the clickables branch.
+func TestGuideValuesInTree(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Values</title>
+<label>Tags <input id="tags" value="Macao"></label>
+<label>Password <input type="password" value="hunter2"></label>
+<label><input type="checkbox" checked> Remember me</label>
+<table><tr><td>Username</td><td><input id="u"></td></tr></table>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	tree := call(t, cs, "read_page", map[string]any{"mode": "tree"})["tree"].(string)
+	treeRef(t, tree, `textbox "Tags": Macao`)
+	treeRef(t, tree, `checkbox "Remember me" \[checked\]`)
+	treeRef(t, tree, `textbox \(near "Username"\)`)
+	if strings.Contains(tree, "hunter2") {
+		t.Errorf("the password is shown:\n%s", tree)
+	}
+	hidden := call(t, cs, "read_page", map[string]any{"mode": "tree", "hide_values": true})
+	wantStatus(t, hidden, "ok")
+	if strings.Contains(hidden["tree"].(string), "Macao") {
+		t.Errorf("hide_values=true shows a value:\n%s", hidden["tree"])
+	}
+}
+
+// "A click moves the mouse over the element first: a list that picks on
+// hover picks the item clicked" (here by mousemove, which a press alone does
+// not fire). Needs the acting branch.
+func TestGuideHoverPicks(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Pick</title>
+<input id="tags" aria-label="Tags" autocomplete="off">
+<ul id="opts" style="list-style:none;padding:0;margin:0;width:200px">
+<li>Lisbon</li><li>Madrid</li><li>Macau</li><li>Macao</li></ul>
+<script>
+let active = 0;
+const items = [...document.querySelectorAll('#opts li')];
+items.forEach((li, i) => {
+  li.style.padding = '4px';
+  li.addEventListener('mousemove', () => { active = i; });
+  li.addEventListener('mousedown', e => { e.preventDefault(); tags.value = items[active].textContent; document.title = 'picked:' + tags.value; });
+});
+</script>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "#opts li:nth-child(4)"}), "ok")
+	env := call(t, cs, "get_url", nil)
+	if env["title"] != "picked:Macao" {
+		t.Errorf("clicked the 4th suggestion, the page picked %v", env["title"])
+	}
+}
+
+// "A click scrolls the element into view in every panel around it." Needs
+// the acting branch.
+func TestGuideClickScrollsPanels(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Panel</title><style>body{margin:0;height:100vh;overflow:hidden}</style>
+<div id="panel" style="height:300px;overflow:auto;border:1px solid"><div style="height:2000px">Terms</div>
+<button id="accept" onclick="document.title='accepted'">Accept</button></div>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	env := call(t, cs, "click", map[string]any{"selector": "#accept"})
+	wantStatus(t, env, "ok")
+	waitFor(t, "the click below the panel's fold", 10*time.Second, func() bool {
+		return call(t, cs, "get_url", nil)["title"] == "accepted"
+	})
+}
+
+// "type_text fills date, time, month, week, color and range inputs with the
+// ISO form; a malformed value is an error naming the format." Needs the
+// acting branch.
+func TestGuideDateInputs(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Dates</title>
+<label>Start <input type="date" id="d" oninput="this.dataset.i=1" onchange="document.title='d:'+this.value+':'+this.dataset.i"></label>
+<label>At <input type="time" id="t" onchange="document.title='t:'+this.value"></label>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	wantStatus(t, call(t, cs, "type_text", map[string]any{"selector": "#d", "text": "2014-02-01"}), "ok")
+	if title := call(t, cs, "get_url", nil)["title"]; title != "d:2014-02-01:1" {
+		t.Errorf("date input after type_text: %v (want input and change fired)", title)
+	}
+	wantStatus(t, call(t, cs, "type_text", map[string]any{"selector": "#t", "text": "13:45"}), "ok")
+	if title := call(t, cs, "get_url", nil)["title"]; title != "t:13:45" {
+		t.Errorf("time input after type_text: %v", title)
+	}
+	env := call(t, cs, "type_text", map[string]any{"selector": "#d", "text": "01/02/2014"})
+	if env["status"] == "ok" {
+		t.Fatalf("a malformed date was taken: %v", env)
+	}
+	if msg := jsonString(env); !strings.Contains(msg, "YYYY-MM-DD") && !strings.Contains(msg, "2014-02-01") {
+		t.Errorf("the error does not name the format: %v", env)
+	}
+}
+
+// "press_key takes a sequence: keys=[...]". Needs the acting branch.
+func TestGuidePressKeySequence(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Keys</title><input id="a" aria-label="First">
+<button onclick="document.title='one'">One</button><button onclick="document.title='two'">Two</button>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "#a"}), "ok")
+	wantStatus(t, call(t, cs, "press_key", map[string]any{"keys": []any{"Tab", "Tab", "Enter"}}), "ok")
+	waitFor(t, "Tab, Tab, Enter", 10*time.Second, func() bool { return call(t, cs, "get_url", nil)["title"] == "two" })
+}
+
+// "Acting calls answer changes: the tree lines that appeared, disappeared
+// or changed." Needs the changes branch.
+func TestGuideChangesOnActing(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Mail</title><button onclick="dlg.hidden=false">Delete all</button>
+<div id="dlg" role="dialog" aria-label="Confirm delete" hidden><p>Delete 3 messages?</p><button>Delete</button><button>Cancel</button></div>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	wantStatus(t, call(t, cs, "read_page", map[string]any{"mode": "tree"}), "ok")
+	env := call(t, cs, "click", map[string]any{"selector": "text=Delete all"})
+	wantStatus(t, env, "ok")
+	ch := jsonString(env["changes"])
+	if env["changes"] == nil || !strings.Contains(ch, "Cancel") {
+		t.Errorf("the click's answer does not say the dialog opened: changes = %s", ch)
+	}
+}
