@@ -13,10 +13,10 @@ import (
 var updateGuide = flag.Bool("update-guide", false, "rewrite guide.md from README.md (go generate ./tools)")
 
 // guideSections are the README sections the guide is made of.
-var guideSections = []string{"## Tools", "## What the agent may do"}
+var guideSections = []string{"## Working with pages"}
 
-const guideHeader = "# lyrad: how the tools behave\n\n" +
-	"The long form of the tool descriptions (generated from lyrad's README).\n\n"
+const guideHeader = "# lyrad: how pages behave\n\n" +
+	"Generated from lyrad's README.\n\n"
 
 // guideFromREADME cuts the guide's sections out of the README.
 func guideFromREADME(readme string) (string, error) {
