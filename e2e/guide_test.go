@@ -215,3 +215,85 @@ func TestGuideChangesOnActing(t *testing.T) {
 		t.Errorf("the click's answer does not say the dialog opened: changes = %s", ch)
 	}
 }
+
+// "save_draft takes as submit one of read_form's submitText strings", the
+// flow the guide gives: read_form, fill, read_draft, save_draft. Needs the
+// forms branch.
+func TestGuideFormsSubmitText(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/edit", `<!doctype html><title>Edit post</title>
+<form action="/save" method="post"><label>Title <input name="title"></label>
+<label><input type="radio" name="status" value="draft" checked> Draft</label>
+<label><input type="radio" name="status" value="published"> Published</label>
+<button>Save</button></form>`)
+	s.page("/save", `<!doctype html><title>Saved</title>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/edit"}), "ok")
+	form := call(t, cs, "read_form", nil)
+	wantStatus(t, form, "ok")
+	texts, _ := form["submitText"].([]any)
+	if len(texts) == 0 || texts[0] != "Save" {
+		t.Fatalf("submitText = %v", form["submitText"])
+	}
+	wantStatus(t, call(t, cs, "type_text", map[string]any{"selector": "input[name=title]", "text": "Hello"}), "ok")
+	wantStatus(t, call(t, cs, "read_draft", nil), "ok")
+	wantStatus(t, call(t, cs, "save_draft", map[string]any{"submit": texts[0], "confirm": true}), "ok")
+	waitFor(t, "the draft's post", 10*time.Second, func() bool { return s.count("/save") == 1 })
+}
+
+// "The tree lists what a page made clickable without a role" and "icon-only
+// controls are named by their title, aria-label or alt". Needs the
+// clickables branch.
+func TestGuideClickablesListed(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Inbox</title><h1>Inbox</h1>
+<div class="row" onclick="document.title='opened'"><span>Bob</span> <span>Quarterly numbers</span>
+<span class="trash" title="Delete" style="display:inline-block;width:16px;height:16px;cursor:pointer" onclick="event.stopPropagation()"></span></div>
+<details><summary>More options</summary><p>Nothing here.</p></details>
+<span tabindex="0" onkeydown="">Focus me</span>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	tree := call(t, cs, "read_page", map[string]any{"mode": "tree"})["tree"].(string)
+	for _, name := range []string{`Delete`, `More options`, `Focus me`} {
+		treeRef(t, tree, `\S+ "`+name+`"`)
+	}
+	treeRef(t, tree, `\S+ "[^"]*Bob[^"]*"`)
+}
+
+// "text= acts on a visible, uncovered match it can act on, and says how many
+// others matched" and "a click on a covered point names what covers it".
+// Needs the acting branch.
+func TestGuideTextPrefersActionable(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Game</title><p>The game starts when you press START.</p>
+<div id="cover" style="position:fixed;inset:0;background:#123;color:#fff;cursor:pointer" onclick="document.title='started'; this.remove()"><span>START</span></div>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	env := call(t, cs, "click", map[string]any{"selector": "text=START"})
+	wantStatus(t, env, "ok")
+	if !strings.Contains(jsonString(env), "match") {
+		t.Errorf("text= does not say others matched: %v", env)
+	}
+	if title := call(t, cs, "get_url", nil)["title"]; title != "started" {
+		t.Errorf("text=START clicked something else: title %v", title)
+	}
+}
+
+// "scroll(selector=...) brings an element into view through its panels and
+// names the panel it moved." Needs the acting branch.
+func TestGuideScrollPanel(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Panel</title><style>html,body{margin:0;height:100%;overflow:hidden}</style>
+<div id="panel" style="height:200px;overflow:auto"><div style="height:2000px"></div><button id="deep">Deep</button></div>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	env := call(t, cs, "scroll", map[string]any{"selector": "#deep"})
+	wantStatus(t, env, "ok")
+	if env["moved"] != true || !strings.Contains(jsonString(env), "panel") {
+		t.Errorf("scroll into a panel: %v", env)
+	}
+}
