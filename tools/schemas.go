@@ -57,10 +57,11 @@ var actOut = merge(pageOut, map[string]any{
 	"dialogs":    sArr(""),
 })
 
-// actShared are the fields of actOut every acting call answers, said once
-// in the server's instructions (transport.Instructions) and left out of the
-// acting calls' schemas on the wire (wireOut).
-var actShared = []string{"url", "title", "tab_count", "new_tab", "navigated", "navigating", "dialogs"}
+// actShared are the fields every acting call answers, said once in the
+// server's instructions (transport.Instructions) and left out of the acting
+// calls' schemas on the wire (wireOut): where the tab stands, what the call
+// set off, and changes (what it changed in the page's tree).
+var actShared = []string{"url", "title", "tab_count", "new_tab", "navigated", "navigating", "dialogs", "changes"}
 
 // downloadOut is what a call that may keep a file adds.
 var downloadOut = map[string]any{"download": sObj("")}

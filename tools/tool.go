@@ -241,12 +241,11 @@ func (t *tool) mcpTool() *mcp.Tool {
 // are said once, in the server's instructions: an acting call's schema
 // lists its own fields.
 func wireOut(props map[string]any) map[string]any {
-	acting := true
-	for _, k := range actShared {
-		if _, ok := props[k]; !ok {
-			acting = false
-		}
-	}
+	// An acting call's schema is actOut's: only acting calls answer what
+	// they set off.
+	_, nav := props["navigated"]
+	_, tab := props["new_tab"]
+	acting := nav && tab
 	out := make(map[string]any, len(props))
 	for k, v := range props {
 		if acting && contains(actShared, k) {
