@@ -168,7 +168,11 @@ func TestGuideDateInputs(t *testing.T) {
 <label>At <input type="time" id="t" onchange="document.title='t:'+this.value"></label>`)
 	cs := connectStdio(t, t.TempDir(), proto2026)
 	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
-	wantStatus(t, call(t, cs, "type_text", map[string]any{"selector": "#d", "text": "2014-02-01"}), "ok")
+	typed := call(t, cs, "type_text", map[string]any{"selector": "#d", "text": "2014-02-01"})
+	wantStatus(t, typed, "ok")
+	if typed["value"] != "2014-02-01" {
+		t.Errorf("type_text does not answer the field's value: %v", typed)
+	}
 	if title := call(t, cs, "get_url", nil)["title"]; title != "d:2014-02-01:1" {
 		t.Errorf("date input after type_text: %v (want input and change fired)", title)
 	}
@@ -295,5 +299,47 @@ func TestGuideScrollPanel(t *testing.T) {
 	wantStatus(t, env, "ok")
 	if env["moved"] != true || !strings.Contains(jsonString(env), "panel") {
 		t.Errorf("scroll into a panel: %v", env)
+	}
+}
+
+// "read_page(changes_since=<read_id>) gives the same against an earlier
+// read (each tree read answers its read_id)". Needs the changes branch.
+func TestGuideChangesSince(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Mail</title><button onclick="dlg.hidden=false">Delete all</button>
+<div id="dlg" role="dialog" aria-label="Confirm delete" hidden><button>Delete</button><button>Cancel</button></div>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	first := call(t, cs, "read_page", map[string]any{"mode": "tree"})
+	id, _ := first["read_id"].(string)
+	if id == "" {
+		t.Fatalf("a tree read answers no read_id: %v", first)
+	}
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "text=Delete all"}), "ok")
+	env := call(t, cs, "read_page", map[string]any{"mode": "tree", "changes_since": id})
+	wantStatus(t, env, "ok")
+	if !strings.Contains(jsonString(env), "Cancel") || strings.Contains(jsonString(env), "Delete all") {
+		t.Errorf("changes since the first read: %v", env)
+	}
+}
+
+// "A send the site refuses (an error box, ...) answers refused with the
+// message." Needs the forms branch.
+func TestGuideRefusedInCommonMarkup(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/edit", `<!doctype html><title>Edit post</title>
+<form action="/save" method="post"><label>Title <input name="title"></label>
+<label><input type="radio" name="status" value="draft" checked> Draft</label>
+<button>Save</button></form>`)
+	s.page("/save", `<!doctype html><title>Edit post</title><div class="error">The title is required.</div>
+<form action="/save" method="post"><label>Title <input name="title"></label><button>Save</button></form>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/edit"}), "ok")
+	env := call(t, cs, "save_draft", map[string]any{"submit": "button", "confirm": true})
+	wantStatus(t, env, "refused")
+	if !strings.Contains(jsonString(env), "The title is required.") {
+		t.Errorf("refused without the site's message: %v", env)
 	}
 }

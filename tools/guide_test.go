@@ -57,6 +57,26 @@ func TestGuideMatchesREADME(t *testing.T) {
 	}
 }
 
+// guideBudget is the most bytes the guide may hold (issue 19: 12 KB, from
+// 25 KB): an agent reads it whole when a description is not enough.
+const guideBudget = 12_000
+
+// The guide fits its budget, and says how pages behave: refs, values,
+// panels, hover menus, dates, keys, changes, forms, not only grants.
+func TestGuideFits(t *testing.T) {
+	if len(guide) > guideBudget {
+		t.Errorf("the guide is %d bytes, over its budget of %d", len(guide), guideBudget)
+	}
+	for _, topic := range []string{"A ref lasts while its element stays in its document", "-> #", "hide_values", "panel", "hover", "2014-02-01", "keys:", "`changes`", "submitText", "(near"} {
+		if !strings.Contains(strings.Join(strings.Fields(guide), " "), topic) {
+			t.Errorf("the guide does not say %q", topic)
+		}
+	}
+	if strings.Contains(guide, "newer read") {
+		t.Error("the guide says a newer read ends a ref")
+	}
+}
+
 // The tool descriptions point to the guide, and the server serves it.
 func TestGuideResource(t *testing.T) {
 	pointed := 0
