@@ -182,8 +182,11 @@ func near(roles, text string) finder {
 	}
 }
 
-// after finds a line of roles and name among the lines that follow the first line
-// naming anchor (a row, then the control in it), before the next row.
+// after finds a line of roles and name among the lines that follow the
+// first line naming anchor (a row, then the control in it), before the next
+// line like the row's (the same role, a name of several words, as the
+// row's): the tree is flat, and a control not listed must not be taken from
+// the next row.
 func after(anchor string, roles, name string) finder {
 	ar := regexp.MustCompile(anchor)
 	rr, nr := regexp.MustCompile(`^(?:`+roles+`)$`), regexp.MustCompile(name)
@@ -194,6 +197,9 @@ func after(anchor string, roles, name string) finder {
 				continue
 			}
 			for _, m := range ls[i+1:] {
+				if m.role == l.role && len(strings.Fields(m.name)) > 1 && len(strings.Fields(l.name)) > 1 {
+					break
+				}
 				if rr.MatchString(m.role) && nr.MatchString(m.name) {
 					return m.ref
 				}
@@ -246,6 +252,13 @@ func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
 func (a *agent) readTree() {
 	a.reads++
 	env := a.call("read_page", map[string]any{"mode": "tree"})
+	if env["status"] != "ok" {
+		msg := fmt.Sprint(env["error"])
+		if i := strings.IndexByte(msg, '\n'); i > 0 {
+			msg = msg[:i]
+		}
+		a.notes = append(a.notes, fmt.Sprintf("the tree read answered %v (%s)", env["status"], msg))
+	}
 	a.view, _ = env["tree"].(string)
 	a.fresh = true
 }
@@ -416,11 +429,11 @@ func tasks() []task {
 		{
 			name: "inbox", path: "/inbox",
 			steps: []step{
-				{what: "Bob's star", find: after(`Bob`, btn, `(?i)star|☆`), act: "click",
+				{what: "Bob's star", find: after(`Bob`, btn, `(?i)^(☆|star)`), act: "click",
 					// The text shows "☆ Bob": a star by the name (text=☆ would
 					// take Alice's, the first).
 					guesses: []string{`xpath=//*[text()='Bob']/preceding-sibling::*[contains(., '☆')]`}},
-				{what: "Carol's trash", find: after(`Carol`, btn, `(?i)trash|delete`), act: "click",
+				{what: "Carol's trash", find: after(`Carol`, btn, `(?i)^(trash|delete)`), act: "click",
 					// The icon has no text to read: a name a model would try,
 					// then a class name it happens to know.
 					guesses: []string{`text=Delete`, `xpath=//div[contains(@class,'row')][contains(., 'Carol')]//*[contains(@class,'trash')]`}},

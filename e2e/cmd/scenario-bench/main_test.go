@@ -11,6 +11,9 @@ aria-ref=e3 generic "☆" [cursor=pointer]
 aria-ref=e4 generic "Bob" [cursor=pointer]
 aria-ref=e5 generic "☆" [cursor=pointer]
 aria-ref=e6 generic "trash" [cursor=pointer]
+aria-ref=e10 generic "☆ Bob Quarterly numbers" [clickable]
+aria-ref=e11 generic "☆ Carol Re: the offsite" [clickable]
+aria-ref=e12 generic "☆" [clickable]
 aria-ref=e7 textbox (near "Username")
 aria-ref=e8 textbox "Tags": Macao
 aria-ref=e9 link "Open menu" -> #`
@@ -19,8 +22,10 @@ aria-ref=e9 link "Open menu" -> #`
 		f    finder
 		want string
 	}{
-		{"row then star", after(`Bob`, btn, `(?i)star|☆`), "e5"},
-		{"row then trash", after(`Bob`, btn, `(?i)trash`), "e6"},
+		{"row then star", after(`Bob`, btn, `(?i)^(☆|star)`), "e5"},
+		{"row then trash", after(`Bob`, btn, `(?i)^trash`), "e6"},
+		{"not the next row's", after(`Bob`, btn, `(?i)^☆`), "e5"},
+		{"a row without it", after(`Quarterly`, btn, `(?i)^☆`), ""},
 		{"near", near("textbox", "Username"), "e7"},
 		{"label", near("textbox", "Tags"), "e8"},
 		{"named", named(btn, `^Open menu$`), "e9"},
