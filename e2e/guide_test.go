@@ -343,3 +343,25 @@ func TestGuideRefusedInCommonMarkup(t *testing.T) {
 		t.Errorf("refused without the site's message: %v", env)
 	}
 }
+
+// "An acting call that changes a field answers the field's value afterwards
+// (for a password only that it is filled)." Needs the acting branch.
+func TestGuideTypedValue(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Sign in</title>
+<label>Email <input id="e" oninput="this.value = this.value.toLowerCase()"></label>
+<label>Password <input id="p" type="password"></label>`)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/"}), "ok")
+	env := call(t, cs, "type_text", map[string]any{"selector": "#e", "text": "Ann@Example.COM"})
+	wantStatus(t, env, "ok")
+	if env["value"] != "ann@example.com" {
+		t.Errorf("type_text answers value %v, want what the field holds after", env["value"])
+	}
+	env = call(t, cs, "type_text", map[string]any{"selector": "#p", "text": "hunter2-secret"})
+	wantStatus(t, env, "ok")
+	if strings.Contains(jsonString(env), "hunter2") {
+		t.Errorf("a password is echoed: %v", env)
+	}
+}
