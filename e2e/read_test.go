@@ -213,8 +213,8 @@ func TestReadPageText(t *testing.T) {
 	}
 }
 
-// TestReadPageRefs: a ref is a handle into the latest read. An element read
-// again keeps its ref; an unknown ref and every ref after a navigation
+// TestReadPageRefs: a ref is a handle on an element of the page read. An
+// element read again keeps its ref; an unknown ref and every ref after a navigation
 // answer not_found with the hint to read the tree again.
 func TestReadPageRefs(t *testing.T) {
 	needBrowser(t)
@@ -279,7 +279,7 @@ func TestReadPageRemovedElement(t *testing.T) {
 	wantStatus(t, env, "not_found")
 	env = call(t, cs, "read_image", map[string]any{"selector": "aria-ref=" + going})
 	wantStatus(t, env, "not_found")
-	// A newer read that no longer lists it ends it too, and keeps the rest.
+	// A newer read keeps the others' refs.
 	_, after := treeLines(t, call(t, cs, "read_page", map[string]any{"mode": "tree"})["tree"].(string))
 	if after[`button "Staying"`] != byName[`button "Staying"`] {
 		t.Errorf("Staying changed ref: %v -> %v", byName, after)

@@ -31,9 +31,12 @@ type ElementRef struct {
 	Loader cdp.LoaderID
 }
 
-// RefStore holds the refs of the latest tree read. A ref is a handle into
-// that read, not a query over the live page: a newer read, a navigation of
-// the tab, or the element's removal ends it.
+// RefStore holds the refs of the tree reads of a tab's document. A ref is a
+// handle on one element, not a query over the live page: it lasts while its
+// element stays in its document. Later reads keep it (a read of one region
+// too, and one that no longer lists the element); a navigation of the tab
+// or a tree read of another tab ends every ref, the element's removal its
+// own (ResolveRef finds nothing).
 type RefStore struct {
 	mu   sync.Mutex
 	tab  target.ID
@@ -46,7 +49,8 @@ type RefStore struct {
 	next     int
 }
 
-// Lookup returns the element a ref names in the latest read.
+// Lookup returns the element a ref names, from any read of the current
+// document.
 func (r *RefStore) Lookup(ref string) (ElementRef, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -103,6 +107,12 @@ func (r *RefStore) Assign(tab target.ID, mainLoader cdp.LoaderID, items []snapsh
 	}
 	out := make([]string, len(items))
 	refs := make(map[string]ElementRef, len(items))
+	if len(r.assigned) > 0 {
+		// The same document: the refs of earlier reads stay served.
+		for name, e := range r.refs {
+			refs[name] = e
+		}
+	}
 	for i, it := range items {
 		e := mk(it)
 		k := refKey{e.Token, e.Node}

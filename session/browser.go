@@ -55,7 +55,7 @@ type Browser struct {
 	closing atomic.Bool // set before we end it ourselves
 
 	worlds  page.Worlds   // lyrad's isolated world per frame
-	refs    page.RefStore // aria-ref=eN handles of the latest tree read
+	refs    page.RefStore // aria-ref=eN handles of the tree reads of the active document
 	reads   readCache     // the latest read of each mode, for its later pages (readcache.go)
 	refused refusals      // recent guard refusals, for the call that set them off
 	dialogs dialogs       // native dialogs answered, and the answer handle_dialog armed

@@ -12,7 +12,7 @@ import (
 
 // Target resolution: what a selector names on the active tab.
 //
-//	aria-ref=e12      an element of the latest read_page(mode="tree")
+//	aria-ref=e12      an element a read_page(mode="tree") of this document gave
 //	text=Save         visible text (see page.JSLocate for the three forms)
 //	xpath=//a, //a    XPath
 //	css=a.b, a.b      CSS, document-wide, open shadow roots included

@@ -10,7 +10,7 @@ import (
 )
 
 // RefHint is the next move for a ref that names nothing.
-const RefHint = `The ref is not from the latest read of this page: read_page(mode="tree") again and use a ref from that read.`
+const RefHint = `The ref names nothing on this page now: read_page(mode="tree") again and use a ref from that read.`
 
 // IsRef reports whether a selector is an aria-ref token ("aria-ref=e12").
 func IsRef(selector string) bool {
@@ -27,9 +27,9 @@ func staleRef(ref, why string) *Error {
 	return newError("not_found", "aria-ref="+refName(ref)+" "+why, RefHint).with("selector", "aria-ref="+refName(ref))
 }
 
-// resolveRef returns the element an aria-ref token of the latest tree read
-// names, checked against the live page: the ref must be from the latest
-// read, of the active tab, its tab and frame must still show the document
+// resolveRef returns the element an aria-ref token of a tree read names,
+// checked against the live page: the ref must be from a read of the active
+// tab's document, its tab and frame must still show the document
 // that was read, and the element must still be in it. Otherwise it answers
 // an *Error with status not_found and a hint to read the tree again; refs
 // get no waiting window, because they cannot appear later.
@@ -37,7 +37,7 @@ func (b *Browser) resolveRef(ctx context.Context, ref string) (page.ElementRef, 
 	name := refName(ref)
 	e, ok := b.refs.Lookup(name)
 	if !ok {
-		return page.ElementRef{}, staleRef(ref, "is not in the latest read_page(mode=\"tree\")")
+		return page.ElementRef{}, staleRef(ref, "was not given by a read_page(mode=\"tree\") of this page")
 	}
 	tab, err := b.activePage(ctx)
 	if err != nil {

@@ -10,10 +10,8 @@ func browserTools(d Deps) []*tool {
 		{
 			name:  "open_browser",
 			title: "Open the shared browser",
-			description: "Launch or focus the browser the user shares with you; call it first. " +
-				"attended=false: headless, nobody watching. profile=instance: a private, empty profile, no saved logins. " +
-				"The first call that changes the browser makes your session its driver; others get session_conflict. " +
-				"browser_unavailable: relay it so the user can install Chrome.",
+			description: "Launch or focus the browser the user shares with you; call it first. attended=false: headless. profile=instance: a fresh profile, no saved logins. " +
+				"browser_unavailable: ask the user to install Chrome.",
 			idempotent: true,
 			output: merge(pageOut, map[string]any{
 				"attended": sBool(""), "profile": sStr("persistent or instance"), "already_open": sBool(""),
@@ -37,8 +35,8 @@ func browserTools(d Deps) []*tool {
 		{
 			name:  "close_browser",
 			title: "Close the shared browser",
-			description: "Close the browser window and end your turn as its driver; every approval your session earned is dropped. Only the driver may close it. " +
-				"After guard_lost this acknowledges it. Closing a closed browser is ok.",
+			description: "Close the window and end your turn as driver; your grants are dropped. " +
+				"After guard_lost it acknowledges it.",
 			params:      []param{{name: "reason", kind: "string", description: "Why; audited."}},
 			destructive: true,
 			idempotent:  true,
@@ -54,7 +52,7 @@ func browserTools(d Deps) []*tool {
 		{
 			name:        "get_url",
 			title:       "Where the browser is",
-			description: "The active tab's url and title, and tab_count. A read: asks nothing, claims nothing.",
+			description: "The active tab's url, title and tab_count. A read.",
 			readOnly:    true,
 			idempotent:  true,
 			output:      pageOut,

@@ -31,8 +31,8 @@ func captureTools(d Deps) []*tool {
 		{
 			name:  "screenshot",
 			title: "Take a screenshot",
-			description: "Capture the page as a PNG file: image_path, width, height, bytes. Use it to see layout, images, charts. " +
-				"full_page=true for the whole page. inline=true also returns the image, only for a client that cannot read this machine's files. A read.",
+			description: "The page as a PNG file (image_path). full_page=true: the whole page. inline=true: the image too, for a client that cannot read this machine's files. " +
+				"A read.",
 			readOnly: true,
 			params: []param{
 				{name: "full_page", kind: "boolean", description: "The whole page, not only the view.", def: false},
@@ -54,8 +54,8 @@ func captureTools(d Deps) []*tool {
 		{
 			name:  "read_image",
 			title: "Look at one picture on the page",
-			description: "Capture one element (img, canvas, svg, chart) as the PNG it renders; nothing is fetched. " +
-				"Answers like screenshot, plus tag. not_found when nothing matches, hidden when it has no size. A read.",
+			description: "One element (img, canvas, svg, chart) as the PNG it renders; answers like screenshot. " +
+				"A read.",
 			readOnly: true,
 			params: []param{
 				{name: "selector", kind: "string", required: true, description: selectorHelp},

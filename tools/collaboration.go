@@ -28,7 +28,7 @@ func collaborationTools(d Deps) []*tool {
 			name:  "request_takeover",
 			title: "Hand the browser to the user",
 			description: "Give the user the window for a step you must not do (a password, a CAPTCHA, 2FA, a payment). " +
-				"Until resume_after_takeover, acting tools answer takeover_active and reads work; the user's own navigations are theirs. Headless: unattended, nothing locked. More: lyrad://guide.",
+				"Until resume_after_takeover, acting tools answer takeover_active; reads work. More: lyrad://guide.",
 			params: []param{{name: "reason", kind: "string", required: true, description: "What the user should do; shown to them."}},
 			output: map[string]any{"reason": sStr(""), "url": sStr(""), "title": sStr("")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
@@ -50,7 +50,7 @@ func collaborationTools(d Deps) []*tool {
 		{
 			name:        "resume_after_takeover",
 			title:       "Take the browser back",
-			description: "End a takeover once the user says they are done: the user is asked to confirm (INTERACT on the current site); a no keeps the takeover. Without a takeover it does nothing. Answers url and title.",
+			description: "End a takeover once the user says they are done; they are asked to confirm (a no keeps it).",
 			params: []param{
 				{name: "reason", kind: "string", description: "What you will do next; shown to the user."},
 				confirmParam,
@@ -67,8 +67,8 @@ func collaborationTools(d Deps) []*tool {
 		{
 			name:  "ask_user_to_do",
 			title: "Ask the user to do a step",
-			description: "Ask the person at the window to do a step you must not (credentials, CAPTCHA, 2FA, payment): highlights selector if given and answers awaiting_user at once. " +
-				"Relay the instruction, then re-read the page to see when it is done. Neither blocks nor locks. Headless: unattended.",
+			description: "Ask the person at the window to do a step you must not (credentials, CAPTCHA, 2FA, payment); highlights selector if given. " +
+				"Answers awaiting_user at once, locks nothing: relay the instruction, re-read later.",
 			params: []param{
 				{name: "instruction", kind: "string", required: true, description: "What the user should do."},
 				{name: "selector", kind: "string", description: "What to point them to."},
@@ -86,7 +86,7 @@ func collaborationTools(d Deps) []*tool {
 		{
 			name:        "highlight_element",
 			title:       "Point the user to an element",
-			description: "Scroll the element to the middle of the view and outline it for 4 s, for the user to see; drawn by the browser, not written into the page. Fails like click. Headless: unattended.",
+			description: "Outline the element for 4 s for the user to see; the browser draws it, not the page. Fails like click.",
 			params:      []param{selectorParam(true)},
 			output:      map[string]any{"selector": sStr(""), "matches": sInt(""), "url": sStr("")},
 			run: func(ctx context.Context, c *call) (map[string]any, error) {

@@ -10,8 +10,8 @@ func downloadTools(d Deps) []*tool {
 		{
 			name:  "list_downloads",
 			title: "List downloaded files",
-			description: "List the files this session kept, oldest first: filename, path, bytes, url_origin. Blocked or failed downloads left none. " +
-				"A read: asks nobody, works during a takeover.",
+			description: "The files this session kept, oldest first. " +
+				"A read.",
 			readOnly:   true,
 			idempotent: true,
 			output:     map[string]any{"download_dir": sStr(""), "count": sInt(""), "downloads": sArr("filename, path, bytes, url_origin; at most 200")},

@@ -15,9 +15,8 @@ func formTools(d Deps) []*tool {
 		{
 			name:  "read_form",
 			title: "Read a form's fields",
-			description: "List a form's fields (name, type, label, options, usable: false means acting on it fails), buttons, rich-text editors (write them with set_editor), " +
-				"publish-state controls (drafts; state: the checked ones) and submitText (save_draft's and publish's submit): what read_page's text loses. " +
-				"Passwords never shown; hidden inputs counted. A read. More: lyrad://guide.",
+			description: "A form's fields (name, type, label, value, options, usable), buttons, editors (for set_editor), publish-state controls (drafts) " +
+				"and submitText (the submit of save_draft and publish). A read. More: lyrad://guide.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{
@@ -55,8 +54,8 @@ func formTools(d Deps) []*tool {
 		{
 			name:  "read_draft",
 			title: "Read what a form is about to send",
-			description: "What the form is about to send, for a human to approve before save_draft or publish: filled fields, editor contents, attachments, " +
-				"submit controls, publish state and isDraft (it reads private). A read: nothing is sent.",
+			description: "What the form is about to send (fields, editors, attachments, publish state, isDraft), for the user to approve before save_draft or publish. " +
+				"A read.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{

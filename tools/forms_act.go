@@ -41,8 +41,7 @@ func formActTools(d Deps) []*tool {
 			name:  "set_editor",
 			title: "Write into a rich-text editor",
 			description: "Write content into a rich-text editor (CKEditor, TinyMCE, Quill, ProseMirror, contenteditable) and sync the field the form posts. " +
-				"html=true writes markup. Answers surface, written, synced_field, field_chars; content is never echoed or audited. " +
-				"Needs INTERACT (asked once); submits=true if writing sends the form. Fails like click.",
+				actConsent + " Fails like click.",
 			params: []param{
 				{name: "content", kind: "string", required: true, description: "What the editor should hold."},
 				{name: "selector", kind: "string", description: "Default: the first editor. " + selectorHelp},
@@ -76,8 +75,8 @@ func formActTools(d Deps) []*tool {
 		{
 			name:  "upload_file",
 			title: "Attach files to a file input",
-			description: "Attach local files to a file input (a hidden one too). Asks UPLOAD on every call. Paths are checked first: " +
-				"missing ones answer error with missing; files outside LYRA_BROWSER_UPLOAD_ROOTS (default home), in lyrad's data or a dot directory (~/.ssh) are refused.",
+			description: "Attach local files to a file input (hidden ones too); asks UPLOAD every call. " +
+				"Files outside LYRA_BROWSER_UPLOAD_ROOTS (default home), in lyrad's data or under a dot directory are refused.",
 			params: []param{
 				{name: "selector", kind: "string", required: true, description: "The file input."},
 				{name: "paths", kind: "array", required: true, description: "Absolute paths."},
@@ -113,8 +112,8 @@ func formActTools(d Deps) []*tool {
 		{
 			name:  "save_draft",
 			title: "Save the item without publishing it",
-			description: "Send the form with submit while the item stays private: its publish state must read draft/private, else not_private and nothing is sent. " +
-				"Asks SUBMIT, never PUBLISH: to release an item, use publish. No submit: needs_submit; errors the site shows: refused.",
+			description: "Send the form with submit while the item stays private: its publish state must read draft, else not_private and nothing is sent. " +
+				"Asks SUBMIT, never PUBLISH. The site's errors: refused.",
 			params: []param{submitParam, timeoutParam, reasonParam, confirmParam},
 			output: sentOut,
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
@@ -132,8 +131,8 @@ func formActTools(d Deps) []*tool {
 		{
 			name:  "publish",
 			title: "Publish the item",
-			description: "Release an item: set the live control (selector, from read_form's drafts), then send with submit; both required (needs_submit). " +
-				"Asks PUBLISH, implied by nothing; the prompt names the item. Only after the user approved this exact item (read_draft). Answers published, or refused. More: lyrad://guide.",
+			description: "Release an item, only once the user approved it (read_draft): set the live control (selector, from read_form drafts), send with submit. " +
+				"Asks PUBLISH, single-use. Answers published, or refused. More: lyrad://guide.",
 			destructive: true,
 			params: []param{
 				{name: "selector", kind: "string", required: true, description: "The live control (read_form drafts)."},

@@ -9,10 +9,11 @@ import (
 
 //go:generate go test -run TestGuideMatchesREADME -update-guide .
 
-// guide is the long form of the tool descriptions: README.md's "Tools" and
-// "What the agent may do" sections, copied by go generate. The descriptions
-// in tools/list stay short and point here; an agent reads it when a
-// description is not enough.
+// guide is how pages behave under the tools: README.md's "Working with
+// pages", copied by go generate. The descriptions in tools/list stay short
+// and point here; an agent reads it when a description is not enough. The
+// tools' long form is README.md's "Tools", the grants' "What the agent may
+// do".
 //
 //go:embed guide.md
 var guide string
@@ -25,8 +26,8 @@ func registerGuide(s *mcp.Server) {
 	s.AddResource(&mcp.Resource{
 		URI:         GuideURI,
 		Name:        "guide",
-		Title:       "lyrad: how the tools behave",
-		Description: "The long form of the tool descriptions: selectors, what acting calls answer, every tool's details, statuses, and the grants the user is asked for.",
+		Title:       "lyrad: how pages behave",
+		Description: "How pages behave under the tools: the tree and refs, selectors, clicks, fields and dates, keys, what changed, forms, grants, statuses.",
 		MIMEType:    "text/markdown",
 		Size:        int64(len(guide)),
 	}, readGuide)

@@ -30,9 +30,8 @@ func historyTools(d Deps) []*tool {
 		{
 			name:  "go_back",
 			title: "Go back",
-			description: "Go back one entry in the active tab's history and wait (wait_until); needs INTERACT on the page (asked once). Answers http_status and content_type like navigate. " +
-				"Where it leads is judged: a page no grant covers answers blocked_by_policy and the tab stays. No earlier page: not_found. " +
-				"beforeunload is answered yes unless handle_dialog said no (stayed).",
+			description: "Go back one history entry and wait (wait_until); answers like navigate. " + actConsent + " " +
+				"No earlier page: not_found.",
 			params: params,
 			output: loadOut,
 			run:    run(true),
@@ -40,8 +39,8 @@ func historyTools(d Deps) []*tool {
 		{
 			name:  "reload_page",
 			title: "Reload the page",
-			description: "Reload the active tab and wait (wait_until); what the page did not save is lost. Needs INTERACT on the page (asked once). Answers like navigate. " +
-				"beforeunload is answered yes unless handle_dialog said no (stayed).",
+			description: "Reload the active tab and wait (wait_until); answers like navigate. " +
+				actConsent,
 			params: params,
 			output: loadOut,
 			run:    run(false),

@@ -19,7 +19,7 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "click",
 			title: "Click an element",
-			description: "Click the element selector names with the real mouse, after scrolling it into view; the first visible match is clicked (matches, clicked). " +
+			description: "Click the element with the real mouse, as a person does: scrolled into view in every panel, hovered, pressed. " +
 				actConsent + " " + failsFast + " " + setsOff,
 			params: []param{selectorParam(true), submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam},
 			output: merge(targetOut, merge(fieldOut, map[string]any{"clicked": elementOut, "download": downloadOut["download"]})),
@@ -39,7 +39,7 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "type_text",
 			title: "Type into a field",
-			description: "Replace what a text field holds with text, typed (input events fire; date/time/color inputs: ISO form, 2014-02-01). Not audited. " +
+			description: "Replace what a field holds with text, typed; date, time, color and range inputs take the ISO form (2014-02-01). " +
 				actConsent + " " + failsFast + " " + setsOff,
 			params: []param{
 				selectorParam(true),
@@ -87,7 +87,7 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "press_key",
 			title: "Press a key",
-			description: "Press a key or chord on the focused element; it does what the page makes of it. " +
+			description: "Press a key or chord (Enter, Control+a), or a sequence (keys), on the focused element. " +
 				actConsent + " " + setsOff,
 			params: []param{
 				{name: "key", kind: "string", description: "Enter, Escape, Tab, a, Control+a, Shift+Tab ..."},
@@ -128,7 +128,7 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "hover",
 			title: "Hover over an element",
-			description: "Move the pointer over the element selector names, for menus and tooltips; then click what appeared. Presses nothing. " +
+			description: "Move the pointer over the element, for menus and tooltips. " +
 				actConsent + " Fails like click.",
 			params: []param{selectorParam(true), timeoutParam, reasonParam, confirmParam},
 			output: merge(targetOut, map[string]any{"hovered": elementOut}),
@@ -144,9 +144,8 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "scroll",
 			title: "Scroll the page",
-			description: "Scroll the window by exactly one of to, by_y (wheel) or selector (into view). " + actConsent + " " +
-				"Nothing moved: the content may scroll in a panel; scroll(selector=) on an element inside it. " +
-				"Lists that load more: repeat to=bottom until at_bottom stays true. With a selector it fails like click. More: lyrad://guide.",
+			description: "Scroll by exactly one of to, by_y (wheel) or selector (into view, in every panel around it). " + actConsent + " " +
+				"Lists that load more: repeat to=bottom until at_bottom stays true.",
 			params: []param{
 				{name: "to", kind: "string", description: "", enum: []string{"top", "bottom"}},
 				{name: "by_y", kind: "integer", description: fmt.Sprintf("Pixels, positive down (at most %d either way).", maxWheel)},
@@ -195,7 +194,7 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "select_option",
 			title: "Choose an option of a select list",
-			description: "Choose an option of a select list by exactly one of value, label or index; input and change fire as for a person. " +
+			description: "Choose an option of a select list by exactly one of value, label or index. " +
 				actConsent + " Fails like click; no such option: not_found with choices.",
 			params: []param{
 				selectorParam(true),
@@ -245,9 +244,8 @@ func interactionTools(d Deps) []*tool {
 		{
 			name:  "handle_dialog",
 			title: "Choose how the next dialog is answered",
-			description: "Arm the answer to native dialogs (alert, confirm, prompt, beforeunload) for the NEXT browser-acting call only, on the tab it acts on (60 s at most); reads do not use it up. " +
-				"Unarmed, each dialog is answered at once (alert, beforeunload: yes; confirm, prompt: no) and listed under dialogs. " +
-				"Needs INTERACT on the page (asked once). More: lyrad://guide.",
+			description: "Arm the answer to native dialogs for the next acting call only (60 s at most). " +
+				"Unarmed: alert and beforeunload yes, confirm and prompt no, listed under dialogs. " + actConsent,
 			params: []param{
 				{name: "accept", kind: "boolean", description: "yes (OK) or no (Cancel).", def: true},
 				{name: "text", kind: "string", description: "What a prompt() gets; empty: its default."},

@@ -16,9 +16,8 @@ func navigationTools(d Deps) []*tool {
 		{
 			name:  "navigate",
 			title: "Go to a URL",
-			description: "Load url in the active tab and wait for it (wait_until). Asks the user for NAVIGATE on a site not granted (reason is shown; a no: denied). " +
-				"ok means it loaded, not that the page is good: read http_status and content_type (null without an HTTP response). " +
-				"Fails as navigation_failed or timeout. download=true when the URL is a file to keep. Opens the browser if needed.",
+			description: "Load url in the active tab and wait (wait_until). Asks NAVIGATE for a site not granted (reason is shown). " +
+				"ok means it loaded: read http_status. download=true: the URL is a file to keep.",
 			params: []param{
 				{name: "url", kind: "string", required: true, description: "Absolute: https://..., http, file, data or about:blank."},
 				{name: "wait_until", kind: "string", enum: session.WaitUntil, def: "domcontentloaded"},

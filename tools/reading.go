@@ -19,10 +19,8 @@ func readingTools(d Deps) []*tool {
 		{
 			name:  "read_page",
 			title: "Read the page",
-			description: "Read the page. mode=text (default): the rendered text. mode=tree: one line per visible thing to act on, plus headings, " +
-				"like aria-ref=e15 button \"Save\"; pass aria-ref=eN as the selector of click, type_text and the rest (it reaches shadow roots and iframes). " +
-				"A newer read, a navigation or the element's removal ends a ref: not_found means read again. " +
-				"Long output pages with offset (truncated, next_offset). Input values are never shown. A read: asks nothing. More: lyrad://guide.",
+			description: "Read the page. mode=text (default): its text. mode=tree: a line per thing to act on, with headings and field values: aria-ref=e15 button \"Save\". " +
+				"A ref is a selector for any tool, good while its element stays in its document. A read. More: lyrad://guide.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{

@@ -2,9 +2,12 @@ package tools
 
 // Output schemas and shared parameters. Every byte here is in every
 // conversation's context (tools/list is sent whole before the first call),
-// so property descriptions are terse, a property that says what it is by
-// its name has none, and tools that answer the same envelope share one Go
-// value. The long form is the lyrad://guide resource (guide.go).
+// so output schemas name each field and its type and describe only what its
+// name cannot say; the envelope every reply has (status, hint, error) is
+// said once, in the server's instructions; the shapes of the fields the
+// acting calls share (clicked, dialogs, download) are in README.md's
+// "Tools: the long form". Tools that answer the same fields share one Go
+// value.
 
 func schema(kind, desc string) map[string]any {
 	s := map[string]any{"type": kind}
@@ -39,13 +42,8 @@ func merge(base map[string]any, extra map[string]any) map[string]any {
 	return out
 }
 
-// envelopeOut is what every reply has: status is ok or what stopped the
-// call (the server's instructions and the guide say so once), hint the next
-// move, error what went wrong.
-var envelopeOut = map[string]any{"status": sStr(""), "hint": sStr(""), "error": sStr("")}
-
 // elementOut names an element as replies do.
-var elementOut = sObj("tag, role, name")
+var elementOut = sObj("")
 
 // pageOut is where the tab stands.
 var pageOut = map[string]any{"url": sStr(""), "title": sStr(""), "tab_count": sInt("")}
@@ -53,14 +51,20 @@ var pageOut = map[string]any{"url": sStr(""), "title": sStr(""), "tab_count": sI
 // actOut is the envelope of every acting call: where the tab stands and
 // what the call set off.
 var actOut = merge(pageOut, map[string]any{
-	"new_tab":    sBool("later calls act on it"),
+	"new_tab":    sBool(""),
 	"navigated":  sBool(""),
 	"navigating": sBool(""),
-	"dialogs":    sArr("type, message, answer, by"),
+	"dialogs":    sArr(""),
 })
 
+// actShared are the fields every acting call answers, said once in the
+// server's instructions (transport.Instructions) and left out of the acting
+// calls' schemas on the wire (wireOut): where the tab stands, what the call
+// set off, and changes (what it changed in the page's tree).
+var actShared = []string{"url", "title", "tab_count", "new_tab", "navigated", "navigating", "dialogs", "changes"}
+
 // downloadOut is what a call that may keep a file adds.
-var downloadOut = map[string]any{"download": sObj("filename, path, bytes, url_origin")}
+var downloadOut = map[string]any{"download": sObj("")}
 
 // changesOut is what click, type_text, press_key and select_option add:
 // what changed in the map, and the read that told it.
@@ -95,24 +99,25 @@ var sentOut = merge(actOut, map[string]any{
 // Shared parameters. Their names, kinds and defaults are the seed's.
 
 // selectorHelp is the selector syntax in a few words; the guide has the rest.
-const selectorHelp = "CSS, text=..., xpath=... or aria-ref=eN (read_page tree)."
+const selectorHelp = "CSS, text=..., xpath=... or aria-ref=eN."
 
 func selectorParam(required bool) param {
 	return param{name: "selector", kind: "string", required: required, description: selectorHelp}
 }
 
 var (
-	timeoutParam  = param{name: "timeout_ms", kind: "integer", description: "ms (default 10000, max 30000)."}
-	reasonParam   = param{name: "reason", kind: "string", description: "Shown to the user when asked."}
-	confirmParam  = param{name: "confirm", kind: "boolean", description: "Legacy consent, for a client that cannot be asked."}
-	submitsParam  = param{name: "submits", kind: "boolean", description: "It sends a form (asks SUBMIT); else a send is stopped."}
-	downloadParam = param{name: "download", kind: "boolean", description: "Keep the file it offers (asks DOWNLOAD); else download_blocked."}
+	timeoutParam = param{name: "timeout_ms", kind: "integer", description: "Max 30000."}
+	reasonParam  = param{name: "reason", kind: "string", description: "Shown to the user."}
+	// confirm is said once, in the server's instructions.
+	confirmParam  = param{name: "confirm", kind: "boolean"}
+	submitsParam  = param{name: "submits", kind: "boolean", description: "It sends a form (asks SUBMIT)."}
+	downloadParam = param{name: "download", kind: "boolean", description: "Keep the file it offers (asks DOWNLOAD)."}
 )
 
 // Shared texts of the acting tools' descriptions, in a few words each; the
-// guide has the long form.
+// README's "Tools: the long form" has the rest.
 const (
-	actConsent = "Needs INTERACT on its site (asked once)."
-	failsFast  = "Fails fast, before asking: not_found, hidden, disabled; then timeout (it may have landed: look first), element_not_actionable, page_closed."
-	setsOff    = "A navigation it sets off that no grant covers: blocked_by_policy, the tab stays. More: lyrad://guide."
+	actConsent = "Asks INTERACT once per site."
+	failsFast  = "After a timeout, look: it may have landed."
+	setsOff    = "A navigation no grant covers: blocked_by_policy. More: lyrad://guide."
 )

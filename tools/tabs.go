@@ -12,9 +12,8 @@ func tabTools(d Deps) []*tool {
 		{
 			name:  "tabs",
 			title: "List, switch or close tabs",
-			description: "List the tabs (action=list, the default; a read), or switch to or close the tab at index (needs INTERACT on its page, asked once). " +
-				"Indexes shift when a tab opens or closes: list again first; a bad index answers not_found. " +
-				"Tabs a page opens are followed, and a popup that closes itself returns you to its opener.",
+			description: "List the tabs (action=list, the default; a read), or switch to or close the tab at index (asks INTERACT once). " +
+				"Indexes shift: list again first. Tabs a page opens are followed.",
 			params: []param{
 				{name: "action", kind: "string", description: "", enum: []string{"list", "switch", "close"}, def: "list"},
 				{name: "index", kind: "integer", description: "From the list; 0 is the first."},

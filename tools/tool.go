@@ -192,12 +192,22 @@ func (t *tool) mcpTool() *mcp.Tool {
 			required = append(required, p.name)
 		}
 	}
-	in := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	// Unknown arguments are refused by checkArgs, naming the argument and
+	// the ones the tool takes; the schema does not say it again.
+	in := map[string]any{"type": "object"}
+	if len(props) > 0 {
+		in["properties"] = props
+	}
 	if len(required) > 0 {
 		in["required"] = required
 	}
-	outProps := merge(envelopeOut, t.output)
-	destructive := t.destructive
+	outProps := wireOut(t.output)
+	// destructiveHint is true unless said otherwise: only a tool that is
+	// not destructive says so.
+	var destructive *bool
+	if !t.destructive {
+		destructive = new(bool)
+	}
 	// openWorldHint is true unless said otherwise: only a read says so.
 	var openWorld *bool
 	if t.readOnly {
@@ -209,17 +219,45 @@ func (t *tool) mcpTool() *mcp.Tool {
 		Description: t.description,
 		InputSchema: in,
 		OutputSchema: map[string]any{
-			"type": "object", "properties": outProps, "required": []string{"status"},
+			"type": "object", "properties": outProps,
 		},
 		// The title is the tool's own (clients read Tool.title first); said
 		// again here it would only cost context.
 		Annotations: &mcp.ToolAnnotations{
 			ReadOnlyHint:    t.readOnly,
-			DestructiveHint: &destructive,
+			DestructiveHint: destructive,
 			IdempotentHint:  t.idempotent,
 			OpenWorldHint:   openWorld,
 		},
 	}
+}
+
+// wireOut is an output schema's properties as tools/list carries them:
+// each field by name, with its few words where its name cannot say it, and
+// without its type. Every reply is a JSON object the agent reads as it
+// comes, and the types (kept in the Go schemas, which the handlers' tests
+// check replies against) would cost a fifth of tools/list. What every reply
+// has (status, hint, error) and what every acting call answers (actShared)
+// are said once, in the server's instructions: an acting call's schema
+// lists its own fields.
+func wireOut(props map[string]any) map[string]any {
+	// An acting call's schema is actOut's: only acting calls answer what
+	// they set off.
+	_, nav := props["navigated"]
+	_, tab := props["new_tab"]
+	acting := nav && tab
+	out := make(map[string]any, len(props))
+	for k, v := range props {
+		if acting && contains(actShared, k) {
+			continue
+		}
+		w := map[string]any{}
+		if m, ok := v.(map[string]any); ok && m["description"] != nil {
+			w["description"] = m["description"]
+		}
+		out[k] = w
+	}
+	return out
 }
 
 // registry maps MCP sessions to caller ids and runs tools.

@@ -20,10 +20,8 @@ func waitingTools(d Deps) []*tool {
 		{
 			name:  "wait_for",
 			title: "Wait until the page is ready",
-			description: "Wait until the page is ready instead of sleeping. Exactly one condition: text (in the visible text; state=hidden: until gone), " +
-				"selector (CSS or text=, reaches state), url (a glob over the whole URL: **/checkout**), or load_state. " +
-				"timeout (with last_seen, a page excerpt) is an answer, not a failure. " +
-				"Use it after an action when the page draws late. A read: asks nothing. More: lyrad://guide.",
+			description: "Wait, instead of sleeping, for exactly one of text (state=hidden: until gone), selector (CSS or text=), url (a glob: **/checkout**) or load_state. " +
+				"timeout is an answer, with last_seen. A read.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{
