@@ -31,6 +31,7 @@ type readEntry struct {
 	loader cdp.LoaderID // the tab's document when it was read
 	sel    string
 	links  bool
+	hide   bool // values hidden (ReadOptions.HideValues)
 	out    string
 	url    string
 	title  string
@@ -57,7 +58,7 @@ func (b *Browser) cachedRead(ctx context.Context, tab cdpguard.Target, o ReadOpt
 	c.mu.Lock()
 	e := c.entries[o.Mode]
 	c.mu.Unlock()
-	if e == nil || e.tab != tab.ID || e.sel != o.Selector || e.links != o.Links {
+	if e == nil || e.tab != tab.ID || e.sel != o.Selector || e.links != o.Links || e.hide != o.HideValues {
 		return nil
 	}
 	cur, err := page.FrameLoaders(ctx, b.conn, tab.SessionID)

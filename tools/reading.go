@@ -22,7 +22,7 @@ func readingTools(d Deps) []*tool {
 			description: "Read the page. mode=text (default): the rendered text. mode=tree: one line per visible thing to act on, plus headings, " +
 				"like aria-ref=e15 button \"Save\"; pass aria-ref=eN as the selector of click, type_text and the rest (it reaches shadow roots and iframes). " +
 				"A newer read, a navigation or the element's removal ends a ref: not_found means read again. " +
-				"Long output pages with offset (truncated, next_offset). Input values are never shown. A read: asks nothing. More: lyrad://guide.",
+				"Long output pages with offset (truncated, next_offset). Fields show their value (a password only [filled]). A read: asks nothing. More: lyrad://guide.",
 			readOnly:   true,
 			idempotent: true,
 			params: []param{
@@ -31,6 +31,7 @@ func readingTools(d Deps) []*tool {
 				{name: "selector", kind: "string", description: "Read only this region: CSS, text=... or aria-ref=eN."},
 				{name: "offset", kind: "integer", description: "Where to start (next_offset).", def: 0},
 				{name: "max_chars", kind: "integer", description: fmt.Sprintf("At most %d.", maxMaxChars), def: defaultMaxChars},
+				{name: "hide_values", kind: "boolean", description: "mode=tree: show filled fields as [filled], not their values.", def: false},
 			},
 			output: map[string]any{
 				"url": sStr(""), "title": sStr(""), "mode": sStr(""), "text": sStr("mode=text"), "tree": sStr("mode=tree"),
@@ -41,7 +42,7 @@ func readingTools(d Deps) []*tool {
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				o := session.ReadOptions{
 					Mode: c.str("mode"), Links: c.boolean("links"), Selector: c.str("selector"),
-					Offset: int(argInt(c, "offset")), MaxChars: int(argInt(c, "max_chars")),
+					Offset: int(argInt(c, "offset")), MaxChars: int(argInt(c, "max_chars")), HideValues: c.boolean("hide_values"),
 				}
 				if o.Offset < 0 {
 					return nil, badArg("offset", "offset must be 0 or more", "Start at 0, or pass next_offset from the previous page.")
