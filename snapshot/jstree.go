@@ -54,7 +54,7 @@ const JSTreeAgain = `function(region) {
 // JSRefNode is the element a table id names, or null when it is gone (the
 // world is another one, or the element was removed): callFunctionOn with
 // returnByValue false gives its object, for DOM.describeNode.
-var JSRefNode = fn("token, id", treeLib+`
+var JSRefNode = fn("token, id", tableLib+`
 	if (token !== T.token) return null;
 	const el = T.node(id);
 	return el && el.isConnected ? el : null;
@@ -62,11 +62,16 @@ var JSRefNode = fn("token, id", treeLib+`
 
 // JSNodeID is the table id of the element `this` (for a frame's owner
 // element, found by backend node id).
-var JSNodeID = fn("", treeLib+`
+var JSNodeID = fn("", tableLib+`
 	return { token: T.token, id: T.id(this) };
 `)
 
-const treeLib = `
+// treeLib is what a walk needs: the table and the rules.
+const treeLib = tableLib + treeRules
+
+// tableLib is the table of element ids alone: what resolving a ref or a
+// frame element needs, sent without the rules (compiled on every call).
+const tableLib = `
 	const T = globalThis.__lyradTree || (globalThis.__lyradTree = (() => {
 		const ids = new WeakMap(), byId = new Map();
 		let next = 0;
@@ -90,6 +95,9 @@ const treeLib = `
 			},
 		};
 	})());
+`
+
+const treeRules = `
 
 	// The roles the map lists. Chrome's own names for native controls
 	// (DisclosureTriangle for <summary>, ColorWell, Date, ...) included.
@@ -394,7 +402,8 @@ const treeLib = `
 		F_PTR = 2, // the parent's cursor is pointer
 		F_NATIVE = 4, // inside an item listed by its role (a link, a button): nothing inside is listed as clickable
 		F_CLICK = 8, // inside an element listed as clickable
-		F_ICON = 16; // inside an icon listed as clickable
+		F_ICON = 16, // inside an icon listed as clickable
+		F_SHADOW = 32; // inside a shadow tree (styled by sheets of its own)
 
 	// ICON_CLASS finds an icon's name in a class token: icon-trash, fa-star,
 	// glyphicon-remove, bi-x, mdi-delete, trash-icon.
@@ -510,20 +519,75 @@ const treeLib = `
 	// its cursor, its onclick, its tabindex, being editable, a hidden
 	// control's label, an item of an open list, or a cover over the page.
 	// '' when it is none of them.
-	function clickable(n, r, cs, flags, memo) {
+	function clickable(n, r, ptr, flags, memo, coverEl) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
 		const tag = n.localName;
 		if (tag === 'body' || tag === 'html') return '';
 		if (n.hasAttribute('onclick') || n.hasAttribute('onmousedown') || n.hasAttribute('onpointerdown')) return 'click';
-		const ptr = cs.cursor === 'pointer';
 		if (ptr && !(flags & F_PTR)) return 'click';
 		if (ptr && (flags & F_CLICK) && !(n.textContent || '').trim() && (n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n))) return 'icon';
 		if (flags & F_CLICK) return '';
-		if (n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) &&
-			!((cs.overflowY === 'auto' || cs.overflowY === 'scroll') && n.scrollHeight > n.clientHeight)) return 'click';
+		if (n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
 		if (tag === 'li' && popupList(n.parentElement, memo)) return 'click';
-		if ((cs.position === 'fixed' || cs.position === 'absolute') && cover(n)) return 'click';
+		if (n === coverEl) return 'click';
 		return '';
+	}
+
+	// scrolls: a scrolling panel (focusable to scroll by keys, not to click).
+	function scrolls(n) {
+		const o = getComputedStyle(n).overflowY;
+		return (o === 'auto' || o === 'scroll') && n.scrollHeight > n.clientHeight;
+	}
+
+	// findCover is the cover over the middle of the window, if any.
+	function findCover() {
+		let best = null;
+		for (let e = document.elementFromPoint(innerWidth / 2, innerHeight / 2); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
+			const p = getComputedStyle(e).position;
+			if (p === 'fixed' || p === 'absolute') {
+				const b = e.getBoundingClientRect();
+				if (b.width * b.height >= 0.5 * innerWidth * innerHeight) best = e;
+			}
+		}
+		return best && cover(best) ? best : null;
+	}
+
+	// pointerCandidates are the elements whose cursor may differ from
+	// their parent's: those a style rule or a style attribute gives a
+	// cursor. A cursor changes nowhere else (it is inherited), so only they
+	// need their style computed, which is most of a walk's cost on a large
+	// page. null when a style sheet cannot be read (another origin's): then
+	// every element's style is asked.
+	function pointerCandidates() {
+		const sels = [];
+		let ok = true;
+		const visit = (rules) => {
+			for (const r of rules) {
+				if (r.selectorText !== undefined) {
+					if (r.style && r.style.getPropertyValue('cursor')) sels.push(r.selectorText);
+					if (r.cssRules && r.cssRules.length) ok = false; // nested rules: relative selectors
+				} else if (r.styleSheet) {
+					try { visit(r.styleSheet.cssRules); } catch (e) { ok = false; }
+				} else if (r.cssRules) {
+					visit(r.cssRules);
+				}
+			}
+		};
+		for (const sh of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+			try { visit(sh.cssRules); } catch (e) { ok = false; }
+			if (!ok) return null;
+		}
+		const out = new Set(document.querySelectorAll('[style*="cursor" i]'));
+		const clean = sels.map((x) => x.replace(/::?(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(?:\([^)]*\))?/gi, '')).filter((x) => x.trim());
+		const add = (sel) => { for (const e of document.querySelectorAll(sel)) out.add(e); };
+		try {
+			if (clean.length) add(clean.join(','));
+		} catch (e) {
+			for (const sel of clean) {
+				try { add(sel); } catch (e2) { /* a selector this engine cannot match */ }
+			}
+		}
+		return out;
 	}
 
 	// cover: a box over most of the window with a few words on it (a
@@ -550,6 +614,8 @@ const treeLib = `
 		const texts = []; // a clickable's whole text, by item index, for the doubles check
 		const standIn = new Set(); // controls whose label was listed for them
 		const memo = new Map(); // lists told popup or not
+		const cands = pointerCandidates();
+		const coverEl = findCover();
 		while (stack.length) {
 			const n = stack.pop();
 			let f = fl.pop();
@@ -565,32 +631,35 @@ const treeLib = `
 					inner++;
 					if (it[2]) rest = rest.replace(it[2], ' ');
 				}
-				if (inner && sp(rest).length <= 1) out.items[i] = null;
+				// One around many is a layout box, not a thing to click.
+				if (inner && sp(rest).length <= 1 || inner >= 8) out.items[i] = null;
 				continue;
 			}
 			if (n.nodeType !== 1 || SKIP.has(n.tagName)) continue;
 			if (n.getAttribute('aria-hidden') === 'true' || n.inert) f |= F_HID;
-			const h = !!(f & F_HID);
+			// Nothing inside aria-hidden or inert is listed, nor any frame.
+			if (f & F_HID) continue;
 			let r = role(n);
 			if (r === 'Iframe') {
-				if (!h) {
-					const b = n.getBoundingClientRect();
-					if (b.width > 0 && b.height > 0 && shown(n)) {
-						const cs = getComputedStyle(n);
-						const x = b.x + n.clientLeft + parseFloat(cs.paddingLeft), y = b.y + n.clientTop + parseFloat(cs.paddingTop);
-						out.frames.push([out.items.length, x, y, n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
-							n.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom), T.id(n)]);
-					}
+				const b = n.getBoundingClientRect();
+				if (b.width > 0 && b.height > 0 && shown(n)) {
+					const cs = getComputedStyle(n);
+					const x = b.x + n.clientLeft + parseFloat(cs.paddingLeft), y = b.y + n.clientTop + parseFloat(cs.paddingTop);
+					out.frames.push([out.items.length, x, y, n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+						n.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom), T.id(n)]);
 				}
 				continue;
 			}
-			const cs = getComputedStyle(n);
+			// Inside a listed item nothing more is listed as clickable: its
+			// style is not needed (styles of a whole page cost the most).
+			const cs = f & F_NATIVE || (cands && !cands.has(n) && !(f & F_SHADOW) && !n.shadowRoot) ? null : getComputedStyle(n);
+			const ptr = cs ? cs.cursor === 'pointer' : !!(f & F_PTR);
 			const outside = modal && !modal.contains(n);
-			let kf = f & ~F_PTR | (cs.cursor === 'pointer' ? F_PTR : 0);
+			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0);
 			// A contenteditable region's root: generic in Chrome's tree,
 			// but a field to type into, its text its value.
 			const editable = r === 'generic' && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
-			if (!h && !outside && (LISTED.has(r) || editable) && !standIn.has(n)) {
+			if (!outside && (LISTED.has(r) || editable) && !standIn.has(n)) {
 				const b = box(n);
 				if (b && shown(n)) {
 					const nm = name(n, r);
@@ -614,7 +683,7 @@ const treeLib = `
 					out.items.push([T.id(n), r, nm, st, href(n, r), b[0], b[1], b[2], b[3], v, hint]);
 				}
 				kf |= F_NATIVE;
-			} else if (!h && !outside && n.localName === 'label' && n.control && !(f & F_NATIVE)) {
+			} else if (!outside && n.localName === 'label' && n.control && !(f & F_NATIVE)) {
 				// A control drawn by its label (the input itself hidden): the
 				// label is what a person clicks, and it stands for the control.
 				const c = n.control, cr = role(c);
@@ -629,11 +698,12 @@ const treeLib = `
 				} else if (shown(c)) {
 					kf |= F_NATIVE; // the control is listed itself
 				}
-			} else if (!h && !outside) {
-				const why = clickable(n, r, cs, f, memo);
+			} else if (!outside) {
+				const why = clickable(n, r, ptr, f, memo, coverEl);
 				if (why) {
 					const b = box(n);
-					if (b && shown(n)) {
+					// A box of a whole page's text is a container, not one thing to click.
+					if (b && shown(n) && (n.textContent || '').length <= 2000) {
 						let nm = name(n, r), hint = null, full = '';
 						if (!nm) {
 							full = sp(content(n, new Set([n]), false));
@@ -654,7 +724,7 @@ const treeLib = `
 					}
 				}
 			}
-			if (LEAF.has(r) || r === 'combobox' || editable) continue;
+			if (LEAF.has(r) || r === 'combobox' || editable || (cs && cs.display === 'none')) continue;
 			const kids = flatChildren(n);
 			for (let i = kids.length - 1; i >= 0; i--) {
 				if (kids[i].nodeType === 1) {
