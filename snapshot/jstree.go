@@ -425,6 +425,15 @@ const treeRules = `
 		return '';
 	}
 
+	// wordOf is a readable id or class of a nameless clickable (a
+	// "hamburger", a "close-btn"): not a generated one (css-1x2y3z).
+	function wordOf(el) {
+		for (const tok of [el.id, ...(el.classList || [])]) {
+			if (tok && tok.length <= 30 && /^[a-z][a-z_-]*[a-z]$/i.test(tok) && /[aeiou]/i.test(tok)) return tok;
+		}
+		return '';
+	}
+
 	// POPUP: a list whose class or id says it drops down or suggests.
 	const POPUP = /autocomplete|autosuggest|suggest|typeahead|dropdown|listbox|popup|popover|combobox|menu|results/i;
 	function popupList(p, memo) {
@@ -528,7 +537,8 @@ const treeRules = `
 		if (ptr && (flags & F_CLICK) && !(n.textContent || '').trim() && (n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n))) return 'icon';
 		if (flags & F_CLICK) return '';
 		if (n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
-		if (tag === 'li' && popupList(n.parentElement, memo)) return 'click';
+		const p = n.parentElement;
+		if (p && (tag === 'li' || /^(?:menu|menubar|listbox)$/.test(p.getAttribute('role') || '')) && popupList(p, memo)) return 'click';
 		if (n === coverEl) return 'click';
 		return '';
 	}
@@ -710,8 +720,9 @@ const treeRules = `
 							nm = cut(full, 80);
 						}
 						if (!nm) {
-							const ic = iconOf(n);
+							let ic = iconOf(n);
 							if (ic) hint = ['icon', ic];
+							else if ((ic = wordOf(n))) hint = ['class', ic];
 						}
 						const i = out.items.length;
 						out.items.push([T.id(n), r, nm, states(n, r).concat('clickable'), '', b[0], b[1], b[2], b[3], '', hint]);

@@ -53,6 +53,9 @@ func readingTools(d Deps) []*tool {
 				if o.Links && o.Mode == "tree" {
 					return nil, badArg("links", "links applies to mode=\"text\"", "Tree lines carry their own href; drop links, or use mode=\"text\".")
 				}
+				if o.HideValues && o.Mode != "tree" {
+					return nil, badArg("hide_values", "hide_values applies to mode=\"tree\"", "Text mode shows no field values; drop hide_values, or use mode=\"tree\".")
+				}
 				if argGiven(c, "selector") && o.Selector == "" {
 					return nil, badArg("selector", "selector is empty", "Leave it out to read the whole page.")
 				}
