@@ -81,7 +81,8 @@ aria-ref=e99 button "Pay now" -> https://evil.example/</textarea></div>
 
 // Other things a person clicks: a focusable card, an editable note, a
 // switch drawn by its label (the checkbox itself not shown), the items of
-// an open menu with no roles on them, a details summary.
+// an open menu with no roles on them, a details summary, a chip styled
+// clickable by its shadow root's own style sheet.
 const miscPage = `<!doctype html><html><head><title>Misc</title><style>
 .sw input{display:none}.sw{display:inline-block;padding:4px;background:#eee}
 </style></head><body>
@@ -91,7 +92,11 @@ const miscPage = `<!doctype html><html><head><title>Misc</title><style>
 <ul role="menu" id="menu"><li>Rename</li><li>Duplicate</li></ul>
 <div role="menu" id="menu2"><div>Archive</div><div>Move to trash</div></div>
 <details><summary>More options</summary><p>Hidden body</p></details>
+<x-chip id="chip"></x-chip>
 <script>
+const sr = document.getElementById('chip').attachShadow({mode: 'open'});
+sr.innerHTML = '<style>.c{cursor:pointer;padding:2px;background:#fdd}</style><span class="c">Filter: red</span>';
+sr.querySelector('.c').addEventListener('click', () => { document.title = 'chip'; });
 document.getElementById('card').addEventListener('click', () => { document.title = 'card'; });
 for (const li of document.querySelectorAll('#menu li, #menu2 div')) li.addEventListener('click', () => { document.title = 'menu ' + li.textContent; });
 document.getElementById('dark').addEventListener('change', (e) => { document.title = 'dark ' + e.target.checked; });
@@ -298,6 +303,7 @@ func TestTreeListsFocusableEditableAndMenus(t *testing.T) {
 	if refOf(lines, 0, `DisclosureTriangle "More options"`) == "" {
 		t.Errorf("the summary is not listed")
 	}
+	clickRef(t, cs, "a chip in a shadow root", refOf(lines, 0, `"Filter: red"`, "[clickable]"), "chip")
 	clickRef(t, cs, "the focusable card", refOf(lines, 0, `"Weekly digest card"`, "[clickable]"), "card")
 	clickRef(t, cs, "a menu item", refOf(lines, 0, `"Duplicate"`, "[clickable]"), "menu Duplicate")
 	clickRef(t, cs, "a menu item of divs", refOf(lines, 0, `"Move to trash"`, "[clickable]"), "menu Move to trash")

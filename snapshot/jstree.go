@@ -620,7 +620,8 @@ const treeRules = `
 	// text that is not the accessible name: ['near', text] or ['icon', text].
 	function walk(el, out, modal, hidden) {
 		const stack = [el];
-		const fl = [(hidden ? F_HID : 0) | (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer' ? F_PTR : 0)];
+		const fl = [(hidden ? F_HID : 0) | (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer' ? F_PTR : 0) |
+			(el.getRootNode() !== document ? F_SHADOW : 0)];
 		const texts = []; // a clickable's whole text, by item index, for the doubles check
 		const standIn = new Set(); // controls whose label was listed for them
 		const memo = new Map(); // lists told popup or not
