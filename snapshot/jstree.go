@@ -549,17 +549,28 @@ const treeRules = `
 		return (o === 'auto' || o === 'scroll') && n.scrollHeight > n.clientHeight;
 	}
 
-	// findCover is the cover over the middle of the window, if any.
+	// findCover is the cover over the window, if any: a fixed or absolute
+	// box over most of it, near the top of the document (a page's covers
+	// are), on top where it stands. Hit-testing is asked only of such a box.
 	function findCover() {
-		let best = null;
-		for (let e = document.elementFromPoint(innerWidth / 2, innerHeight / 2); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
-			const p = getComputedStyle(e).position;
-			if (p === 'fixed' || p === 'absolute') {
-				const b = e.getBoundingClientRect();
-				if (b.width * b.height >= 0.5 * innerWidth * innerHeight) best = e;
+		const body = document.body;
+		if (!body) return null;
+		const area = 0.5 * innerWidth * innerHeight;
+		let level = [...body.children];
+		for (let depth = 0; depth < 3 && level.length && level.length < 400; depth++) {
+			const next = [];
+			for (const e of level) {
+				if (SKIP.has(e.tagName)) continue;
+				const p = getComputedStyle(e).position;
+				if (p === 'fixed' || p === 'absolute') {
+					const b = e.getBoundingClientRect();
+					if (b.width * b.height >= area && cover(e)) return e;
+				}
+				next.push(...e.children);
 			}
+			level = next;
 		}
-		return best && cover(best) ? best : null;
+		return null;
 	}
 
 	// pointerCandidates are the elements whose cursor may differ from
