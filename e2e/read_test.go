@@ -85,10 +85,23 @@ func TestReadPageTree(t *testing.T) {
 			t.Errorf("%s missing from the tree", want)
 		}
 	}
-	for _, never := range []string{"secret-value-123", "HIDDEN-COUPON", "Hidden link", "Invisible link", "Free", "Some text"} {
+	for _, never := range []string{"Hidden link", "Invisible link", "Free", "Some text"} {
 		if strings.Contains(tree, never) {
 			t.Errorf("tree shows %q", never)
 		}
+	}
+	// A field's value is page content like any text: shown, in the
+	// cross-site frame too; the select shows its chosen option.
+	for name, val := range map[string]string{`textbox "Email"`: "secret-value-123", `textbox "Coupon"`: "HIDDEN-COUPON", `combobox "Plan"`: "Pro"} {
+		if l := byRef[byName[name]]; !strings.HasSuffix(l, ": "+val) {
+			t.Errorf("%s shows as %q, want its value %s", name, l, val)
+		}
+	}
+	// hide_values hides them all.
+	hidden := call(t, cs, "read_page", map[string]any{"mode": "tree", "hide_values": true})
+	wantStatus(t, hidden, "ok")
+	if ht, _ := hidden["tree"].(string); strings.Contains(ht, "secret-value-123") || strings.Contains(ht, "HIDDEN-COUPON") || !strings.Contains(ht, `textbox "Email" [filled]`) {
+		t.Errorf("hide_values still shows values:\n%s", ht)
 	}
 	if l := byRef[byName[`checkbox "Remember me"`]]; !strings.HasSuffix(l, "[checked]") {
 		t.Errorf("checkbox line %q lacks [checked]", l)

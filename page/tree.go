@@ -3,6 +3,7 @@ package page
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 	"time"
 
@@ -264,7 +265,8 @@ func placeOf(tfs map[cdp.FrameID]*treeFrame, f *treeFrame, main cdp.FrameID) (dx
 	return dx, dy, clip
 }
 
-// itemOf decodes one JSTree item: [id, role, name, states, href, x, y, w, h].
+// itemOf decodes one JSTree item: [id, role, name, states, href, x, y, w,
+// h, value, hint], hint null or [kind, text].
 func itemOf(raw []any) (snapshot.Item, bool) {
 	if len(raw) < 9 {
 		return snapshot.Item{}, false
@@ -283,6 +285,17 @@ func itemOf(raw []any) (snapshot.Item, bool) {
 	}
 	num := func(v any) float64 { f, _ := v.(float64); return f }
 	it.Box = snapshot.Rect{X: num(raw[5]), Y: num(raw[6]), W: num(raw[7]), H: num(raw[8])}
+	if len(raw) >= 11 {
+		v, _ := raw[9].(string)
+		it.Value = snapshot.CutValue(v)
+		if h, ok := raw[10].([]any); ok && len(h) == 2 {
+			kind, _ := h[0].(string)
+			text, _ := h[1].(string)
+			if text = snapshot.Clean(text); kind != "" && text != "" {
+				it.Hint = kind + " " + strconv.Quote(text)
+			}
+		}
+	}
 	return it, id > 0 && role != ""
 }
 

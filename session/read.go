@@ -24,6 +24,8 @@ type ReadOptions struct {
 	// ChangesSince (tree mode, whole page): answer what changed since the
 	// read of that read_id instead of the whole map (changes.go).
 	ChangesSince string
+	// HideValues: tree mode shows a filled field as [filled], not its value.
+	HideValues bool
 }
 
 // Link is one visible link of a text read.
@@ -71,7 +73,7 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		pageURL, title = b.fresh(ctx, tab)
 	}()
 	res := &ReadResult{Offset: o.Offset}
-	entry := &readEntry{tab: tab.ID, sel: o.Selector, links: o.Links}
+	entry := &readEntry{tab: tab.ID, sel: o.Selector, links: o.Links, hide: o.HideValues}
 	var out string
 	if o.Mode == "tree" {
 		start := time.Now()
@@ -86,6 +88,10 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		tabURL, _ := url.Parse(tab.URL)
 		lines := make([]string, len(items))
 		for i, it := range items {
+			if o.HideValues && it.Value != "" {
+				it.Value = ""
+				it.States = append(it.States[:len(it.States):len(it.States)], "filled")
+			}
 			lines[i] = snapshot.Line(refs[i], it, tabURL)
 		}
 		out = strings.Join(lines, "\n")

@@ -35,6 +35,7 @@ type readEntry struct {
 	loader cdp.LoaderID // the tab's document when it was read
 	sel    string
 	links  bool
+	hide   bool // values hidden (ReadOptions.HideValues)
 	out    string
 	url    string
 	title  string
@@ -61,7 +62,7 @@ func (b *Browser) cachedRead(ctx context.Context, tab cdpguard.Target, o ReadOpt
 	c.mu.Lock()
 	e := c.entries[o.Mode]
 	c.mu.Unlock()
-	if e == nil || e.tab != tab.ID || e.sel != o.Selector || e.links != o.Links {
+	if e == nil || e.tab != tab.ID || e.sel != o.Selector || e.links != o.Links || e.hide != o.HideValues {
 		return nil
 	}
 	cur, err := page.FrameLoaders(ctx, b.conn, tab.SessionID)

@@ -22,7 +22,7 @@ package snapshot
 //
 // Argument region: null for the whole document; {sel} a CSS or text=
 // selector; {id} an element id of this table. Answer: {token, found, vw, vh,
-// items: [[id, role, name, states, href, x, y, w, h]], frames: [[index, x,
+// items: [[id, role, name, states, href, x, y, w, h, value, hint]], frames: [[index, x,
 // y, w, h]]} where a frame entry's index is the item position it stands at
 // and its box is the frame element's content box; item boxes are in this
 // document's viewport coordinates.
@@ -54,7 +54,7 @@ const JSTreeAgain = `function(region) {
 // JSRefNode is the element a table id names, or null when it is gone (the
 // world is another one, or the element was removed): callFunctionOn with
 // returnByValue false gives its object, for DOM.describeNode.
-var JSRefNode = fn("token, id", treeLib+`
+var JSRefNode = fn("token, id", tableLib+`
 	if (token !== T.token) return null;
 	const el = T.node(id);
 	return el && el.isConnected ? el : null;
@@ -62,11 +62,16 @@ var JSRefNode = fn("token, id", treeLib+`
 
 // JSNodeID is the table id of the element `this` (for a frame's owner
 // element, found by backend node id).
-var JSNodeID = fn("", treeLib+`
+var JSNodeID = fn("", tableLib+`
 	return { token: T.token, id: T.id(this) };
 `)
 
-const treeLib = `
+// treeLib is what a walk needs: the table and the rules.
+const treeLib = tableLib + treeRules
+
+// tableLib is the table of element ids alone: what resolving a ref or a
+// frame element needs, sent without the rules (compiled on every call).
+const tableLib = `
 	const T = globalThis.__lyradTree || (globalThis.__lyradTree = (() => {
 		const ids = new WeakMap(), byId = new Map();
 		let next = 0;
@@ -90,6 +95,9 @@ const treeLib = `
 			},
 		};
 	})());
+`
+
+const treeRules = `
 
 	// The roles the map lists. Chrome's own names for native controls
 	// (DisclosureTriangle for <summary>, ColorWell, Date, ...) included.
@@ -411,7 +419,7 @@ const treeLib = `
 		const st = states(n, r);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
 		if (err) st.push('error');
-		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3]]);
+		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3], '', null]);
 	}
 
 	const ERROR_CLASS = /(^|\s)(error|errors|error-message|error-msg|errormessage|invalid-feedback|field-error|form-error|validation-error|input-error)(\s|$)/i;
@@ -431,45 +439,378 @@ const treeLib = `
 		return !!c && ERROR_CLASS.test(c) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
-	// walk lists el's subtree in flat-tree order.
+
+	// Context flags a walk carries down to a node's children.
+	const F_HID = 1, // aria-hidden or inert
+		F_PTR = 2, // the parent's cursor is pointer
+		F_NATIVE = 4, // inside an item listed by its role (a link, a button): nothing inside is listed as clickable
+		F_CLICK = 8, // inside an element listed as clickable
+		F_ICON = 16, // inside an icon listed as clickable
+		F_SHADOW = 32; // inside a shadow tree (styled by sheets of its own)
+
+	// ICON_CLASS finds an icon's name in a class token: icon-trash, fa-star,
+	// glyphicon-remove, bi-x, mdi-delete, trash-icon.
+	const ICON_PRE = /^(?:icons?|ico|ic|fa[srlbdk]?|glyphicon|bi|mdi|octicon|ti|la|gg|lni|ri|bx|ph|feather|material-icons)[-_]+([a-z][a-z0-9_-]*)$/i;
+	const ICON_POST = /^([a-z][a-z0-9_-]*?)[-_]+(?:icon|ico)$/i;
+	const ICON_NOISE = /^(?:lg|sm|xs|xl|[0-9]+x|fw|solid|regular|light|thin|brands|outline|outlined|filled|round|rounded|sharp|large|small|button|btn|wrapper|wrap|container|inner|only|default|primary|secondary)$/i;
+	function iconOf(el) {
+		const cands = [el];
+		const w = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+		for (let c = w.nextNode(), n = 0; c && n < 6; c = w.nextNode(), n++) cands.push(c);
+		for (const c of cands) {
+			const cl = c.classList;
+			if (!cl) continue;
+			for (const tok of cl) {
+				const m = ICON_PRE.exec(tok) || ICON_POST.exec(tok);
+				if (m && !ICON_NOISE.test(m[1])) return m[1].toLowerCase().replace(/_/g, '-').slice(0, 40);
+			}
+		}
+		return '';
+	}
+
+	// wordOf is a readable id or class of a nameless clickable (a
+	// "hamburger", a "close-btn"): not a generated one (css-1x2y3z).
+	function wordOf(el) {
+		for (const tok of [el.id, ...(el.classList || [])]) {
+			if (tok && tok.length <= 30 && /^[a-z][a-z_-]*[a-z]$/i.test(tok) && /[aeiou]/i.test(tok)) return tok;
+		}
+		return '';
+	}
+
+	// POPUP: a list whose class or id says it drops down or suggests.
+	const POPUP = /autocomplete|autosuggest|suggest|typeahead|dropdown|listbox|popup|popover|combobox|menu|results/i;
+	function popupList(p, memo) {
+		if (!p || p === document.body) return false;
+		if (memo.has(p)) return memo.get(p);
+		const v = popupLike(p);
+		memo.set(p, v);
+		return v;
+	}
+	function popupLike(p) {
+		const pr = p.getAttribute('role');
+		if (pr === 'listbox' || pr === 'menu' || pr === 'menubar') return true;
+		if (p.localName !== 'ul' && p.localName !== 'ol') return false;
+		const pos = getComputedStyle(p).position;
+		if (pos === 'absolute' || pos === 'fixed') return true;
+		return POPUP.test((p.getAttribute('class') || '') + ' ' + p.id);
+	}
+
+	// secret: a field whose value must never leave the page (a password,
+	// a card's number or code), shown only as filled.
+	function secret(el) {
+		if (el.localName === 'input' && (el.type || '').toLowerCase() === 'password') return true;
+		const ac = (el.getAttribute('autocomplete') || '').toLowerCase();
+		if (/(?:^|\s)(?:current-password|new-password|cc-number|cc-csc)(?:\s|$)/.test(ac)) return true;
+		const ts = getComputedStyle(el).webkitTextSecurity;
+		return !!ts && ts !== 'none';
+	}
+
+	// value is a field's current value, as it shows: "" for what has none
+	// (checkboxes give states instead).
+	function value(el, r) {
+		const tag = el.localName;
+		let v = '';
+		if (tag === 'input') {
+			switch ((el.type || 'text').toLowerCase()) {
+			case 'checkbox': case 'radio': case 'button': case 'submit': case 'reset': case 'image': case 'hidden':
+				return '';
+			case 'file':
+				return el.files ? [...el.files].map((f) => f.name).join(', ') : '';
+			}
+			v = el.value;
+		} else if (tag === 'textarea') {
+			v = el.value;
+		} else if (tag === 'select') {
+			return sp([...el.selectedOptions].map((o) => sp(o.label || o.textContent)).join(', ')).slice(0, 200);
+		} else if (r === 'slider' || r === 'spinbutton' || r === 'progressbar') {
+			v = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || '';
+		} else if (LEAF.has(r)) {
+			const inp = r === 'combobox' && el.querySelector('input:not([type=hidden]), textarea');
+			v = inp ? inp.value : (el.getAttribute('aria-valuetext') || el.innerText || '');
+		} else {
+			return '';
+		}
+		return String(v || '').slice(0, 200);
+	}
+
+	// near is the text a person reads as an unlabelled field's label: the
+	// nearest text before it (a text node, a sibling cell or block above),
+	// or after it for a checkbox or radio; none across another control.
+	const FIELD = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton', 'slider', 'checkbox', 'radio',
+		'switch', 'Date', 'DateTime', 'InputTime', 'ColorWell']);
+	const CONTROL = 'input:not([type=hidden]), select, textarea, button';
+	// NEAR_STOP: what a field's near text is not taken across (another
+	// control, a link, anything focusable or editable).
+	const NEAR_STOP = CONTROL + ', a[href], [tabindex]:not([tabindex^="-"]), [contenteditable]:not([contenteditable=false])';
+	function near(el, r) {
+		const after = r === 'checkbox' || r === 'radio' || r === 'switch';
+		const look = (cur, dir) => {
+			for (let up = 0; up < 4 && cur && cur !== document.body; up++) {
+				for (let s = dir ? cur.nextSibling : cur.previousSibling; s; s = dir ? s.nextSibling : s.previousSibling) {
+					if (s.nodeType === 3) {
+						const t = sp(s.data);
+						if (t) return t;
+						continue;
+					}
+					if (s.nodeType !== 1 || SKIP.has(s.tagName)) continue;
+					if (s.matches(NEAR_STOP) || s.querySelector(NEAR_STOP)) return '';
+					if (!shown(s)) continue;
+					const lines = String(s.innerText || '').split('\n').map(sp).filter(Boolean);
+					if (lines.length) return dir ? lines[0] : lines[lines.length - 1];
+				}
+				cur = cur.parentElement;
+				if (cur && (cur.localName === 'form' || cur.localName === 'fieldset')) break;
+			}
+			return '';
+		};
+		const t = (after && look(el, true)) || look(el, false);
+		return t.length <= 60 ? t : '';
+	}
+
+	// clickable tells why an element that no role lists is one to click:
+	// its cursor, its onclick, its tabindex, being editable, a hidden
+	// control's label, an item of an open list, or a cover over the page.
+	// '' when it is none of them.
+	function clickable(n, r, ptr, flags, memo, coverEl) {
+		if (flags & (F_NATIVE | F_ICON)) return '';
+		const tag = n.localName;
+		if (tag === 'body' || tag === 'html') return '';
+		if (n.hasAttribute('onclick') || n.hasAttribute('onmousedown') || n.hasAttribute('onpointerdown')) return 'click';
+		if (ptr && !(flags & F_PTR)) return 'click';
+		if (ptr && (flags & F_CLICK) && !(n.textContent || '').trim() && (n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n))) return 'icon';
+		if (flags & F_CLICK) return '';
+		if (n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
+		const p = n.parentElement;
+		if (p && (tag === 'li' || /^(?:menu|menubar|listbox)$/.test(p.getAttribute('role') || '')) && popupList(p, memo)) return 'click';
+		if (n === coverEl) return 'click';
+		return '';
+	}
+
+	// scrolls: a scrolling panel (focusable to scroll by keys, not to click).
+	function scrolls(n) {
+		const o = getComputedStyle(n).overflowY;
+		return (o === 'auto' || o === 'scroll') && n.scrollHeight > n.clientHeight;
+	}
+
+	// findCover is the cover over the window, if any: a fixed or absolute
+	// box over most of it, near the top of the document (a page's covers
+	// are), on top where it stands. Hit-testing is asked only of such a box.
+	function findCover() {
+		const body = document.body;
+		if (!body) return null;
+		const area = 0.5 * innerWidth * innerHeight;
+		let level = [...body.children];
+		for (let depth = 0; depth < 3 && level.length && level.length < 400; depth++) {
+			const next = [];
+			for (const e of level) {
+				if (SKIP.has(e.tagName)) continue;
+				const p = getComputedStyle(e).position;
+				if (p === 'fixed' || p === 'absolute') {
+					const b = e.getBoundingClientRect();
+					if (b.width * b.height >= area && cover(e)) return e;
+				}
+				next.push(...e.children);
+			}
+			level = next;
+		}
+		return null;
+	}
+
+	// pointerCandidates are the elements whose cursor may differ from
+	// their parent's: those a style rule or a style attribute gives a
+	// cursor. A cursor changes nowhere else (it is inherited), so only they
+	// need their style computed, which is most of a walk's cost on a large
+	// page. null when a style sheet cannot be read (another origin's): then
+	// every element's style is asked.
+	function pointerCandidates() {
+		const sels = [];
+		let ok = true;
+		const visit = (rules) => {
+			for (const r of rules) {
+				if (r.selectorText !== undefined) {
+					if (r.style && r.style.getPropertyValue('cursor')) sels.push(r.selectorText);
+					if (r.cssRules && r.cssRules.length) ok = false; // nested rules: relative selectors
+				} else if (r.styleSheet) {
+					try { visit(r.styleSheet.cssRules); } catch (e) { ok = false; }
+				} else if (r.cssRules) {
+					visit(r.cssRules);
+				}
+			}
+		};
+		for (const sh of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+			try { visit(sh.cssRules); } catch (e) { ok = false; }
+			if (!ok) return null;
+		}
+		const out = new Set(document.querySelectorAll('[style*="cursor" i]'));
+		const clean = sels.map((x) => x.replace(/::?(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(?:\([^)]*\))?/gi, '')).filter((x) => x.trim());
+		const add = (sel) => { for (const e of document.querySelectorAll(sel)) out.add(e); };
+		try {
+			if (clean.length) add(clean.join(','));
+		} catch (e) {
+			for (const sel of clean) {
+				try { add(sel); } catch (e2) { /* a selector this engine cannot match */ }
+			}
+		}
+		return out;
+	}
+
+	// cover: a box over most of the window with a few words on it (a
+	// "START" or "Tap to continue" screen), on top where it stands.
+	function cover(n) {
+		const b = n.getBoundingClientRect();
+		if (b.width * b.height < 0.5 * innerWidth * innerHeight) return false;
+		const t = sp(n.textContent);
+		if (!t || t.length > 40 || n.querySelector(CONTROL + ', a[href]')) return false;
+		const x = Math.min(Math.max(b.x + b.width / 2, 0), innerWidth - 1), y = Math.min(Math.max(b.y + b.height / 2, 0), innerHeight - 1);
+		const top = document.elementFromPoint(x, y);
+		return !!top && (top === n || n.contains(top));
+	}
+
+	// cut bounds a clickable's text: a row's whole text is more than tells it apart.
+	const cut = (s, n) => s.length > n ? s.slice(0, n - 1) + '…' : s;
+
+	// walk lists el's subtree in flat-tree order. An item is
+	// [id, role, name, states, href, x, y, w, h, value, hint]; hint is a
+	// text that is not the accessible name: ['near', text] or ['icon', text].
 	function walk(el, out, modal, hidden) {
 		const stack = [el];
-		const hid = [hidden];
+		const fl = [(hidden ? F_HID : 0) | (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer' ? F_PTR : 0) |
+			(el.getRootNode() !== document ? F_SHADOW : 0)];
+		const texts = []; // a clickable's whole text, by item index, for the doubles check
+		const standIn = new Set(); // controls whose label was listed for them
+		const memo = new Map(); // lists told popup or not
+		const cands = pointerCandidates();
+		const coverEl = findCover();
 		while (stack.length) {
 			const n = stack.pop();
-			let h = hid.pop();
+			let f = fl.pop();
+			if (typeof n === 'number') {
+				// A clickable around items of its own that adds no text of
+				// its own to theirs (a row around its one link) is a double.
+				const i = n;
+				let rest = texts[i];
+				let inner = 0;
+				for (let j = i + 1; j < out.items.length; j++) {
+					const it = out.items[j];
+					if (!it) continue;
+					inner++;
+					if (it[2]) rest = rest.replace(it[2], ' ');
+				}
+				// One around many is a layout box, not a thing to click.
+				if (inner && sp(rest).length <= 1 || inner >= 8) out.items[i] = null;
+				continue;
+			}
 			if (n.nodeType !== 1 || SKIP.has(n.tagName)) continue;
-			if (n.getAttribute('aria-hidden') === 'true' || n.inert) h = true;
-			const r = role(n);
+			if (n.getAttribute('aria-hidden') === 'true' || n.inert) f |= F_HID;
+			// Nothing inside aria-hidden or inert is listed, nor any frame.
+			if (f & F_HID) continue;
+			let r = role(n);
 			if (r === 'Iframe') {
-				if (!h) {
-					const b = n.getBoundingClientRect();
-					if (b.width > 0 && b.height > 0 && shown(n)) {
-						const cs = getComputedStyle(n);
-						const x = b.x + n.clientLeft + parseFloat(cs.paddingLeft), y = b.y + n.clientTop + parseFloat(cs.paddingTop);
-						out.frames.push([out.items.length, x, y, n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
-							n.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom), T.id(n)]);
-					}
+				const b = n.getBoundingClientRect();
+				if (b.width > 0 && b.height > 0 && shown(n)) {
+					const cs = getComputedStyle(n);
+					const x = b.x + n.clientLeft + parseFloat(cs.paddingLeft), y = b.y + n.clientTop + parseFloat(cs.paddingTop);
+					out.frames.push([out.items.length, x, y, n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+						n.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom), T.id(n)]);
 				}
 				continue;
 			}
-			if (!h && LISTED.has(r) && !(modal && !modal.contains(n))) {
-				{
+			// Inside a listed item nothing more is listed as clickable: its
+			// style is not needed (styles of a whole page cost the most).
+			const cs = f & F_NATIVE || (cands && !cands.has(n) && !(f & F_SHADOW) && !n.shadowRoot) ? null : getComputedStyle(n);
+			const ptr = cs ? cs.cursor === 'pointer' : !!(f & F_PTR);
+			const outside = modal && !modal.contains(n);
+			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0);
+			// A contenteditable region's root: generic in Chrome's tree,
+			// but a field to type into, its text its value.
+			const editable = r === 'generic' && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
+			const pushed = out.items.length;
+			if (!outside && (LISTED.has(r) || editable) && !standIn.has(n)) {
+				const b = box(n);
+				if (b && shown(n)) {
+					const nm = name(n, r);
+					const st = states(n, r);
+					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
+					if (editable) st.push('editable');
+					if (v && secret(n)) {
+						st.push('filled');
+						v = '';
+					}
+					if (!nm) {
+						if (FIELD.has(r) || editable) {
+							const t = near(n, r);
+							if (t) hint = ['near', t];
+						}
+						if (!hint && (r === 'link' || r === 'button')) {
+							const ic = iconOf(n);
+							if (ic) hint = ['icon', ic];
+						}
+					}
+					out.items.push([T.id(n), r, nm, st, href(n, r), b[0], b[1], b[2], b[3], v, hint]);
+				}
+				kf |= F_NATIVE;
+			} else if (!outside && n.localName === 'label' && n.control && !(f & F_NATIVE)) {
+				// A control drawn by its label (the input itself hidden): the
+				// label is what a person clicks, and it stands for the control.
+				const c = n.control, cr = role(c);
+				const cb = c.getBoundingClientRect();
+				if (LISTED.has(cr) && (!shown(c) || cb.width < 4 || cb.height < 4)) {
 					const b = box(n);
 					if (b && shown(n)) {
-						out.items.push([T.id(n), r, name(n, r), states(n, r), href(n, r), b[0], b[1], b[2], b[3]]);
+						out.items.push([T.id(n), cr, name(c, cr), states(c, cr), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
+						standIn.add(c);
+						kf |= F_NATIVE;
+					}
+				} else if (shown(c)) {
+					kf |= F_NATIVE; // the control is listed itself
+				}
+			} else if (!outside) {
+				const why = clickable(n, r, ptr, f, memo, coverEl);
+				if (why) {
+					const b = box(n);
+					// A box of a whole page's text is a container, not one thing to click.
+					if (b && shown(n) && (n.textContent || '').length <= 2000) {
+						let nm = name(n, r), hint = null, full = '';
+						if (!nm) {
+							full = sp(content(n, new Set([n]), false));
+							nm = cut(full, 80);
+						}
+						if (!nm) {
+							let ic = iconOf(n);
+							if (ic) hint = ['icon', ic];
+							else if ((ic = wordOf(n))) hint = ['class', ic];
+						}
+						const i = out.items.length;
+						out.items.push([T.id(n), r, nm, states(n, r).concat('clickable'), '', b[0], b[1], b[2], b[3], '', hint]);
+						kf |= why === 'icon' ? F_ICON : F_CLICK;
+						if (why !== 'icon') {
+							texts[i] = full || nm;
+							stack.push(i);
+							fl.push(0);
+						}
 					}
 				}
 			}
-			if (!h && !LISTED.has(r) && !(modal && !modal.contains(n))) said(n, r, out);
-			if (LEAF.has(r) || r === 'combobox') continue;
+			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out);
+			if (LEAF.has(r) || r === 'combobox' || editable || (cs && cs.display === 'none')) continue;
 			const kids = flatChildren(n);
 			for (let i = kids.length - 1; i >= 0; i--) {
 				if (kids[i].nodeType === 1) {
 					stack.push(kids[i]);
-					hid.push(h);
+					fl.push(kf);
 				}
 			}
+		}
+		// Doubles out, and the frames' places with them.
+		if (out.items.some((it) => !it)) {
+			const at = [];
+			let k = 0;
+			for (let i = 0; i <= out.items.length; i++) {
+				at[i] = k;
+				if (i < out.items.length && out.items[i]) k++;
+			}
+			for (const fr of out.frames) fr[0] = at[fr[0]];
+			out.items = out.items.filter(Boolean);
 		}
 	}
 `

@@ -48,13 +48,27 @@ type Item struct {
 	Name       string
 	Href       string // absolute; "" for non-links
 	States     []string
-	Value      string // a field's current value, cut; "" for none
+	Value      string // a field's current value, "" for none; a password's is never read ([filled] in States)
+	Hint       string // not an accessible name, shown when there is none: near "Username", icon "trash"
 	Box        Rect   // in its document's viewport
 	InViewport bool
 }
 
 // maxName bounds a name on a line; a longer one is cut with an ellipsis.
 const maxName = 160
+
+// MaxValue bounds a field's value on a line.
+const MaxValue = 40
+
+// CutValue collapses whitespace and bounds the length of a value.
+func CutValue(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > MaxValue {
+		r := []rune(s)
+		s = string(r[:MaxValue-1]) + "…"
+	}
+	return s
+}
 
 // Clean collapses whitespace and bounds the length of a name.
 func Clean(s string) string {
@@ -88,8 +102,13 @@ func Order(items []Item) ([]Item, int) {
 //
 //	aria-ref=e12 link "Pricing" -> /pricing
 //	aria-ref=e16 checkbox "Remember me" [checked]
+//	aria-ref=e17 textbox "Tags": Macao
+//	aria-ref=e18 textbox (near "Password") [filled]
+//	aria-ref=e19 generic (icon "trash") [clickable]
 //
-// A link to the page's own origin shows its path; any other its full URL.
+// A link to the page's own origin shows its path, one within the page its
+// fragment (-> #top, -> # for href="#"); any other its full URL. A field's
+// value comes last, after a colon.
 func Line(ref string, it Item, page *url.URL) string {
 	var b strings.Builder
 	b.WriteString("aria-ref=")
@@ -99,6 +118,10 @@ func Line(ref string, it Item, page *url.URL) string {
 	if it.Name != "" {
 		b.WriteByte(' ')
 		b.WriteString(strconv.Quote(it.Name))
+	} else if it.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(it.Hint)
+		b.WriteByte(')')
 	}
 	for _, s := range it.States {
 		b.WriteString(" [")
@@ -108,6 +131,10 @@ func Line(ref string, it Item, page *url.URL) string {
 	if h := shortHref(it.Href, page); h != "" {
 		b.WriteString(" -> ")
 		b.WriteString(h)
+	}
+	if it.Value != "" {
+		b.WriteString(": ")
+		b.WriteString(it.Value)
 	}
 	return b.String()
 }
@@ -121,6 +148,11 @@ func shortHref(href string, page *url.URL) string {
 		return href
 	}
 	if u.Scheme == page.Scheme && u.Host == page.Host {
+		// Within the page (href="#", "#top"): only the fragment, so that
+		// it does not read as a load of the page.
+		if i := strings.IndexByte(href, '#'); i >= 0 && u.EscapedPath() == page.EscapedPath() && u.RawQuery == page.RawQuery {
+			return "#" + u.EscapedFragment()
+		}
 		s := u.EscapedPath()
 		if s == "" {
 			s = "/"

@@ -30,6 +30,7 @@ func readingTools(d Deps) []*tool {
 				{name: "offset", kind: "integer", description: "Where to start (next_offset).", def: 0},
 				{name: "max_chars", kind: "integer", description: fmt.Sprintf("At most %d.", maxMaxChars), def: defaultMaxChars},
 				{name: "changes_since", kind: "string", description: "A read_id: what changed since."},
+				{name: "hide_values", kind: "boolean", description: "mode=tree: show filled fields as [filled], not their values.", def: false},
 			},
 			output: map[string]any{
 				"url": sStr(""), "title": sStr(""), "mode": sStr(""), "text": sStr("mode=text"), "tree": sStr("mode=tree"),
@@ -41,7 +42,7 @@ func readingTools(d Deps) []*tool {
 			run: func(ctx context.Context, c *call) (map[string]any, error) {
 				o := session.ReadOptions{
 					Mode: c.str("mode"), Links: c.boolean("links"), Selector: c.str("selector"),
-					Offset: int(argInt(c, "offset")), MaxChars: int(argInt(c, "max_chars")),
+					Offset: int(argInt(c, "offset")), MaxChars: int(argInt(c, "max_chars")), HideValues: c.boolean("hide_values"),
 					ChangesSince: c.str("changes_since"),
 				}
 				if argGiven(c, "changes_since") {
@@ -61,6 +62,9 @@ func readingTools(d Deps) []*tool {
 				}
 				if o.Links && o.Mode == "tree" {
 					return nil, badArg("links", "links applies to mode=\"text\"", "Tree lines carry their own href; drop links, or use mode=\"text\".")
+				}
+				if o.HideValues && o.Mode != "tree" {
+					return nil, badArg("hide_values", "hide_values applies to mode=\"tree\"", "Text mode shows no field values; drop hide_values, or use mode=\"tree\".")
 				}
 				if argGiven(c, "selector") && o.Selector == "" {
 					return nil, badArg("selector", "selector is empty", "Leave it out to read the whole page.")
