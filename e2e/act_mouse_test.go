@@ -39,11 +39,11 @@ func (k *heard) all() []string {
 	return append([]string(nil), k.got...)
 }
 
-// inboxPage is a webmail: the window does not scroll; the folder pane and
+// scrollingInboxPage is a webmail: the window does not scroll; the folder pane and
 // the message list are panels that scroll by themselves, the list inside
 // the main pane, which scrolls too. Rows are divs with click handlers, and
 // each click is told to the server. Below the panels, a status bar.
-const inboxPage = `<!doctype html><title>Inbox</title>
+const scrollingInboxPage = `<!doctype html><title>Inbox</title>
 <style>
  html, body { margin: 0; height: 100%; overflow: hidden; font: 14px sans-serif }
  header { height: 40px; background: #234; color: #fff }
@@ -88,7 +88,7 @@ for (let i = 1; i <= 30; i++) {
 // selector in the list says which panel it moved.
 func TestClickInScrollingPanel(t *testing.T) {
 	s := newSite(t, "127.0.0.1")
-	s.page("/", inboxPage)
+	s.page("/", scrollingInboxPage)
 	var opened, folder, hovered heard
 	opened.on(s, "/open", "ok")
 	hovered.on(s, "/hover", "ok")
@@ -215,11 +215,11 @@ func TestClickHoverPicksAutocomplete(t *testing.T) {
 	}
 }
 
-// coverPage is a game's start screen: instructions that mention the
+// startScreenPage is a game's start screen: instructions that mention the
 // button, a full-page cover with START on it (a div with a handler), a
 // button under the cover, two stacked cards that share a class, and a
 // button the pointer passes through.
-const coverPage = `<!doctype html><title>Game</title>
+const startScreenPage = `<!doctype html><title>Game</title>
 <style> body { margin: 0; font: 16px sans-serif }
  #cover { position: fixed; inset: 0; background: rgba(0,0,0,.85); display: flex; align-items: center; justify-content: center }
  #cover .go { color: #fff; font-size: 40px; cursor: pointer; padding: 20px; border: 2px solid #fff }
@@ -237,7 +237,7 @@ const coverPage = `<!doctype html><title>Game</title>
 // page.
 func TestClickCoveredAndTextPrefers(t *testing.T) {
 	s := newSite(t, "127.0.0.1")
-	s.page("/", coverPage)
+	s.page("/", startScreenPage)
 	var start, play, card, ghost heard
 	start.on(s, "/start", "ok")
 	play.on(s, "/play", "ok")
