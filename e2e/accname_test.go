@@ -90,6 +90,9 @@ func TestAccnameAgreesWithChrome(t *testing.T) {
 		wantStatus(t, env, "ok")
 		var ours []axItem
 		tree, _ := env["tree"].(string)
+		if d := os.Getenv("ACCNAME_DUMP"); d != "" && strings.Contains(path, d) {
+			t.Logf("%s:\nlyrad:\n%s\nChrome: %q", path, tree, chrome)
+		}
 		for _, l := range strings.Split(tree, "\n") {
 			if l == "" {
 				continue

@@ -224,19 +224,48 @@ const treeLib = `
 		return out;
 	}
 
-	const sp = (s) => String(s || '').replace(/\s+/g, ' ').trim();
+	// labelledBy: the elements aria-labelledby names, or, without it, the
+	// misspelt aria-labeledby that Chrome honours too.
+	function labelledBy(el) {
+		return byIds(el, el.hasAttribute('aria-labelledby') ? 'aria-labelledby' : 'aria-labeledby');
+	}
+
+	// sp collapses runs of ASCII whitespace and trims them, as Chrome does
+	// in a name: U+00A0 is kept.
+	const sp = (s) => String(s || '').replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '');
 
 	// name is the accessible name of el in role r (accname 1.2, as Chrome
-	// computes it for the roles the map lists).
+	// computes it for the roles the map lists). cx is the computation's
+	// state: the element named (root), the nodes already reached through
+	// aria-labelledby (visited: a node met again adds nothing), whether
+	// hidden nodes count (hiddenOK: inside a hidden labelledby target), and
+	// whether the walk is inside aria-labelledby (inLb: nested ones are not
+	// followed).
 	function name(el, r) {
-		const lb = byIds(el, 'aria-labelledby');
-		if (lb.length) {
-			const s = sp(lb.map((t) => textAlt(t, new Set([el]), true)).join(' '));
-			if (s) return s;
+		return ownName(el, r, { root: el, visited: new Set([el]), hiddenOK: false, inLb: false }, false);
+	}
+
+	function ownName(el, r, cx, skipLb) {
+		if (!skipLb) {
+			const lb = labelledBy(el);
+			if (lb.length) {
+				// A reference to itself is its name without aria-labelledby.
+				const s = sp(lb.map((t) => t === el ? ownName(el, r, cx, true) : lbText(t, cx)).join(' '));
+				if (s) return s;
+			}
 		}
 		const al = sp(el.getAttribute('aria-label'));
 		if (al) return al;
 		const tag = el.localName;
+		if (tag === 'img' || tag === 'area') {
+			if (el.hasAttribute('alt')) {
+				const a = sp(el.getAttribute('alt'));
+				if (a) return a;
+			}
+		} else if (tag === 'svg') {
+			const t = el.querySelector(':scope > title');
+			if (t && sp(t.textContent)) return sp(t.textContent);
+		}
 		if (tag === 'input' || tag === 'textarea' || tag === 'select') {
 			const type = (el.type || '').toLowerCase();
 			if (tag === 'input' && (type === 'button' || type === 'submit' || type === 'reset')) {
@@ -244,18 +273,18 @@ const treeLib = `
 				if (v !== null) return sp(v) || (type === 'button' ? '' : sp(v));
 				return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : sp(el.title);
 			}
+			if (el.labels && el.labels.length) {
+				const s = sp([...el.labels].map((l) => textAlt(l, cx, false)).join(' '));
+				if (s) return s;
+				if (type !== 'image') return ''; // an empty label: Chrome falls back to neither title nor placeholder
+			}
 			if (tag === 'input' && type === 'image') {
 				return sp(el.alt) || sp(el.getAttribute('value')) || sp(el.title) || 'Submit';
-			}
-			if (el.labels && el.labels.length) {
-				const s = sp([...el.labels].map((l) => textAlt(l, new Set([el]), false)).join(' '));
-				if (s) return s;
-				return ''; // an empty label: Chrome falls back to neither title nor placeholder
 			}
 			if (tag === 'input' && type === 'file') return el.multiple ? 'Choose Files' : 'Choose File';
 		}
 		if (FROM_CONTENT.has(r)) {
-			const s = sp(content(el, new Set([el]), false));
+			const s = sp(content(el, cx));
 			if (s) return s;
 		}
 		const title = sp(el.getAttribute('title'));
@@ -274,60 +303,183 @@ const treeLib = `
 		return '';
 	}
 
+	// hiddenForText: el is not rendered (display:none, visibility:hidden,
+	// content-visibility) or is inside aria-hidden. A display:contents
+	// element has no box of its own but is as shown as its parent.
+	function hiddenForText(el) {
+		if (el.closest('[aria-hidden="true"]')) return true;
+		let e = el;
+		while (e && getComputedStyle(e).display === 'contents') e = e.parentElement || e.getRootNode().host;
+		return !!e && e.checkVisibility && !e.checkVisibility({ visibilityProperty: true });
+	}
+
+	// lbText is the text of an aria-labelledby target: hidden nodes inside a
+	// hidden target count, a target already reached adds nothing.
+	function lbText(t, cx) {
+		if (cx.visited.has(t)) return '';
+		cx.visited.add(t);
+		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true };
+		return textAlt(t, inner, true);
+	}
+
 	// textAlt is the text alternative of a node met while naming another:
-	// through aria-labelledby (hidden nodes count) or content.
-	function textAlt(el, seen, viaLabelledBy) {
-		if (seen.has(el) && !viaLabelledBy) return '';
-		seen.add(el);
-		if (!viaLabelledBy && (el.getAttribute('aria-hidden') === 'true' || !shown(el))) return '';
-		if (!viaLabelledBy && NO_CONTENT.has(role(el))) return '';
-		const al = sp(el.getAttribute('aria-label'));
-		if (al) return al;
-		const tag = el.localName;
-		if (tag === 'img' || tag === 'area') return sp(el.getAttribute('alt')) || sp(el.getAttribute('title'));
-		if (tag === 'svg') {
-			const t = el.querySelector(':scope > title');
-			return t ? sp(t.textContent) : '';
+	// through aria-labelledby (direct: the target itself) or content.
+	function textAlt(el, cx, direct) {
+		if (el === cx.root || (!direct && cx.visited.has(el))) return '';
+		const cs = getComputedStyle(el);
+		if (!cx.hiddenOK) {
+			if (el.getAttribute('aria-hidden') === 'true' || cs.display === 'none') return '';
+			if (cs.display !== 'contents' && el.checkVisibility && !el.checkVisibility()) return '';
 		}
-		if (tag === 'input') {
-			const type = (el.type || 'text').toLowerCase();
-			if (type === 'button' || type === 'submit' || type === 'reset') return sp(el.value);
-			if (type === 'image') return sp(el.alt) || sp(el.value);
-			if (type === 'checkbox' || type === 'radio' || type === 'file' || type === 'hidden') return '';
-			return sp(el.value);
+		// visibility:hidden hides the element's own text, not a visible descendant's.
+		const vis = cx.hiddenOK || cs.visibility === 'visible';
+		if (!cx.inLb) {
+			const lb = labelledBy(el);
+			if (lb.length) {
+				const s = sp(lb.map((t) => lbText(t, cx)).join(' '));
+				if (s) return s;
+			}
 		}
-		if (tag === 'textarea') return sp(el.value);
-		if (tag === 'select') {
-			const o = el.selectedOptions && el.selectedOptions[0];
-			return o ? sp(o.label || o.textContent) : '';
+		if (el.localName === 'slot') return content(el, cx, cs);
+		const r = role(el);
+		if (vis) {
+			// An embedded control gives its value (before its aria-label, as Chrome).
+			const v = controlValue(el, r);
+			if (v !== null) return sp(v);
+		}
+		if (!direct && NO_CONTENT.has(r)) return '';
+		if (vis) {
+			const al = sp(el.getAttribute('aria-label'));
+			if (al) return al;
+			const tag = el.localName;
+			if (tag === 'img' || tag === 'area') return el.hasAttribute('alt') ? sp(el.getAttribute('alt')) : sp(el.getAttribute('title'));
+			if (tag === 'svg') {
+				const t = el.querySelector(':scope > title');
+				return t ? sp(t.textContent) : '';
+			}
+			if (tag === 'input') {
+				const type = (el.type || 'text').toLowerCase();
+				if (type === 'button' || type === 'submit' || type === 'reset') return sp(el.value);
+				if (type === 'image') return sp(el.alt) || sp(el.value);
+				return '';
+			}
 		}
 		// A descendant's title adds nothing (as in Chrome): only the named
 		// element's own title is a last resort (name).
-		return content(el, seen, viaLabelledBy);
+		return content(el, cx, cs);
 	}
 
-	// content is the text of el's flat-tree children, block children set
-	// apart by spaces, as Chrome puts them into a name.
-	function content(el, seen, viaLabelledBy) {
-		let s = '';
-		const tt = getComputedStyle(el).textTransform;
+	// controlValue is what an embedded control gives a name it sits in: a
+	// field's value, a select's or listbox's chosen option, a range's value;
+	// null for what is not such a control.
+	function controlValue(el, r) {
+		const tag = el.localName;
+		switch (r) {
+		case 'textbox': case 'searchbox':
+			return tag === 'input' || tag === 'textarea' ? el.value : el.textContent;
+		case 'combobox':
+			if (tag === 'input' || tag === 'textarea') return el.value;
+			if (tag === 'select') {
+				const o = el.selectedOptions && el.selectedOptions[0];
+				return o ? o.label || o.textContent : '';
+			}
+			return chosen(el, ['aria-owns', 'aria-controls']) || el.textContent;
+		case 'listbox':
+			if (tag === 'select') return [...el.selectedOptions].map((o) => o.label || o.textContent).join(' ');
+			return chosen(el, ['aria-owns']);
+		case 'slider': case 'spinbutton': case 'progressbar': case 'scrollbar': case 'meter': {
+			const vt = el.getAttribute('aria-valuetext');
+			if (vt) return vt;
+			const vn = el.getAttribute('aria-valuenow');
+			if (vn) return vn;
+			return tag === 'input' || tag === 'progress' || tag === 'meter' ? String(el.value) : '';
+		}
+		}
+		return null;
+	}
+
+	// chosen: the text of the selected options in el or in what it owns.
+	function chosen(el, attrs) {
+		const scopes = [el];
+		for (const a of attrs) scopes.push(...byIds(el, a));
+		const out = [];
+		for (const s of scopes) {
+			for (const o of s.querySelectorAll('[role=option][aria-selected=true]')) out.push(sp(o.textContent));
+			for (const o of s.querySelectorAll('[aria-owns]')) {
+				if (o === el) continue;
+				for (const t of byIds(o, 'aria-owns')) {
+					for (const p of t.querySelectorAll('[role=option][aria-selected=true]')) out.push(sp(p.textContent));
+				}
+			}
+		}
+		return out.join(' ');
+	}
+
+	// content is the text of el's flat-tree children (and what it owns),
+	// its ::before and ::after, block children set apart by spaces, as
+	// Chrome puts them into a name.
+	function content(el, cx, cs) {
+		cs = cs || getComputedStyle(el);
+		const tt = cs.textTransform;
+		const textOK = cx.hiddenOK || cs.visibility === 'visible';
+		let s = pseudo(el, '::before');
 		const closed = el.localName === 'details' && !el.open;
-		for (const c of flatChildren(el)) {
+		for (const c of nameKids(el)) {
 			if (c.nodeType === 3) {
-				if (!closed) s += transform(c.data, tt);
+				if (!closed && textOK) s += transform(c.data, tt);
 			} else if (c.nodeType === 1 && !SKIP.has(c.tagName)) {
 				if (c.localName === 'br') { s += ' '; continue; }
 				if (closed && c.localName !== 'summary') continue;
-				const t = textAlt(c, seen, false);
-				if (!t) continue;
+				const t = textAlt(c, cx, false);
 				// Inline text runs on; a box of its own (a block, an
 				// inline-block, a replaced element: an image, an svg, a
-				// control) is set apart.
+				// control) is set apart, even one that gives no text.
 				const d = getComputedStyle(c).display;
+				if (d === 'none') continue;
 				s += (d === 'inline' && !REPLACED.has(c.localName)) || d === 'contents' ? t : ' ' + t + ' ';
 			}
 		}
-		return s;
+		return s + pseudo(el, '::after');
+	}
+
+	// pseudo is the text CSS generates in el's ::before or ::after (its
+	// alternative text when the content has one: content: "x" / "alt").
+	function pseudo(el, which) {
+		const ps = getComputedStyle(el, which);
+		const c = ps.content;
+		if (!c || c === 'none' || c === 'normal' || ps.display === 'none') return '';
+		let cur = '';
+		for (let i = 0; i < c.length;) {
+			const ch = c[i];
+			if (ch === '"' || ch === "'") {
+				let j = i + 1;
+				for (; j < c.length && c[j] !== ch; j++) {
+					if (c[j] === '\\' && j + 1 < c.length) {
+						const m = /^[0-9a-fA-F]{1,6} ?/.exec(c.slice(j + 1, j + 8));
+						if (m) { cur += String.fromCodePoint(parseInt(m[0], 16)); j += m[0].length; } else { cur += c[j + 1]; j++; }
+					} else cur += c[j];
+				}
+				i = j + 1;
+			} else if (ch === '/') {
+				cur = ''; i++;
+			} else if (c.startsWith('attr(', i)) {
+				const j = c.indexOf(')', i);
+				if (j < 0) break;
+				cur += el.getAttribute(c.slice(i + 5, j).trim().split(/[\s,]+/)[0]) || '';
+				i = j + 1;
+			} else if (/^(url|counters?|image-set|linear-gradient|radial-gradient)\(/.test(c.slice(i, i + 16))) {
+				let depth = 0, j = i;
+				for (; j < c.length; j++) {
+					if (c[j] === '(') depth++;
+					else if (c[j] === ')' && --depth === 0) break;
+					else if (c[j] === '"' || c[j] === "'") { const q = c[j]; for (j++; j < c.length && c[j] !== q; j++) if (c[j] === '\\') j++; }
+				}
+				i = j + 1;
+			} else i++;
+		}
+		// After a '/', cur is the alternative text, which stands for the content.
+		if (!cur) return '';
+		return ps.display === 'inline' ? cur : ' ' + cur + ' ';
 	}
 
 	// transform is text as text-transform draws it.
@@ -350,6 +502,14 @@ const treeLib = `
 			return a.length ? a : el.childNodes;
 		}
 		return el.childNodes;
+	}
+
+	// nameKids are the children a name is made of: the flat tree's, then
+	// what the element owns (aria-owns).
+	function nameKids(el) {
+		const k = flatChildren(el);
+		if (!el.hasAttribute('aria-owns')) return k;
+		return [...k, ...byIds(el, 'aria-owns')];
 	}
 
 	function states(el, r) {

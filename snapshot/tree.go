@@ -55,14 +55,19 @@ type Item struct {
 // maxName bounds a name on a line; a longer one is cut with an ellipsis.
 const maxName = 160
 
-// Clean collapses whitespace and bounds the length of a name.
+// Clean collapses ASCII whitespace (U+00A0 stays, as in Chrome's names)
+// and bounds the length of a name.
 func Clean(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.FieldsFunc(s, asciiSpace), " ")
 	if utf8.RuneCountInString(s) > maxName {
 		r := []rune(s)
 		s = string(r[:maxName-1]) + "…"
 	}
 	return s
+}
+
+func asciiSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
 }
 
 // Order puts on-screen items first, each group in reading order, and
