@@ -37,6 +37,7 @@ var JSTree = fn("region", treeLib+`
 		else if (region && region.id) root = T.node(region.id);
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
+		leafOwned = null;
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
 		return out;
@@ -142,6 +143,7 @@ const treeLib = `
 				if (KNOWN.has(r)) {
 					// An option outside a listbox is none (its required context).
 					if (r === 'option' && !el.parentElement?.closest('[role~=listbox], [role~=combobox], select, datalist')) return 'generic';
+					if (r === 'treeitem' && !el.parentElement?.closest('[role~=tree], [role~=treegrid], [role~=group]')) return 'generic';
 					return r === 'image' ? 'img' : r;
 				}
 			}
@@ -435,7 +437,7 @@ const treeLib = `
 				// inline-block, a replaced element: an image, an svg, a
 				// control) is set apart, even one that gives no text.
 				const d = getComputedStyle(c).display;
-				if (d === 'none') continue;
+				if (d === 'none') { s += t; continue; } // no box: counts only inside a hidden labelledby target
 				s += (d === 'inline' && !REPLACED.has(c.localName)) || d === 'contents' ? t : ' ' + t + ' ';
 			}
 		}
@@ -496,12 +498,29 @@ const treeLib = `
 	// shadow root's, a slot's assigned nodes (or its own children when
 	// nothing is assigned).
 	function flatChildren(el) {
-		if (el.shadowRoot) return el.shadowRoot.childNodes;
-		if (el.localName === 'slot') {
+		let k = el.childNodes;
+		if (el.shadowRoot) k = el.shadowRoot.childNodes;
+		else if (el.localName === 'slot') {
 			const a = el.assignedNodes({ flatten: true });
-			return a.length ? a : el.childNodes;
+			if (a.length) k = a;
 		}
-		return el.childNodes;
+		if (ownedByLeaf(null) && k.length) k = [...k].filter((c) => !leafOwned.has(c));
+		return k;
+	}
+
+	// leafOwned: the elements that a field, a combobox or a range owns
+	// (aria-owns). Chrome moves them into it, where nothing is listed or
+	// named, so they are no one's children here. Built once a read (T.read
+	// clears it); ownedByLeaf(null) says whether there are any.
+	let leafOwned = null;
+	function ownedByLeaf(el) {
+		if (!leafOwned) {
+			leafOwned = new Set();
+			for (const o of document.querySelectorAll('[aria-owns]')) {
+				if (LEAF.has(role(o))) for (const t of byIds(o, 'aria-owns')) leafOwned.add(t);
+			}
+		}
+		return el ? leafOwned.has(el) : leafOwned.size > 0;
 	}
 
 	// nameKids are the children a name is made of: the flat tree's, then
