@@ -19,6 +19,7 @@ import (
 // were lost.
 const namesPage = `<!doctype html><html><head><title>Inbox</title><style>
 .ico::before{content:"Refresh"} .ico{width:24px;height:24px;display:inline-block}
+.play::before{content:"Play"} .pause::before{content:"Pause"}
 </style></head><body>
 <div role="toolbar">
 <my-btn>Archive</my-btn>
@@ -29,6 +30,7 @@ const namesPage = `<!doctype html><html><head><title>Inbox</title><style>
 <a href="/profile"><div style="display:contents"><span>Profile</span></div></a>
 <img role="button" tabindex="0" alt="Close" title="Dismiss" src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" width="20" height="20">
 <button class="ico"></button>
+<button id="pp" class="play" onclick="this.className = this.className == 'play' ? 'pause' : 'play'"></button>
 </div>
 <label><input type="checkbox"> Remind me <input type="number" value="3" aria-label="count" style="width:3em"> days before</label>
 <script>
@@ -54,7 +56,7 @@ func TestTreeNamesSlotsAndContents(t *testing.T) {
 	want := []string{
 		`button "Archive"`, `button "Delete"`, `link "Settings"`,
 		`button "Send"`, `button "Reply all"`, `link "Profile"`,
-		`button "Close"`, `button "Refresh"`,
+		`button "Close"`, `button "Refresh"`, `button "Play"`,
 		`checkbox "Remind me 3 days before"`,
 	}
 
@@ -101,5 +103,16 @@ func TestTreeNamesSlotsAndContents(t *testing.T) {
 	}
 	if strings.Contains(tree, "button\n") || strings.HasSuffix(tree, "button") {
 		t.Errorf("a nameless button in the tree")
+	}
+
+	// The ::before text follows the page: a toggle's icon text changes
+	// with its class, and the next read says so.
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "#pp"}), "ok")
+	env = call(t, cs, "read_page", map[string]any{"mode": "tree"})
+	wantStatus(t, env, "ok")
+	tree, _ = env["tree"].(string)
+	_, byName = treeLines(t, tree)
+	if byName[`button "Pause"`] == "" || byName[`button "Play"`] != "" {
+		t.Errorf("after the click, want button \"Pause\" and no \"Play\":\n%s", tree)
 	}
 }

@@ -38,6 +38,7 @@ var JSTree = fn("region", treeLib+`
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
 		leafOwned = null;
+		pseudoFresh();
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
 		return out;
@@ -326,9 +327,9 @@ const treeLib = `
 
 	// textAlt is the text alternative of a node met while naming another:
 	// through aria-labelledby (direct: the target itself) or content.
-	function textAlt(el, cx, direct) {
+	function textAlt(el, cx, direct, cs) {
 		if (el === cx.root || (!direct && cx.visited.has(el))) return '';
-		const cs = getComputedStyle(el);
+		cs = cs || getComputedStyle(el);
 		if (!cx.hiddenOK) {
 			if (el.getAttribute('aria-hidden') === 'true' || cs.display === 'none') return '';
 			if (cs.display !== 'contents' && el.checkVisibility && !el.checkVisibility()) return '';
@@ -432,11 +433,12 @@ const treeLib = `
 			} else if (c.nodeType === 1 && !SKIP.has(c.tagName)) {
 				if (c.localName === 'br') { s += ' '; continue; }
 				if (closed && c.localName !== 'summary') continue;
-				const t = textAlt(c, cx, false);
+				const ccs = getComputedStyle(c);
+				const t = textAlt(c, cx, false, ccs);
 				// Inline text runs on; a box of its own (a block, an
 				// inline-block, a replaced element: an image, an svg, a
 				// control) is set apart, even one that gives no text.
-				const d = getComputedStyle(c).display;
+				const d = ccs.display;
 				if (d === 'none') { s += t; continue; } // no box: counts only inside a hidden labelledby target
 				s += (d === 'inline' && !REPLACED.has(c.localName)) || d === 'contents' ? t : ' ' + t + ' ';
 			}
@@ -447,6 +449,16 @@ const treeLib = `
 	// pseudo is the text CSS generates in el's ::before or ::after (its
 	// alternative text when the content has one: content: "x" / "alt").
 	function pseudo(el, which) {
+		const cached = el.getRootNode() === document;
+		let pc = cached && pseudoCache.get(el);
+		if (!pc) {
+			pc = [pseudoText(el, '::before'), pseudoText(el, '::after')];
+			if (cached) pseudoCache.set(el, pc);
+		}
+		return which === '::before' ? pc[0] : pc[1];
+	}
+
+	function pseudoText(el, which) {
 		const ps = getComputedStyle(el, which);
 		const c = ps.content;
 		if (!c || c === 'none' || c === 'normal' || ps.display === 'none') return '';
@@ -482,6 +494,28 @@ const treeLib = `
 		// After a '/', cur is the alternative text, which stands for the content.
 		if (!cur) return '';
 		return ps.display === 'inline' ? cur : ' ' + cur + ' ';
+	}
+
+	// pseudoCache keeps each element's ::before and ::after text while the
+	// document does not change: asking an element's pseudo styles is the
+	// dearest part of a name, and a page is read again and again. A
+	// MutationObserver of lyrad's world (the page sees nothing of it) drops
+	// the cache at the first change and stops watching until the next read
+	// (pseudoFresh, called by T.read). Elements in shadow roots, which it
+	// does not see, are asked every time.
+	let pseudoCache = new WeakMap(), pseudoObs = null, pseudoWatching = false;
+	function pseudoFresh() {
+		if (pseudoWatching) return;
+		pseudoCache = new WeakMap();
+		if (!pseudoObs) {
+			pseudoObs = new MutationObserver(() => {
+				pseudoCache = new WeakMap();
+				pseudoObs.disconnect();
+				pseudoWatching = false;
+			});
+		}
+		pseudoObs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+		pseudoWatching = true;
 	}
 
 	// transform is text as text-transform draws it.
