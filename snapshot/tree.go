@@ -55,10 +55,9 @@ type Item struct {
 // maxName bounds a name on a line; a longer one is cut with an ellipsis.
 const maxName = 160
 
-// Clean collapses ASCII whitespace (U+00A0 stays, as in Chrome's names)
-// and bounds the length of a name.
+// Clean collapses whitespace and bounds the length of a name.
 func Clean(s string) string {
-	s = strings.Join(strings.FieldsFunc(s, asciiSpace), " ")
+	s = strings.Join(strings.FieldsFunc(s, asciiSpace), " ") // U+00A0 stays, as in Chrome's names
 	if utf8.RuneCountInString(s) > maxName {
 		r := []rune(s)
 		s = string(r[:maxName-1]) + "…"
