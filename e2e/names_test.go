@@ -79,7 +79,8 @@ func TestTreeNamesSlotsAndContents(t *testing.T) {
 	}
 	waitFor(t, "Chrome's tree to name every control as expected", 30*time.Second, func() bool {
 		have := map[string]bool{}
-		for _, it := range chromeItems(ctx, t, sess) {
+		listed, _ := chromeItems(ctx, t, sess)
+		for _, it := range listed {
 			have[it.role+` "`+it.name+`"`] = true
 		}
 		for _, w := range want {

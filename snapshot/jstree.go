@@ -420,8 +420,11 @@ const treeLib = `
 
 	// content is the text of el's flat-tree children (and what it owns),
 	// its ::before and ::after, block children set apart by spaces, as
-	// Chrome puts them into a name.
+	// Chrome puts them into a name. cx as name's; a Set of elements already
+	// met is taken too (el is the one named).
 	function content(el, cx, cs) {
+		// content(el, seenSet, false), as callers outside naming have it.
+		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false };
 		cs = cs || getComputedStyle(el);
 		const tt = cs.textTransform;
 		const textOK = cx.hiddenOK || cs.visibility === 'visible';
