@@ -38,7 +38,7 @@ var JSTree = fn("region", treeLib+`
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
 		leafOwned = null;
-		pseudoFresh();
+		pseudoWatch();
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
 		return out;
@@ -499,26 +499,47 @@ const treeLib = `
 		return ps.display === 'inline' ? cur : ' ' + cur + ' ';
 	}
 
-	// pseudoCache keeps each element's ::before and ::after text while the
-	// document does not change: asking an element's pseudo styles is the
-	// dearest part of a name, and a page is read again and again. A
-	// MutationObserver of lyrad's world (the page sees nothing of it) drops
-	// the cache at the first change and stops watching until the next read
-	// (pseudoFresh, called by T.read). Elements in shadow roots, which it
-	// does not see, are asked every time.
-	let pseudoCache = new WeakMap(), pseudoObs = null, pseudoWatching = false;
-	function pseudoFresh() {
-		if (pseudoWatching) return;
-		pseudoCache = new WeakMap();
+	// pseudoCache keeps each element's ::before and ::after text between
+	// reads: asking an element's pseudo styles is the dearest part of a
+	// name, and a page is read again and again. A MutationObserver of
+	// lyrad's world (the page sees nothing of it), started by the first
+	// read (pseudoWatch), forgets what a change may have touched: the
+	// changed element's subtree (its class, an attribute attr() or a
+	// selector reads, a child added or removed), or everything when that is
+	// large or a style sheet changed. Text changes and inline styles do not
+	// make content. Elements in shadow roots, which it does not see, are
+	// asked every time.
+	let pseudoCache = new WeakMap(), pseudoObs = null, pseudoDirty = new Set(), pseudoAll = false;
+	function pseudoWatch() {
 		if (!pseudoObs) {
-			pseudoObs = new MutationObserver(() => {
-				pseudoCache = new WeakMap();
-				pseudoObs.disconnect();
-				pseudoWatching = false;
+			// The page's changes only note where they were; the next read
+			// does the forgetting.
+			pseudoObs = new MutationObserver((recs) => {
+				for (const m of recs) {
+					if (m.attributeName === 'style') continue;
+					pseudoDirty.add(m.target);
+					if (m.type === 'childList' && !pseudoAll) {
+						for (const n of [...m.addedNodes, ...m.removedNodes]) if (n.localName === 'style' || n.localName === 'link') pseudoAll = true;
+					}
+				}
 			});
+			pseudoObs.observe(document, { subtree: true, childList: true, attributes: true });
+			return;
 		}
-		pseudoObs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-		pseudoWatching = true;
+		if (!pseudoDirty.size && !pseudoAll) return;
+		let budget = 5000;
+		for (const t of pseudoDirty) {
+			if (pseudoAll) break;
+			if (t === document || t === document.documentElement || t === document.head || t === document.body || t.localName === 'style' || t.localName === 'link') { pseudoAll = true; break; }
+			if (t.nodeType !== 1 || !t.isConnected) continue;
+			pseudoCache.delete(t);
+			const all = t.getElementsByTagName('*');
+			if ((budget -= all.length) < 0) { pseudoAll = true; break; }
+			for (const e of all) pseudoCache.delete(e);
+		}
+		if (pseudoAll) pseudoCache = new WeakMap();
+		pseudoDirty = new Set();
+		pseudoAll = false;
 	}
 
 	// transform is text as text-transform draws it.
