@@ -101,7 +101,7 @@ func Line(ref string, it Item, page *url.URL) string {
 	b.WriteString(it.Role)
 	if it.Name != "" {
 		b.WriteByte(' ')
-		b.WriteString(strconv.QuoteToGraphic(it.Name)) // U+00A0 as it is, not \u00a0
+		b.WriteString(strconv.Quote(it.Name))
 	}
 	for _, s := range it.States {
 		b.WriteString(" [")
