@@ -436,6 +436,8 @@ const treeLib = `
 			} else if (c.nodeType === 1 && !SKIP.has(c.tagName)) {
 				if (c.localName === 'br') { s += ' '; continue; }
 				if (closed && c.localName !== 'summary') continue;
+				// The element named, inside its own label, gives nothing but its box's space.
+				if (c === cx.root) { s += ' '; continue; }
 				const ccs = getComputedStyle(c);
 				const t = textAlt(c, cx, false, ccs);
 				// Inline text runs on; a box of its own (a block, an
