@@ -37,6 +37,8 @@ var JSTree = fn("region", treeLib+`
 		else if (region && region.id) root = T.node(region.id);
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
+		leafOwned = null;
+		pseudoWatch();
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
 		return out;
@@ -153,6 +155,7 @@ const treeRules = `
 				if (KNOWN.has(r)) {
 					// An option outside a listbox is none (its required context).
 					if (r === 'option' && !el.parentElement?.closest('[role~=listbox], [role~=combobox], select, datalist')) return 'generic';
+					if (r === 'treeitem' && !el.parentElement?.closest('[role~=tree], [role~=treegrid], [role~=group]')) return 'generic';
 					return r === 'image' ? 'img' : r;
 				}
 			}
@@ -235,19 +238,48 @@ const treeRules = `
 		return out;
 	}
 
-	const sp = (s) => String(s || '').replace(/\s+/g, ' ').trim();
+	// labelledBy: the elements aria-labelledby names, or, without it, the
+	// misspelt aria-labeledby that Chrome honours too.
+	function labelledBy(el) {
+		return byIds(el, el.hasAttribute('aria-labelledby') ? 'aria-labelledby' : 'aria-labeledby');
+	}
+
+	// sp collapses runs of ASCII whitespace and trims them, as Chrome does
+	// in a name: U+00A0 is kept.
+	const sp = (s) => String(s || '').replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '');
 
 	// name is the accessible name of el in role r (accname 1.2, as Chrome
-	// computes it for the roles the map lists).
+	// computes it for the roles the map lists). cx is the computation's
+	// state: the element named (root), the nodes already reached through
+	// aria-labelledby (visited: a node met again adds nothing), whether
+	// hidden nodes count (hiddenOK: inside a hidden labelledby target), and
+	// whether the walk is inside aria-labelledby (inLb: nested ones are not
+	// followed).
 	function name(el, r) {
-		const lb = byIds(el, 'aria-labelledby');
-		if (lb.length) {
-			const s = sp(lb.map((t) => textAlt(t, new Set([el]), true)).join(' '));
-			if (s) return s;
+		return ownName(el, r, { root: el, visited: new Set([el]), hiddenOK: false, inLb: false }, false);
+	}
+
+	function ownName(el, r, cx, skipLb) {
+		if (!skipLb) {
+			const lb = labelledBy(el);
+			if (lb.length) {
+				// A reference to itself is its name without aria-labelledby.
+				const s = sp(lb.map((t) => t === el ? ownName(el, r, cx, true) : lbText(t, cx)).join(' '));
+				if (s) return s;
+			}
 		}
 		const al = sp(el.getAttribute('aria-label'));
 		if (al) return al;
 		const tag = el.localName;
+		if (tag === 'img' || tag === 'area') {
+			if (el.hasAttribute('alt')) {
+				const a = sp(el.getAttribute('alt'));
+				if (a) return a;
+			}
+		} else if (tag === 'svg') {
+			const t = el.querySelector(':scope > title');
+			if (t && sp(t.textContent)) return sp(t.textContent);
+		}
 		if (tag === 'input' || tag === 'textarea' || tag === 'select') {
 			const type = (el.type || '').toLowerCase();
 			if (tag === 'input' && (type === 'button' || type === 'submit' || type === 'reset')) {
@@ -255,18 +287,18 @@ const treeRules = `
 				if (v !== null) return sp(v) || (type === 'button' ? '' : sp(v));
 				return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : sp(el.title);
 			}
+			if (el.labels && el.labels.length) {
+				const s = sp([...el.labels].map((l) => textAlt(l, cx, false)).join(' '));
+				if (s) return s;
+				if (type !== 'image') return ''; // an empty label: Chrome falls back to neither title nor placeholder
+			}
 			if (tag === 'input' && type === 'image') {
 				return sp(el.alt) || sp(el.getAttribute('value')) || sp(el.title) || 'Submit';
-			}
-			if (el.labels && el.labels.length) {
-				const s = sp([...el.labels].map((l) => textAlt(l, new Set([el]), false)).join(' '));
-				if (s) return s;
-				return ''; // an empty label: Chrome falls back to neither title nor placeholder
 			}
 			if (tag === 'input' && type === 'file') return el.multiple ? 'Choose Files' : 'Choose File';
 		}
 		if (FROM_CONTENT.has(r)) {
-			const s = sp(content(el, new Set([el]), false));
+			const s = sp(content(el, cx));
 			if (s) return s;
 		}
 		const title = sp(el.getAttribute('title'));
@@ -285,60 +317,242 @@ const treeRules = `
 		return '';
 	}
 
+	// hiddenForText: el is not rendered (display:none, visibility:hidden,
+	// content-visibility) or is inside aria-hidden. A display:contents
+	// element has no box of its own but is as shown as its parent.
+	function hiddenForText(el) {
+		if (el.closest('[aria-hidden="true"]')) return true;
+		let e = el;
+		while (e && getComputedStyle(e).display === 'contents') e = e.parentElement || e.getRootNode().host;
+		return !!e && e.checkVisibility && !e.checkVisibility({ visibilityProperty: true });
+	}
+
+	// lbText is the text of an aria-labelledby target: hidden nodes inside a
+	// hidden target count, a target already reached adds nothing.
+	function lbText(t, cx) {
+		if (cx.visited.has(t)) return '';
+		cx.visited.add(t);
+		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true };
+		return textAlt(t, inner, true);
+	}
+
 	// textAlt is the text alternative of a node met while naming another:
-	// through aria-labelledby (hidden nodes count) or content.
-	function textAlt(el, seen, viaLabelledBy) {
-		if (seen.has(el) && !viaLabelledBy) return '';
-		seen.add(el);
-		if (!viaLabelledBy && (el.getAttribute('aria-hidden') === 'true' || !shown(el))) return '';
-		if (!viaLabelledBy && NO_CONTENT.has(role(el))) return '';
-		const al = sp(el.getAttribute('aria-label'));
-		if (al) return al;
-		const tag = el.localName;
-		if (tag === 'img' || tag === 'area') return sp(el.getAttribute('alt')) || sp(el.getAttribute('title'));
-		if (tag === 'svg') {
-			const t = el.querySelector(':scope > title');
-			return t ? sp(t.textContent) : '';
+	// through aria-labelledby (direct: the target itself) or content.
+	function textAlt(el, cx, direct, cs) {
+		if (el === cx.root || (!direct && cx.visited.has(el))) return '';
+		cs = cs || getComputedStyle(el);
+		if (!cx.hiddenOK) {
+			if (el.getAttribute('aria-hidden') === 'true' || cs.display === 'none') return '';
+			if (cs.display !== 'contents' && el.checkVisibility && !el.checkVisibility()) return '';
 		}
-		if (tag === 'input') {
-			const type = (el.type || 'text').toLowerCase();
-			if (type === 'button' || type === 'submit' || type === 'reset') return sp(el.value);
-			if (type === 'image') return sp(el.alt) || sp(el.value);
-			if (type === 'checkbox' || type === 'radio' || type === 'file' || type === 'hidden') return '';
-			return sp(el.value);
+		// visibility:hidden hides the element's own text, not a visible descendant's.
+		const vis = cx.hiddenOK || cs.visibility === 'visible';
+		if (!cx.inLb) {
+			const lb = labelledBy(el);
+			if (lb.length) {
+				const s = sp(lb.map((t) => lbText(t, cx)).join(' '));
+				if (s) return s;
+			}
 		}
-		if (tag === 'textarea') return sp(el.value);
-		if (tag === 'select') {
-			const o = el.selectedOptions && el.selectedOptions[0];
-			return o ? sp(o.label || o.textContent) : '';
+		if (el.localName === 'slot') return content(el, cx, cs);
+		const r = role(el);
+		if (vis) {
+			// An embedded control gives its value (before its aria-label, as Chrome).
+			const v = controlValue(el, r);
+			if (v !== null) return sp(v);
+		}
+		if (!direct && NO_CONTENT.has(r)) return '';
+		if (vis) {
+			const al = sp(el.getAttribute('aria-label'));
+			if (al) return al;
+			const tag = el.localName;
+			if (tag === 'img' || tag === 'area') return el.hasAttribute('alt') ? sp(el.getAttribute('alt')) : sp(el.getAttribute('title'));
+			if (tag === 'svg') {
+				const t = el.querySelector(':scope > title');
+				return t ? sp(t.textContent) : '';
+			}
+			if (tag === 'input') {
+				const type = (el.type || 'text').toLowerCase();
+				if (type === 'button' || type === 'submit' || type === 'reset') return sp(el.value);
+				if (type === 'image') return sp(el.alt) || sp(el.value);
+				return '';
+			}
 		}
 		// A descendant's title adds nothing (as in Chrome): only the named
 		// element's own title is a last resort (name).
-		return content(el, seen, viaLabelledBy);
+		return content(el, cx, cs);
 	}
 
-	// content is the text of el's flat-tree children, block children set
-	// apart by spaces, as Chrome puts them into a name.
-	function content(el, seen, viaLabelledBy) {
-		let s = '';
-		const tt = getComputedStyle(el).textTransform;
+	// controlValue is what an embedded control gives a name it sits in: a
+	// field's value, a select's or listbox's chosen option, a range's value;
+	// null for what is not such a control.
+	function controlValue(el, r) {
+		const tag = el.localName;
+		switch (r) {
+		case 'textbox': case 'searchbox':
+			return tag === 'input' || tag === 'textarea' ? el.value : el.textContent;
+		case 'combobox':
+			if (tag === 'input' || tag === 'textarea') return el.value;
+			if (tag === 'select') {
+				const o = el.selectedOptions && el.selectedOptions[0];
+				return o ? o.label || o.textContent : '';
+			}
+			return chosen(el, ['aria-owns', 'aria-controls']) || el.textContent;
+		case 'listbox':
+			if (tag === 'select') return [...el.selectedOptions].map((o) => o.label || o.textContent).join(' ');
+			return chosen(el, ['aria-owns']);
+		case 'slider': case 'spinbutton': case 'progressbar': case 'scrollbar': case 'meter': {
+			const vt = el.getAttribute('aria-valuetext');
+			if (vt) return vt;
+			const vn = el.getAttribute('aria-valuenow');
+			if (vn) return vn;
+			return tag === 'input' || tag === 'progress' || tag === 'meter' ? String(el.value) : '';
+		}
+		}
+		return null;
+	}
+
+	// chosen: the text of the selected options in el or in what it owns.
+	function chosen(el, attrs) {
+		const scopes = [el];
+		for (const a of attrs) scopes.push(...byIds(el, a));
+		const out = [];
+		for (const s of scopes) {
+			for (const o of s.querySelectorAll('[role=option][aria-selected=true]')) out.push(sp(o.textContent));
+			for (const o of s.querySelectorAll('[aria-owns]')) {
+				if (o === el) continue;
+				for (const t of byIds(o, 'aria-owns')) {
+					for (const p of t.querySelectorAll('[role=option][aria-selected=true]')) out.push(sp(p.textContent));
+				}
+			}
+		}
+		return out.join(' ');
+	}
+
+	// content is the text of el's flat-tree children (and what it owns),
+	// its ::before and ::after, block children set apart by spaces, as
+	// Chrome puts them into a name. cx as name's; a Set of elements already
+	// met is taken too (el is the one named).
+	function content(el, cx, cs) {
+		// content(el, seenSet, false), as callers outside naming have it.
+		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false };
+		cs = cs || getComputedStyle(el);
+		const tt = cs.textTransform;
+		const textOK = cx.hiddenOK || cs.visibility === 'visible';
+		let s = pseudo(el, '::before');
 		const closed = el.localName === 'details' && !el.open;
-		for (const c of flatChildren(el)) {
+		for (const c of nameKids(el)) {
 			if (c.nodeType === 3) {
-				if (!closed) s += transform(c.data, tt);
+				if (!closed && textOK) s += transform(c.data, tt);
 			} else if (c.nodeType === 1 && !SKIP.has(c.tagName)) {
 				if (c.localName === 'br') { s += ' '; continue; }
 				if (closed && c.localName !== 'summary') continue;
-				const t = textAlt(c, seen, false);
-				if (!t) continue;
+				// The element named, inside its own label, gives nothing but its box's space.
+				if (c === cx.root) { s += ' '; continue; }
+				const ccs = getComputedStyle(c);
+				const t = textAlt(c, cx, false, ccs);
 				// Inline text runs on; a box of its own (a block, an
 				// inline-block, a replaced element: an image, an svg, a
-				// control) is set apart.
-				const d = getComputedStyle(c).display;
+				// control) is set apart, even one that gives no text.
+				const d = ccs.display;
+				if (d === 'none') { s += t; continue; } // no box: counts only inside a hidden labelledby target
 				s += (d === 'inline' && !REPLACED.has(c.localName)) || d === 'contents' ? t : ' ' + t + ' ';
 			}
 		}
-		return s;
+		return s + pseudo(el, '::after');
+	}
+
+	// pseudo is the text CSS generates in el's ::before or ::after (its
+	// alternative text when the content has one: content: "x" / "alt").
+	function pseudo(el, which) {
+		const cached = el.getRootNode() === document;
+		let pc = cached && pseudoCache.get(el);
+		if (!pc) {
+			pc = [pseudoText(el, '::before'), pseudoText(el, '::after')];
+			if (cached) pseudoCache.set(el, pc);
+		}
+		return which === '::before' ? pc[0] : pc[1];
+	}
+
+	function pseudoText(el, which) {
+		const ps = getComputedStyle(el, which);
+		const c = ps.content;
+		if (!c || c === 'none' || c === 'normal' || ps.display === 'none') return '';
+		let cur = '';
+		for (let i = 0; i < c.length;) {
+			const ch = c[i];
+			if (ch === '"' || ch === "'") {
+				let j = i + 1;
+				for (; j < c.length && c[j] !== ch; j++) {
+					if (c[j] === '\\' && j + 1 < c.length) {
+						const m = /^[0-9a-fA-F]{1,6} ?/.exec(c.slice(j + 1, j + 8));
+						if (m) { cur += String.fromCodePoint(parseInt(m[0], 16)); j += m[0].length; } else { cur += c[j + 1]; j++; }
+					} else cur += c[j];
+				}
+				i = j + 1;
+			} else if (ch === '/') {
+				cur = ''; i++;
+			} else if (c.startsWith('attr(', i)) {
+				const j = c.indexOf(')', i);
+				if (j < 0) break;
+				cur += el.getAttribute(c.slice(i + 5, j).trim().split(/[\s,]+/)[0]) || '';
+				i = j + 1;
+			} else if (/^(url|counters?|image-set|linear-gradient|radial-gradient)\(/.test(c.slice(i, i + 16))) {
+				let depth = 0, j = i;
+				for (; j < c.length; j++) {
+					if (c[j] === '(') depth++;
+					else if (c[j] === ')' && --depth === 0) break;
+					else if (c[j] === '"' || c[j] === "'") { const q = c[j]; for (j++; j < c.length && c[j] !== q; j++) if (c[j] === '\\') j++; }
+				}
+				i = j + 1;
+			} else i++;
+		}
+		// After a '/', cur is the alternative text, which stands for the content.
+		if (!cur) return '';
+		return ps.display === 'inline' ? cur : ' ' + cur + ' ';
+	}
+
+	// pseudoCache keeps each element's ::before and ::after text between
+	// reads: asking an element's pseudo styles is the dearest part of a
+	// name, and a page is read again and again. A MutationObserver of
+	// lyrad's world (the page sees nothing of it), started by the first
+	// read (pseudoWatch), forgets what a change may have touched: the
+	// changed element's subtree (its class, an attribute attr() or a
+	// selector reads, a child added or removed), or everything when that is
+	// large or a style sheet changed. Text changes and inline styles do not
+	// make content. Elements in shadow roots, which it does not see, are
+	// asked every time.
+	let pseudoCache = new WeakMap(), pseudoObs = null, pseudoDirty = new Set(), pseudoAll = false;
+	function pseudoWatch() {
+		if (!pseudoObs) {
+			// The page's changes only note where they were; the next read
+			// does the forgetting.
+			pseudoObs = new MutationObserver((recs) => {
+				for (const m of recs) {
+					if (m.attributeName === 'style') continue;
+					pseudoDirty.add(m.target);
+					if (m.type === 'childList' && !pseudoAll) {
+						for (const n of [...m.addedNodes, ...m.removedNodes]) if (n.localName === 'style' || n.localName === 'link') pseudoAll = true;
+					}
+				}
+			});
+			pseudoObs.observe(document, { subtree: true, childList: true, attributes: true });
+			return;
+		}
+		if (!pseudoDirty.size && !pseudoAll) return;
+		let budget = 5000;
+		for (const t of pseudoDirty) {
+			if (pseudoAll) break;
+			if (t === document || t === document.documentElement || t === document.head || t === document.body || t.localName === 'style' || t.localName === 'link') { pseudoAll = true; break; }
+			if (t.nodeType !== 1 || !t.isConnected) continue;
+			pseudoCache.delete(t);
+			const all = t.getElementsByTagName('*');
+			if ((budget -= all.length) < 0) { pseudoAll = true; break; }
+			for (const e of all) pseudoCache.delete(e);
+		}
+		if (pseudoAll) pseudoCache = new WeakMap();
+		pseudoDirty = new Set();
+		pseudoAll = false;
 	}
 
 	// transform is text as text-transform draws it.
@@ -355,12 +569,37 @@ const treeRules = `
 	// shadow root's, a slot's assigned nodes (or its own children when
 	// nothing is assigned).
 	function flatChildren(el) {
-		if (el.shadowRoot) return el.shadowRoot.childNodes;
-		if (el.localName === 'slot') {
+		let k = el.childNodes;
+		if (el.shadowRoot) k = el.shadowRoot.childNodes;
+		else if (el.localName === 'slot') {
 			const a = el.assignedNodes({ flatten: true });
-			return a.length ? a : el.childNodes;
+			if (a.length) k = a;
 		}
-		return el.childNodes;
+		if (ownedByLeaf(null) && k.length) k = [...k].filter((c) => !leafOwned.has(c));
+		return k;
+	}
+
+	// leafOwned: the elements that a field, a combobox or a range owns
+	// (aria-owns). Chrome moves them into it, where nothing is listed or
+	// named, so they are no one's children here. Built once a read (T.read
+	// clears it); ownedByLeaf(null) says whether there are any.
+	let leafOwned = null;
+	function ownedByLeaf(el) {
+		if (!leafOwned) {
+			leafOwned = new Set();
+			for (const o of document.querySelectorAll('[aria-owns]')) {
+				if (LEAF.has(role(o))) for (const t of byIds(o, 'aria-owns')) leafOwned.add(t);
+			}
+		}
+		return el ? leafOwned.has(el) : leafOwned.size > 0;
+	}
+
+	// nameKids are the children a name is made of: the flat tree's, then
+	// what the element owns (aria-owns).
+	function nameKids(el) {
+		const k = flatChildren(el);
+		if (!el.hasAttribute('aria-owns')) return k;
+		return [...k, ...byIds(el, 'aria-owns')];
 	}
 
 	function states(el, r) {

@@ -72,12 +72,16 @@ func CutValue(s string) string {
 
 // Clean collapses whitespace and bounds the length of a name.
 func Clean(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.FieldsFunc(s, asciiSpace), " ") // U+00A0 stays, as in Chrome's names
 	if utf8.RuneCountInString(s) > maxName {
 		r := []rune(s)
 		s = string(r[:maxName-1]) + "…"
 	}
 	return s
+}
+
+func asciiSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
 }
 
 // Order puts on-screen items first, each group in reading order, and
