@@ -320,3 +320,34 @@ func TestTreeListsFocusableEditableAndMenus(t *testing.T) {
 		t.Errorf("the switch does not show checked:\n%s", tree)
 	}
 }
+
+// glyphInboxPage is an inbox whose row controls carry neither title nor
+// label nor an icon-font class: the star is a ☆ glyph and the trash an
+// empty span drawn by its background, each pointed at by a style rule of
+// its own inside a row that is clickable itself.
+const glyphInboxPage = `<!doctype html><html><head><title>Mail</title><style>
+.row{display:flex;gap:12px;padding:8px;border-bottom:1px solid #ddd;cursor:pointer}
+.star,.trash{cursor:pointer;width:18px;height:18px;display:inline-block}
+.trash{background:linear-gradient(#900,#600)}</style></head><body>
+<div class="row" onclick="document.title='opened 1'"><span class="star" data-id="1">☆</span><span class="from">Alice</span><span>Lunch on Friday?</span><span class="trash" data-id="1"></span></div>
+<div class="row" onclick="document.title='opened 2'"><span class="star" data-id="2">☆</span><span class="from">Bob</span><span>Quarterly numbers</span><span class="trash" data-id="2"></span></div>
+<script>
+document.querySelectorAll('.star').forEach(s => s.addEventListener('click', e => { e.stopPropagation(); document.title = 'starred ' + s.dataset.id; }));
+document.querySelectorAll('.trash').forEach(s => s.addEventListener('click', e => { e.stopPropagation(); document.title = 'deleted ' + s.dataset.id; }));
+</script></body></html>`
+
+func TestTreeListsGlyphAndClassIcons(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/mail.html", glyphInboxPage)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/mail.html", "wait_until": "load"}), "ok")
+	tree, lines := treeRead(t, cs, nil)
+	t.Logf("tree:\n%s", tree)
+	// The second row's controls come after the second row's line.
+	star := refOf(lines, 1, `generic "☆"`, "[clickable]")
+	trash := refOf(lines, 1, `(class "trash")`, "[clickable]")
+	clickRef(t, cs, "the ☆ of row 2", star, "starred 2")
+	clickRef(t, cs, "the trash of row 2", trash, "deleted 2")
+	clickRef(t, cs, "row 2", refOf(lines, 0, `"☆ Bob Quarterly numbers"`, "[clickable]"), "opened 2")
+}

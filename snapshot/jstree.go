@@ -810,13 +810,23 @@ const treeRules = `
 	// its cursor, its onclick, its tabindex, being editable, a hidden
 	// control's label, an item of an open list, or a cover over the page.
 	// '' when it is none of them.
-	function clickable(n, r, ptr, flags, memo, coverEl) {
+	function clickable(n, r, ptr, flags, memo, coverEl, cands) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
 		const tag = n.localName;
 		if (tag === 'body' || tag === 'html') return '';
 		if (n.hasAttribute('onclick') || n.hasAttribute('onmousedown') || n.hasAttribute('onpointerdown')) return 'click';
 		if (ptr && !(flags & F_PTR)) return 'click';
-		if (ptr && (flags & F_CLICK) && !(n.textContent || '').trim() && (n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n))) return 'icon';
+		if (ptr && (flags & F_CLICK)) {
+			// Inside a clickable row: a control of its own (a star, a
+			// trash can) is an icon a style rule of its own points at, or
+			// one with no words (empty, or a glyph such as ☆) that a
+			// title, a label or a class names.
+			const t = (n.textContent || '').trim();
+			const own = cands ? cands.has(n) : false;
+			if (own && t.length <= 30) return 'icon';
+			if (!/[\p{L}\p{N}]/u.test(t) && t.length <= 3 &&
+				(n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n) || (own && wordOf(n)))) return 'icon';
+		}
 		if (flags & F_CLICK) return '';
 		if (n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
 		const p = n.parentElement;
@@ -1004,7 +1014,7 @@ const treeRules = `
 					kf |= F_NATIVE; // the control is listed itself
 				}
 			} else if (!outside) {
-				const why = clickable(n, r, ptr, f, memo, coverEl);
+				const why = clickable(n, r, ptr, f, memo, coverEl, cands);
 				if (why) {
 					const b = box(n);
 					// A box of a whole page's text is a container, not one thing to click.

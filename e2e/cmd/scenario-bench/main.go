@@ -200,13 +200,24 @@ func after(anchor string, roles, name string) finder {
 				if m.role == l.role && len(strings.Fields(m.name)) > 1 && len(strings.Fields(l.name)) > 1 {
 					break
 				}
-				if rr.MatchString(m.role) && nr.MatchString(m.name) {
+				if rr.MatchString(m.role) && (nr.MatchString(m.name) || nr.MatchString(hintOf(m.rest))) {
 					return m.ref
 				}
 			}
 		}
 		return ""
 	}
+}
+
+// hintRe is the hint a nameless control's line carries: (icon "trash"), (class "close").
+var hintRe = regexp.MustCompile(`^\s*\((?:icon|class) "([^"]*)"\)`)
+
+// hintOf is the word of a line's hint, as an agent reads `generic (class "trash")`.
+func hintOf(rest string) string {
+	if m := hintRe.FindStringSubmatch(rest); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 type agent struct {

@@ -14,6 +14,7 @@ aria-ref=e6 generic "trash" [cursor=pointer]
 aria-ref=e10 generic "☆ Bob Quarterly numbers" [clickable]
 aria-ref=e11 generic "☆ Carol Re: the offsite" [clickable]
 aria-ref=e12 generic "☆" [clickable]
+aria-ref=e13 generic (class "trash") [clickable]
 aria-ref=e7 textbox (near "Username")
 aria-ref=e8 textbox "Tags": Macao
 aria-ref=e9 link "Open menu" -> #`
@@ -26,6 +27,7 @@ aria-ref=e9 link "Open menu" -> #`
 		{"row then trash", after(`Bob`, btn, `(?i)^trash`), "e6"},
 		{"not the next row's", after(`Bob`, btn, `(?i)^☆`), "e5"},
 		{"a row without it", after(`Quarterly`, btn, `(?i)^☆`), ""},
+		{"by its hint", after(`Carol`, btn, `(?i)^trash`), "e13"},
 		{"near", near("textbox", "Username"), "e7"},
 		{"label", near("textbox", "Tags"), "e8"},
 		{"named", named(btn, `^Open menu$`), "e9"},
