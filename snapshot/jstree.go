@@ -38,6 +38,7 @@ var JSTree = fn("region", treeLib+`
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
 		leafOwned = null;
+		sheetCands = null;
 		pseudoWatch();
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
@@ -466,6 +467,11 @@ const treeRules = `
 	// alternative text when the content has one: content: "x" / "alt").
 	function pseudo(el, which) {
 		const cached = el.getRootNode() === document;
+		// No rule of the document's gives it content: nothing to ask.
+		if (cached) {
+			const ps = sheetCandidates().pseudo;
+			if (ps && !ps.has(el)) return '';
+		}
 		let pc = cached && pseudoCache.get(el);
 		if (!pc) {
 			pc = [pseudoText(el, '::before'), pseudoText(el, '::after')];
@@ -845,22 +851,16 @@ const treeRules = `
 	// box over most of it, near the top of the document (a page's covers
 	// are), on top where it stands. Hit-testing is asked only of such a box.
 	function findCover() {
-		const body = document.body;
-		if (!body) return null;
+		if (!document.body) return null;
+		// What is on top at the window's middle, and the boxes holding it:
+		// a cover over most of the window holds that point.
 		const area = 0.5 * innerWidth * innerHeight;
-		let level = [...body.children];
-		for (let depth = 0; depth < 3 && level.length && level.length < 400; depth++) {
-			const next = [];
-			for (const e of level) {
-				if (SKIP.has(e.tagName)) continue;
-				const p = getComputedStyle(e).position;
-				if (p === 'fixed' || p === 'absolute') {
-					const b = e.getBoundingClientRect();
-					if (b.width * b.height >= area && cover(e)) return e;
-				}
-				next.push(...e.children);
+		for (let e = document.elementFromPoint(innerWidth / 2, innerHeight / 2); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
+			const p = getComputedStyle(e).position;
+			if (p === 'fixed' || p === 'absolute') {
+				const b = e.getBoundingClientRect();
+				if (b.width * b.height >= area && cover(e)) return e;
 			}
-			level = next;
 		}
 		return null;
 	}
@@ -872,12 +872,26 @@ const treeRules = `
 	// page. null when a style sheet cannot be read (another origin's): then
 	// every element's style is asked.
 	function pointerCandidates() {
-		const sels = [];
+		return sheetCandidates().pointer;
+	}
+
+	// sheetCandidates are, per read, the elements a style rule may give
+	// what only a style says, so that only they need their style asked:
+	// pointer, those a rule or a style attribute gives a cursor (a cursor
+	// changes nowhere else: it is inherited); pseudo, those a rule gives
+	// ::before or ::after content (and <q>, whose quotes the browser's own
+	// sheet makes). Either is null when a sheet cannot be read (another
+	// origin's) or nests rules: then every element is asked.
+	let sheetCands = null;
+	function sheetCandidates() {
+		if (sheetCands) return sheetCands;
+		const sels = [], pse = [];
 		let ok = true;
 		const visit = (rules) => {
 			for (const r of rules) {
 				if (r.selectorText !== undefined) {
 					if (r.style && r.style.getPropertyValue('cursor')) sels.push(r.selectorText);
+					if (r.style && r.style.getPropertyValue('content') && /:(?:before|after)\b/i.test(r.selectorText)) pse.push(r.selectorText);
 					if (r.cssRules && r.cssRules.length) ok = false; // nested rules: relative selectors
 				} else if (r.styleSheet) {
 					try { visit(r.styleSheet.cssRules); } catch (e) { ok = false; }
@@ -888,19 +902,24 @@ const treeRules = `
 		};
 		for (const sh of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
 			try { visit(sh.cssRules); } catch (e) { ok = false; }
-			if (!ok) return null;
+			if (!ok) return (sheetCands = { pointer: null, pseudo: null });
 		}
-		const out = new Set(document.querySelectorAll('[style*="cursor" i]'));
-		const clean = sels.map((x) => x.replace(/::?(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(?:\([^)]*\))?/gi, '')).filter((x) => x.trim());
-		const add = (sel) => { for (const e of document.querySelectorAll(sel)) out.add(e); };
-		try {
-			if (clean.length) add(clean.join(','));
-		} catch (e) {
-			for (const sel of clean) {
-				try { add(sel); } catch (e2) { /* a selector this engine cannot match */ }
+		const match = (list, out) => {
+			const clean = list.map((x) => x.replace(/::?(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(?:\([^)]*\))?/gi, '')).filter((x) => x.trim());
+			const add = (sel) => { for (const e of document.querySelectorAll(sel)) out.add(e); };
+			try {
+				if (clean.length) add(clean.join(','));
+			} catch (e) {
+				for (const sel of clean) {
+					try { add(sel); } catch (e2) { /* a selector this engine cannot match */ }
+				}
 			}
-		}
-		return out;
+			return out;
+		};
+		return (sheetCands = {
+			pointer: match(sels, new Set(document.querySelectorAll('[style*="cursor" i]'))),
+			pseudo: match(pse, new Set(document.getElementsByTagName('q'))),
+		});
 	}
 
 	// cover: a box over most of the window with a few words on it (a
@@ -972,7 +991,7 @@ const treeRules = `
 			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0);
 			// A contenteditable region's root: generic in Chrome's tree,
 			// but a field to type into, its text its value.
-			const editable = r === 'generic' && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
+			const editable = r === 'generic' && n.hasAttribute('contenteditable') && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
 			const pushed = out.items.length;
 			if (!outside && (LISTED.has(r) || editable) && !standIn.has(n)) {
 				const b = box(n);
