@@ -25,6 +25,12 @@ type Caller struct {
 	// resumed by a new one with the same two (reconnect.go).
 	Client string
 	Door   string
+	// Proof is the front door's word on which program this is (the
+	// socket's peer credentials, an HTTP resume token's hash): a held
+	// window is resumed only with the same (reconnect.go). Peer says what
+	// it is of, for the audit. Empty: no proof.
+	Proof string
+	Peer  string
 }
 
 // Manager is the one browser of a data directory and who drives it.
