@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -120,5 +121,69 @@ func TestReconnectNeedsMoreThanAName(t *testing.T) {
 	}
 	if rows(has{"kind": "session", "status": "resumed", "client": name}) != 1 {
 		t.Error("no audit row for the real client's resumed turn")
+	}
+}
+
+// resumeToken sends a Lyra-Resume-Token header with the bearer token.
+type resumeToken struct {
+	bearer
+	token string
+}
+
+func (r resumeToken) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	if r.token != "" {
+		req.Header.Set("Lyra-Resume-Token", r.token)
+	}
+	return r.bearer.RoundTrip(req)
+}
+
+// TestReconnectOverHTTPNeedsTheResumeToken: over HTTP the proof is the
+// Lyra-Resume-Token header the driving session sent. The same name with
+// another token, or none, gets session_conflict and nothing of the page;
+// the same token resumes the tab.
+func TestReconnectOverHTTPNeedsTheResumeToken(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	const secret = "Your code is 731-904"
+	s.page("/account", `<!doctype html><title>Account</title><p>`+secret+`</p>`)
+	const grace = 90 * time.Second
+	l := startServe(t, "", fmt.Sprintf("LYRA_BROWSER_RECONNECT_GRACE=%g", grace.Seconds()))
+	rows := func(want has) int { return len(rowsWhere(auditRows(t, l.dataDir), want)) }
+	const name = "e2e-http-ide"
+	mine := strings.Repeat("a1b2c3d4", 5)
+	rt := func(tok string) http.RoundTripper {
+		return resumeToken{bearer{l.token, http.DefaultTransport}, tok}
+	}
+	victim := l.connectHTTPAs(t, name, proto2025, rt(mine))
+	wantStatus(t, call(t, victim, "navigate", map[string]any{"url": s.URL + "/account"}), "ok")
+	victim.Close() // DELETE
+	waitFor(t, "the driver's turn to be held", 20*time.Second, func() bool {
+		return rows(has{"kind": "session", "status": "held", "client": name, "front_door": "http"}) == 1
+	})
+	leaked, ok := 0, 0
+	for _, tok := range []string{"", strings.Repeat("e5f6a7b8", 5), mine[:20]} {
+		other := l.connectHTTPAs(t, name, proto2025, rt(tok))
+		for _, tool := range []string{"get_url", "read_page", "tabs"} {
+			env := call(t, other, tool, nil)
+			if strings.Contains(jsonString(env), "731-904") || strings.Contains(jsonString(env), s.URL) {
+				leaked++
+			}
+			if env["status"] != "session_conflict" {
+				ok++
+				t.Errorf("same name, token %q, %s: %v, want session_conflict", tok, tool, env)
+			}
+		}
+		other.Close()
+	}
+	t.Logf("same name without the token: 9 calls, %d not refused, %d with the victim's page", ok, leaked)
+	if leaked != 0 {
+		t.Errorf("%d of 9 replies held the victim's page", leaked)
+	}
+	again := l.connectHTTPAs(t, name, proto2025, rt(mine))
+	env := call(t, again, "get_url", nil)
+	wantStatus(t, env, "ok")
+	if env["url"] != s.URL+"/account" {
+		t.Errorf("the real client after reconnecting: url %v, want %s/account", env["url"], s.URL)
 	}
 }
