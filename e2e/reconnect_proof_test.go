@@ -186,4 +186,16 @@ func TestReconnectOverHTTPNeedsTheResumeToken(t *testing.T) {
 	if env["url"] != s.URL+"/account" {
 		t.Errorf("the real client after reconnecting: url %v, want %s/account", env["url"], s.URL)
 	}
+
+	// It quits without DELETE and comes back: its own open session does
+	// not stand in its way (the token says it is the same program), while
+	// the same name without the token is still refused.
+	wantStatus(t, call(t, l.connectHTTPAs(t, name, proto2025, rt("")), "get_url", nil), "session_conflict")
+	next := l.connectHTTPAs(t, name, proto2025, rt(mine))
+	env = call(t, next, "get_url", nil)
+	wantStatus(t, env, "ok")
+	if env["url"] != s.URL+"/account" {
+		t.Errorf("the same client over a new session while the old is open: url %v, want %s/account", env["url"], s.URL)
+	}
+	wantStatus(t, call(t, again, "get_url", nil), "session_conflict")
 }

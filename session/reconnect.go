@@ -107,6 +107,32 @@ func (m *Manager) admitHeldLocked(c Caller) error {
 	return nil
 }
 
+// supersedeLocked: over HTTP a client that quits without DELETE leaves its
+// session open until LYRA_BROWSER_HTTP_SESSION_TIMEOUT. A new session of the
+// same client with the same resume token is that program again: it takes
+// the driver's turn at once, window and tabs as they are, as a resume after
+// the grace would; the old session's grants go, and its next call answers
+// session_conflict. Only the resume token says so: two sessions over the
+// socket from the same executable may well be two programs running at once.
+func (m *Manager) supersedeLocked(c Caller) bool {
+	oc := m.ownerCaller
+	if m.superseded[c.ID] || oc.ID != m.owner || oc.Door != "http" || c.Door != "http" || oc.Client == "" || c.Client != oc.Client ||
+		oc.Proof == "" || subtle.ConstantTimeCompare([]byte(c.Proof), []byte(oc.Proof)) != 1 {
+		return false
+	}
+	prev := m.owner
+	m.grants.DropSession(prev)
+	if m.superseded == nil {
+		m.superseded = map[string]bool{}
+	}
+	m.superseded[prev] = true // it does not take the turn back
+	m.claimLocked(c)
+	m.touchLocked()
+	m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
+		"from": prev, "client": c.Client, "front_door": c.Door, "peer": c.Peer, "superseded": true}})
+	return true
+}
+
 // closeHeldLocked: close_browser during the grace is the held client's
 // alone; it ends the hold (the caller closes the window).
 func (m *Manager) closeHeldLocked(c Caller) error {

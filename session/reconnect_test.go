@@ -82,3 +82,40 @@ func TestNoGraceNoHold(t *testing.T) {
 		t.Error("held with no grace")
 	}
 }
+
+// TestSupersede: over HTTP a new session with the driver's name and resume
+// token takes the turn from the driver's still-open session; a name alone,
+// or the same proof over the socket, does not.
+func TestSupersede(t *testing.T) {
+	m := New(Config{ReconnectGrace: time.Minute, OwnerIdleTimeout: time.Hour})
+	m.browser = &Browser{}
+	old := Caller{ID: "mcp-1", Client: "cli", Door: "http", Proof: "http:t"}
+	if _, err := m.admit(old, mutate); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if m.idle != nil {
+			m.idle.Stop()
+		}
+	}()
+	for _, c := range []Caller{
+		{ID: "mcp-2", Client: "cli", Door: "http"},
+		{ID: "mcp-3", Client: "cli", Door: "http", Proof: "http:u"},
+		{ID: "mcp-4", Client: "other", Door: "http", Proof: "http:t"},
+	} {
+		if _, err := m.admit(c, read); err == nil || m.owner != old.ID {
+			t.Errorf("%+v took the turn (owner %q)", c, m.owner)
+		}
+	}
+	next := Caller{ID: "mcp-5", Client: "cli", Door: "http", Proof: "http:t"}
+	if _, err := m.admit(next, read); err != nil || m.owner != next.ID {
+		t.Fatalf("the same client's new session: owner %q, %v", m.owner, err)
+	}
+	if _, err := m.admit(old, read); err == nil {
+		t.Error("the superseded session still drives")
+	}
+	m.ownerCaller.Door, m.ownerCaller.Proof = "stdio", "socket:x"
+	if _, err := m.admit(Caller{ID: "mcp-6", Client: "cli", Door: "stdio", Proof: "socket:x"}, read); err == nil {
+		t.Error("a second socket session of the same executable took the turn")
+	}
+}
