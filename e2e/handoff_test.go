@@ -72,7 +72,7 @@ func TestConsentedHandoff(t *testing.T) {
 	other := connectAsking(t, dir, proto2026, ask.handle) // relays to the daemon
 	env = call(t, other, "navigate", map[string]any{"url": s.URL + "/next", "confirm": true})
 	wantStatus(t, env, "session_conflict")
-	if ask.count("e2e-http has driven the browser") != 1 {
+	if ask.count(`"e2e-http" has driven the browser`) != 1 {
 		t.Errorf("the question asked: %v", ask.asked)
 	}
 	if e := call(t, driver, "get_url", nil); e["status"] != "ok" || e["url"] != s.URL+"/" {

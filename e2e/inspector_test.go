@@ -119,7 +119,10 @@ func TestInspectorHTTP(t *testing.T) {
 	needBrowser(t)
 	bin := inspectorCLI(t)
 	l := startServe(t, "", "LYRA_BROWSER_HTTP_SESSION_TIMEOUT=2")
-	in := inspector{bin: bin, env: baseEnv(l.dataDir), flags: []string{"--header", "Authorization: Bearer " + l.token}, target: []string{l.httpURL}}
+	in := inspector{bin: bin, env: baseEnv(l.dataDir), flags: []string{"--header", "Authorization: Bearer " + l.token,
+		// The proof that the next process is the same client (a name is
+		// none): a header set once in the client's configuration.
+		"--header", "Lyra-Resume-Token: inspector-" + l.token}, target: []string{l.httpURL}}
 	inspectorRound(t, in, l, "http")
 }
 

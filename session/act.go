@@ -80,7 +80,8 @@ type Intent struct {
 	Download bool // download=true: one DOWNLOAD
 	Upload   bool
 	Publish  bool
-	Reason   string // shown to the user when consent is asked
+	Reason   string // the agent's, shown to the user (quoted) when consent is asked
+	Detail   string // lyrad's own line under the question (page text in it quoted)
 	Confirm  bool   // legacy consent (confirm=true) from a client that cannot be asked
 }
 

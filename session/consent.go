@@ -101,7 +101,7 @@ func askID(cap policy.Capability, scope policy.Scope, message string) string {
 	return "lyrad-consent-" + strings.ToLower(string(cap)) + "-" + hex.EncodeToString(h[:12])
 }
 
-func askMessage(cap policy.Capability, scope policy.Scope, reason string) string {
+func askMessage(cap policy.Capability, scope policy.Scope, detail, reason string) string {
 	what := map[policy.Capability]string{
 		policy.Navigate: "open and use",
 		policy.Interact: "use",
@@ -110,9 +110,15 @@ func askMessage(cap policy.Capability, scope policy.Scope, reason string) string
 		policy.Publish:  "make content public (once) on",
 		policy.Download: "save a file (once) from",
 	}[cap]
-	msg := fmt.Sprintf("Allow the agent to %s %s?", what, scope.Loggable())
-	if reason = strings.TrimSpace(reason); reason != "" {
-		msg += "\nThe agent says: " + reason
+	// lyrad's question comes first and alone on its line; what lyrad adds
+	// (detail, whose page text it quoted) and the agent's reason follow,
+	// each on a line of its own, the reason quoted (prompttext.go).
+	msg := fmt.Sprintf("Allow the agent to %s %s?", what, promptLine(scope.Loggable(), 300))
+	if detail != "" {
+		msg += "\n" + detail
+	}
+	if reason = promptLine(reason, maxReasonRunes); reason != "" {
+		msg += "\nAgent's reason: \"" + reason + "\""
 	}
 	return msg
 }
@@ -144,6 +150,13 @@ func verdictOf(action string, content map[string]any) (yes bool, answer string) 
 // obtain gets the user's yes for cap on scope through the configured
 // channel, or an error to answer with. It grants nothing itself.
 func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, reason string) (channel, entry string, err error) {
+	return m.obtainAsk(ctx, c, cap, scope, "", reason)
+}
+
+// obtainAsk is obtain with a line of lyrad's own under the question
+// (detail: page text in it already quoted with quoted()); reason is the
+// agent's.
+func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, detail, reason string) (channel, entry string, err error) {
 	if m.cfg.ConsentChannel == ConsentOff {
 		return policy.ChannelOff, "", nil
 	}
@@ -156,7 +169,7 @@ func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, s
 		return policy.ChannelTrusted, entry, nil
 	}
 	io := consentFrom(ctx)
-	msg := askMessage(cap, scope, reason)
+	msg := askMessage(cap, scope, detail, reason)
 	id := askID(cap, scope, msg)
 	denied := func(answer string) error {
 		return newError(StatusDenied, "the user did not allow it: "+answer,

@@ -267,7 +267,7 @@ func (m *Manager) Publish(ctx context.Context, c Caller, selector, submit string
 			if send, _, err = a.usable(ctx, sel, actClick); err != nil {
 				return a.submitNotFound(ctx, sel, err)
 			}
-			a.spec.opts.Intent.Reason = publishReason(opts.Intent.Reason, a.itemSummary(ctx))
+			a.spec.opts.Intent.Detail = publishDetail(a.itemSummary(ctx))
 			return nil
 		},
 		do: func(ctx context.Context, a *act) error {
@@ -370,21 +370,20 @@ func (a *act) itemSummary(ctx context.Context) string {
 			state = p.Label
 		}
 	}
+	// Page text, each part quoted on its own (prompttext.go).
 	if state != "" {
-		return fmt.Sprintf("%q (its publish setting now: %s)", item, state)
+		return quoted(item, maxPageRunes) + " (its publish setting now: " + quoted(state, maxPageRunes) + ")"
 	}
-	return fmt.Sprintf("%q", item)
+	return quoted(item, maxPageRunes)
 }
 
-func publishReason(reason, item string) string {
+// publishDetail is lyrad's line under the PUBLISH question: the item the
+// page holds, quoted by itemSummary.
+func publishDetail(item string) string {
 	if item == "" {
-		return reason
+		return ""
 	}
-	s := "Publish " + item + " to its audience"
-	if reason != "" {
-		s += " (" + reason + ")"
-	}
-	return s
+	return "Item to publish to its audience: " + item
 }
 
 // publishStateWire is the state as an error field shows it.

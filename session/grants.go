@@ -105,7 +105,7 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 	}
 	var need *ConsentNeeded
 	for _, cap := range caps {
-		channel, entry, err := m.obtain(ctx, a.c, cap, scope, in.Reason)
+		channel, entry, err := m.obtainAsk(ctx, a.c, cap, scope, in.Detail, in.Reason)
 		var q *ConsentNeeded
 		if errors.As(err, &q) {
 			// Every unanswered question goes out in this round: asking one

@@ -58,8 +58,12 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 	if owner == "" || owner == c.ID {
 		return nil // handed on meanwhile: admit again
 	}
+	// The name is the client's own (clientInfo.name): quoted on one line,
+	// never lyrad's words (prompttext.go).
 	if holder == "" {
 		holder = "Another MCP client"
+	} else {
+		holder = "The MCP client named " + quoted(holder, maxNameRunes)
 	}
 	msg := fmt.Sprintf("%s has driven the browser for %d min and was last active %d s ago. Take over? Its window closes and its tabs end.",
 		holder, int(time.Since(since).Minutes()), int(time.Since(last).Seconds()))

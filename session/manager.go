@@ -25,6 +25,12 @@ type Caller struct {
 	// resumed by a new one with the same two (reconnect.go).
 	Client string
 	Door   string
+	// Proof is the front door's word on which program this is (the
+	// socket's peer credentials, an HTTP resume token's hash): a held
+	// window is resumed only with the same (reconnect.go). Peer says what
+	// it is of, for the audit. Empty: no proof.
+	Proof string
+	Peer  string
 }
 
 // Manager is the one browser of a data directory and who drives it.
@@ -40,9 +46,10 @@ type Manager struct {
 	browser     *Browser
 	guardLost   bool
 	owner       string
-	ownerCaller Caller    // the owner's Caller, from claimLocked; trusted only while its ID is owner
-	ownerSince  time.Time // when the owner took the browser
-	hold        *held     // a disconnected driver's turn, kept for the reconnect grace
+	ownerCaller Caller          // the owner's Caller, from claimLocked; trusted only while its ID is owner
+	ownerSince  time.Time       // when the owner took the browser
+	hold        *held           // a disconnected driver's turn, kept for the reconnect grace
+	superseded  map[string]bool // sessions whose turn a new session of the same client took (reconnect.go)
 	lastUse     time.Time
 	inflight    int // the owner's calls under way: a driver mid-call is not idle
 	idle        *time.Timer
@@ -133,7 +140,10 @@ func (m *Manager) admit(c Caller, a access) (*Browser, error) {
 	if err := m.admitHeldLocked(c); err != nil {
 		return nil, err
 	}
-	if m.owner != "" && m.owner != c.ID {
+	if m.owner != "" && m.owner != c.ID && m.supersedeLocked(c) {
+		// The driver's own program again, over a new HTTP session: it
+		// takes its turn on (reconnect.go).
+	} else if m.owner != "" && m.owner != c.ID {
 		if !m.idleLocked() {
 			return nil, m.conflictLocked()
 		}
@@ -246,6 +256,7 @@ func (m *Manager) SessionEnded(id string) {
 	m.asks.dropSession(id) // its questions can no longer be answered
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	delete(m.superseded, id)
 	if m.owner == id && id != "" {
 		if m.holdLocked() {
 			return

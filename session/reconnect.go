@@ -1,6 +1,7 @@
 package session
 
 import (
+	"crypto/subtle"
 	"fmt"
 	"time"
 
@@ -11,32 +12,52 @@ import (
 // restarts (an IDE reload, a crash, the stdio relay's one session per
 // invocation) comes back to its window and tabs. Its grants died with the
 // old session; the new one is asked again.
+//
+// A name is no proof: any program can call itself what the driver called
+// itself. The new session resumes only with the front door's proof that it
+// is the same program (Caller.Proof: over the socket the kernel's peer
+// credentials, the same uid and executable, and for `lyrad stdio` the same
+// client executable that started the relay; over HTTP the same
+// Lyra-Resume-Token header). Without it, it is answered session_conflict.
+// (A yes through the new session's elicitation would be no proof either:
+// the program asking is the one that answers.)
 type held struct {
-	from   string // the ended session's id
-	client string // its Caller.Client and Caller.Door
-	door   string
-	since  time.Time
-	timer  *time.Timer
+	from    string // the ended session's id
+	client  string // its Caller.Client and Caller.Door
+	door    string
+	proof   string // its Caller.Proof, never empty
+	since   time.Time
+	timer   *time.Timer
+	refused map[string]bool // sessions refused a resume, audited once each
 }
 
-// resumes: a new session of the same client through the same front door.
-func (h *held) resumes(c Caller) bool {
+// names: a session under the same name through the same front door, which
+// may or may not be the same program.
+func (h *held) names(c Caller) bool {
 	return c.Client == h.client && c.Door == h.door
+}
+
+// resumes: a new session of the same client through the same front door,
+// with the same proof.
+func (h *held) resumes(c Caller) bool {
+	return h.names(c) && h.proof != "" && subtle.ConstantTimeCompare([]byte(c.Proof), []byte(h.proof)) == 1
 }
 
 // holdLocked keeps the ending owner's turn for the reconnect grace and says
 // whether it did. Nothing is kept when there is no grace, no window to
-// keep, or no client name to know the client by when it comes back (an
-// owner set other than by claimLocked has none).
+// keep, or no client name and proof to know the client by when it comes
+// back (an owner set other than by claimLocked has none; nor has an HTTP
+// client without a resume token, or a socket peer whose credentials could
+// not be read).
 func (m *Manager) holdLocked() bool {
 	grace := m.cfg.ReconnectGrace
 	oc := m.ownerCaller
-	if grace <= 0 || m.browser == nil || oc.ID != m.owner || oc.Client == "" {
+	if grace <= 0 || m.browser == nil || oc.ID != m.owner || oc.Client == "" || oc.Proof == "" {
 		return false
 	}
 	prev := m.owner
 	m.grants.DropSession(prev)
-	h := &held{from: prev, client: oc.Client, door: oc.Door, since: time.Now()}
+	h := &held{from: prev, client: oc.Client, door: oc.Door, proof: oc.Proof, since: time.Now()}
 	h.timer = time.AfterFunc(grace, func() { m.graceOver(h) })
 	m.hold = h
 	m.owner, m.ownerCaller = "", Caller{}
@@ -44,7 +65,7 @@ func (m *Manager) holdLocked() bool {
 		m.idle.Stop()
 	}
 	m.audit(audit.Row{Kind: "session", Session: prev, Status: "held", Extra: map[string]any{
-		"client": h.client, "front_door": h.door, "reconnect_grace_s": grace.Seconds()}})
+		"client": h.client, "front_door": h.door, "peer": oc.Peer, "reconnect_grace_s": grace.Seconds()}})
 	return true
 }
 
@@ -73,14 +94,43 @@ func (m *Manager) admitHeldLocked(c Caller) error {
 		return nil
 	}
 	if !h.resumes(c) {
+		if h.names(c) {
+			return m.unprovenLocked(h, c)
+		}
 		return m.heldConflict(h)
 	}
 	m.dropHoldLocked()
 	m.claimLocked(c)
 	m.touchLocked()
 	m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
-		"from": h.from, "client": c.Client, "front_door": c.Door, "after_s": time.Since(h.since).Seconds()}})
+		"from": h.from, "client": c.Client, "front_door": c.Door, "peer": c.Peer, "after_s": time.Since(h.since).Seconds()}})
 	return nil
+}
+
+// supersedeLocked: over HTTP a client that quits without DELETE leaves its
+// session open until LYRA_BROWSER_HTTP_SESSION_TIMEOUT. A new session of the
+// same client with the same resume token is that program again: it takes
+// the driver's turn at once, window and tabs as they are, as a resume after
+// the grace would; the old session's grants go, and its next call answers
+// session_conflict. Only the resume token says so: two sessions over the
+// socket from the same executable may well be two programs running at once.
+func (m *Manager) supersedeLocked(c Caller) bool {
+	oc := m.ownerCaller
+	if m.superseded[c.ID] || oc.ID != m.owner || oc.Door != "http" || c.Door != "http" || oc.Client == "" || c.Client != oc.Client ||
+		oc.Proof == "" || subtle.ConstantTimeCompare([]byte(c.Proof), []byte(oc.Proof)) != 1 {
+		return false
+	}
+	prev := m.owner
+	m.grants.DropSession(prev)
+	if m.superseded == nil {
+		m.superseded = map[string]bool{}
+	}
+	m.superseded[prev] = true // it does not take the turn back
+	m.claimLocked(c)
+	m.touchLocked()
+	m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
+		"from": prev, "client": c.Client, "front_door": c.Door, "peer": c.Peer, "superseded": true}})
+	return true
 }
 
 // closeHeldLocked: close_browser during the grace is the held client's
@@ -88,11 +138,35 @@ func (m *Manager) admitHeldLocked(c Caller) error {
 func (m *Manager) closeHeldLocked(c Caller) error {
 	if h := m.hold; h != nil {
 		if !h.resumes(c) {
+			if h.names(c) {
+				return m.unprovenLocked(h, c)
+			}
 			return m.heldConflict(h)
 		}
 		m.dropHoldLocked()
 	}
 	return nil
+}
+
+// unprovenLocked answers a session that names itself like the held client
+// but cannot prove it is that program: session_conflict, audited once per
+// session.
+func (m *Manager) unprovenLocked(h *held, c Caller) error {
+	if !h.refused[c.ID] {
+		if h.refused == nil {
+			h.refused = map[string]bool{}
+		}
+		h.refused[c.ID] = true
+		m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resume_refused", Extra: map[string]any{
+			"from": h.from, "client": c.Client, "front_door": c.Door, "peer": c.Peer}})
+	}
+	how := "the same user and executable over the socket, and for `lyrad stdio` the same client program that started it"
+	if h.door == "http" {
+		how = "the same " + "Lyra-Resume-Token" + " header the ended session sent"
+	}
+	e := m.heldConflict(h)
+	e.Message = fmt.Sprintf("this session is named %q like the client whose session ended, but it is not proven to be that program (%s): a name is no proof; %s", c.Client, how, e.Message)
+	return e
 }
 
 func (m *Manager) dropHoldLocked() {
@@ -102,7 +176,7 @@ func (m *Manager) dropHoldLocked() {
 	}
 }
 
-func (m *Manager) heldConflict(h *held) error {
+func (m *Manager) heldConflict(h *held) *Error {
 	grace := m.cfg.ReconnectGrace
 	left := max(0, grace-time.Since(h.since)).Round(time.Second)
 	return newError(StatusSessionConflict,

@@ -10,11 +10,12 @@ import (
 // Another client, or the same client through another front door, is
 // answered session_conflict naming the grace (close_browser too); the same
 // client through the same door resumes, with the old session's grants
-// gone.
+// gone; but only with the same proof: another program under the same name
+// (another executable, no resume token) is answered session_conflict too.
 func TestHeldTurnAdmission(t *testing.T) {
 	m := New(Config{ReconnectGrace: time.Minute})
 	m.browser = &Browser{} // a window to keep; never shut down here
-	driver := Caller{ID: "mcp-1", Client: "ide", Door: "stdio"}
+	driver := Caller{ID: "mcp-1", Client: "ide", Door: "stdio", Proof: "socket:ide"}
 	if _, err := m.admit(driver, mutate); err != nil || m.owner != driver.ID {
 		t.Fatalf("claim: owner %q, %v", m.owner, err)
 	}
@@ -25,8 +26,11 @@ func TestHeldTurnAdmission(t *testing.T) {
 	defer m.hold.timer.Stop()
 	for _, c := range []Caller{
 		{ID: "mcp-2", Client: "other", Door: "stdio"},
-		{ID: "mcp-3", Client: "ide", Door: "http"},
+		{ID: "mcp-3", Client: "ide", Door: "http", Proof: "socket:ide"},
 		{ID: "mcp-4"},
+		{ID: "mcp-6", Client: "ide", Door: "stdio", Proof: "socket:impostor"},
+		{ID: "mcp-7", Client: "ide", Door: "stdio"},
+		{ID: "mcp-8", Client: "ide", Door: "stdio", Proof: "socket:id"},
 	} {
 		for _, a := range []access{read, mutate} {
 			_, err := m.admit(c, a)
@@ -39,7 +43,7 @@ func TestHeldTurnAdmission(t *testing.T) {
 			t.Errorf("%+v closed the held browser", c)
 		}
 	}
-	back := Caller{ID: "mcp-5", Client: "ide", Door: "stdio"}
+	back := Caller{ID: "mcp-5", Client: "ide", Door: "stdio", Proof: "socket:ide"}
 	if _, err := m.admit(back, read); err != nil {
 		t.Fatalf("the same client through the same door: %v", err)
 	}
@@ -58,6 +62,16 @@ func TestNoGraceNoHold(t *testing.T) {
 	if m.hold != nil || m.owner != "" {
 		t.Errorf("held with no window: hold %v, owner %q", m.hold, m.owner)
 	}
+	// A driver with no proof is not held: nobody could resume it.
+	m = New(Config{ReconnectGrace: time.Minute})
+	m.browser = &Browser{}
+	m.admit(c, mutate)
+	m.mu.Lock()
+	unproven := m.holdLocked()
+	m.mu.Unlock()
+	if unproven {
+		t.Error("held with no proof to know the client by")
+	}
 	m = New(Config{})
 	m.admit(c, mutate)
 	m.browser = &Browser{}
@@ -66,5 +80,42 @@ func TestNoGraceNoHold(t *testing.T) {
 	m.mu.Unlock()
 	if held {
 		t.Error("held with no grace")
+	}
+}
+
+// TestSupersede: over HTTP a new session with the driver's name and resume
+// token takes the turn from the driver's still-open session; a name alone,
+// or the same proof over the socket, does not.
+func TestSupersede(t *testing.T) {
+	m := New(Config{ReconnectGrace: time.Minute, OwnerIdleTimeout: time.Hour})
+	m.browser = &Browser{}
+	old := Caller{ID: "mcp-1", Client: "cli", Door: "http", Proof: "http:t"}
+	if _, err := m.admit(old, mutate); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if m.idle != nil {
+			m.idle.Stop()
+		}
+	}()
+	for _, c := range []Caller{
+		{ID: "mcp-2", Client: "cli", Door: "http"},
+		{ID: "mcp-3", Client: "cli", Door: "http", Proof: "http:u"},
+		{ID: "mcp-4", Client: "other", Door: "http", Proof: "http:t"},
+	} {
+		if _, err := m.admit(c, read); err == nil || m.owner != old.ID {
+			t.Errorf("%+v took the turn (owner %q)", c, m.owner)
+		}
+	}
+	next := Caller{ID: "mcp-5", Client: "cli", Door: "http", Proof: "http:t"}
+	if _, err := m.admit(next, read); err != nil || m.owner != next.ID {
+		t.Fatalf("the same client's new session: owner %q, %v", m.owner, err)
+	}
+	if _, err := m.admit(old, read); err == nil {
+		t.Error("the superseded session still drives")
+	}
+	m.ownerCaller.Door, m.ownerCaller.Proof = "stdio", "socket:x"
+	if _, err := m.admit(Caller{ID: "mcp-6", Client: "cli", Door: "stdio", Proof: "socket:x"}, read); err == nil {
+		t.Error("a second socket session of the same executable took the turn")
 	}
 }

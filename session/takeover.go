@@ -160,12 +160,8 @@ func (m *Manager) ResumeAfterTakeover(ctx context.Context, c Caller, reason stri
 	if t == nil {
 		return &TakeoverInfo{URL: url, Title: title}, nil
 	}
-	msg := "The user is handing control back"
-	if reason != "" {
-		msg += ": " + reason
-	}
 	if scope := policy.ScopeOf(url); !scope.IsZero() && !scope.Opaque() {
-		channel, entry, err := m.obtain(ctx, c, policy.Interact, scope, msg)
+		channel, entry, err := m.obtainAsk(ctx, c, policy.Interact, scope, "The user is handing control back.", reason)
 		if err != nil {
 			return nil, err // a refusal keeps the takeover
 		}

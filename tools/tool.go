@@ -318,7 +318,7 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		start := time.Now()
 		var c session.Caller
 		if req.Session != nil {
-			c = r.caller(req.Session)
+			c = withProof(ctx, r.caller(req.Session), req)
 		}
 		urlBefore := r.d.Session.CurrentURL()
 		raw := req.Params.Arguments

@@ -35,7 +35,8 @@ func ListenSocket(path string) (net.Listener, error) {
 // closed.
 func ServeSocket(ctx context.Context, srv *mcp.Server, ln net.Listener, log *zap.Logger) error {
 	return acceptEach(ctx, ln, log, func(conn net.Conn) {
-		ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+		// The session's requests see ctx's values: its peer's proof.
+		ss, err := srv.Connect(withPeer(ctx, conn), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
 		if err != nil {
 			log.Debug("socket session", zap.Error(err))
 			return

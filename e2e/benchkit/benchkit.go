@@ -83,6 +83,9 @@ type bearer struct{ token string }
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
+	// The proof a reconnecting client gives over HTTP: a client of the
+	// bench is the same program as the one before it.
+	r.Header.Set("Lyra-Resume-Token", "benchkit-resume-"+b.token)
 	return http.DefaultTransport.RoundTrip(r)
 }
 
