@@ -47,17 +47,23 @@ func (m *Manager) fileRefusal(rawURL string) string {
 }
 
 // decideFileLoad is the guard's answer to a file: subresource (an image,
-// script, style, fetch or XHR of a file: page): refused. The file that was
-// approved is the document; what it pulls in from the disk around it was
-// not.
+// script, style, fetch or XHR of a file: page): refused (in observe mode,
+// recorded would_deny, unless it is a place never opened). The file that
+// was approved is the document; what it pulls in from the disk around it
+// was not.
 func (m *Manager) decideFileLoad(r cdpguard.Request) cdpguard.Verdict {
 	reason := m.fileRefusal(r.URL)
-	if reason == "" {
+	never := reason != ""
+	if !never {
 		reason = policy.ReasonFileSubresource
 	}
 	fields := map[string]any{"kind": "send", "reason": reason, "destination": policy.LoggableURL(r.URL)}
 	if t := m.takeover.active(m.current()); t != nil {
 		fields["during_takeover"] = true
+	}
+	if !never && m.cfg.Enforcement == policy.Observe {
+		fields["would_deny"] = true // observe refuses nothing but the never-opened places
+		return cdpguard.Verdict{Allow: true, Reason: reason, Fields: fields}
 	}
 	return cdpguard.Verdict{Allow: false, Reason: reason, Fields: fields}
 }
