@@ -877,7 +877,10 @@ func (g *Guard) patterns(types ...network.ResourceType) []*fetch.RequestPattern 
 	if g.opts.HoldSends {
 		types = append(types, heldSends...)
 	}
-	var out []*fetch.RequestPattern
+	// Every request for a file: URL, of any type: a file: page's images,
+	// scripts, fetches and frames reach the disk, not the network, and are
+	// judged all the same.
+	out := []*fetch.RequestPattern{{URLPattern: "file:*", RequestStage: fetch.RequestStageRequest}}
 	for _, t := range types {
 		out = append(out, &fetch.RequestPattern{URLPattern: "*", ResourceType: t, RequestStage: fetch.RequestStageRequest})
 	}
@@ -919,6 +922,11 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 	g.answer(ctx, r, g.opts.Decide(ctx, r), start)
 }
 
+// isFile: a file: URL, whose every request is judged.
+func isFile(raw string) bool {
+	return len(raw) > 5 && strings.EqualFold(raw[:5], "file:")
+}
+
 // judgeSend answers a held subresource request: a GET or HEAD goes at once
 // and unrecorded (a page loads hundreds), anything else is judged.
 func (g *Guard) judgeSend(ctx context.Context, sid target.SessionID, p *fetch.EventRequestPaused, start time.Time) {
@@ -928,7 +936,7 @@ func (g *Guard) judgeSend(ctx context.Context, sid target.SessionID, p *fetch.Ev
 		Method: p.Request.Method, HasBody: p.Request.HasPostData, ResourceType: p.ResourceType,
 		Subresource: true,
 	}
-	if m := strings.ToUpper(r.Method); m == "GET" || m == "HEAD" {
+	if m := strings.ToUpper(r.Method); (m == "GET" || m == "HEAD") && !isFile(r.URL) {
 		g.answer(ctx, r, Verdict{Allow: true}, start)
 		return
 	}

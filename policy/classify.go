@@ -55,6 +55,9 @@ const (
 	// from maps, videos and widgets is not the user going anywhere; it is
 	// let through and recorded.
 	Embed Kind = "embed"
+	// File: a GET of a file: URL, by any frame. Needs NAVIGATE on that one
+	// exact URL; some places are refused whatever was approved (files.go).
+	File Kind = "file"
 )
 
 // Classification is a classified request: what it is, and where the
@@ -135,6 +138,11 @@ func Classify(r Request, current string) Classification {
 		return c
 	}
 	c.Subject = dest
+	if IsFileURL(r.URL) {
+		// Not an Embed: every file on the disk would be one frame away.
+		c.Kind, c.Capability = File, Navigate
+		return c
+	}
 	if r.InSubframe {
 		c.Kind = Embed
 		return c

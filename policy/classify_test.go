@@ -42,9 +42,10 @@ func TestClassify(t *testing.T) {
 		{"the browser's own first load", Request{URL: "https://shop.example/"}, "", Leaving, Navigate, "https://shop.example", ""},
 		{"a popup from about:blank", Request{URL: "https://shop.example/"}, "about:blank", Leaving, Navigate, "https://shop.example", ""},
 		// URLs with no host are never the same site, not even as themselves.
-		{"file: to the same file: URL", Request{URL: "file:///home/u/a.html"}, "file:///home/u/a.html", Leaving, Navigate, "file:///home/u/a.html", ""},
-		{"file: to another file:", Request{URL: "file:///etc/passwd"}, "file:///home/u/a.html", Leaving, Navigate, "file:///etc/passwd", ""},
-		{"a site to file:", Request{URL: "file:///etc/passwd"}, page, Leaving, Navigate, "file:///etc/passwd", ""},
+		{"file: to the same file: URL", Request{URL: "file:///home/u/a.html"}, "file:///home/u/a.html", File, Navigate, "file:///home/u/a.html", ""},
+		{"file: to another file:", Request{URL: "file:///etc/passwd"}, "file:///home/u/a.html", File, Navigate, "file:///etc/passwd", ""},
+		{"an iframe of a file: page loading another file", Request{URL: "file:///home/u/.ssh/id_rsa", InSubframe: true}, "file:///home/u/a.html", File, Navigate, "file:///home/u/.ssh/id_rsa", ""},
+		{"a site to file:", Request{URL: "file:///etc/passwd"}, page, File, Navigate, "file:///etc/passwd", ""},
 		{"data: to data:", Request{URL: "data:text/html,hi"}, "data:text/html,hi", Leaving, Navigate, "data:text/html,hi", ""},
 		{"a file: page posting has no sender to pay", Request{URL: "https://shop.example/x", Method: "POST", HasBody: true}, "file:///home/u/a.html", Submission, Submit, "", ""},
 		{"an about:blank frame cannot lend an origin", Request{URL: away, Method: "POST", HasBody: true, InSubframe: true}, "about:blank", Submission, Submit, "", ""},

@@ -145,8 +145,12 @@ func FuzzClassify(f *testing.F) {
 				t.Fatalf("not a same-origin hop: %+v", c)
 			}
 		case Embed:
-			if !subframe {
-				t.Fatalf("embed in a main frame: %+v", c)
+			if !subframe || IsFileURL(rawURL) {
+				t.Fatalf("embed in a main frame, or of a file: %+v", c)
+			}
+		case File:
+			if !IsFileURL(rawURL) || c.Capability != Navigate || c.Subject != ScopeOf(rawURL) {
+				t.Fatalf("file: %+v", c)
 			}
 		default:
 			t.Fatalf("unknown kind %q", c.Kind)

@@ -49,6 +49,11 @@ type Judgement struct {
 	ConsentOff bool
 	Trust      Trust
 	Declared   Declared
+	// FileRefusal is why a File request is never let through (a Reason
+	// code: Places.Refusal, and what the caller saw on the disk, such as a
+	// directory or a link into ~/.ssh), or "". It holds in every mode and
+	// during a takeover.
+	FileRefusal string
 	// Tab is the tab the request was sent from. A single-use credit bought
 	// for an action on one tab pays only for requests that tab sends.
 	Tab string
@@ -133,6 +138,10 @@ func Judge(j Judgement) Verdict {
 	if c.RedirectFrom != "" {
 		v.RedirectFrom = LoggableURL(c.RedirectFrom)
 	}
+	if c.Kind == File && j.FileRefusal != "" {
+		v.Reason, v.DuringTakeover = j.FileRefusal, j.Takeover
+		return v // never: not in observe mode, not for the user's own hand
+	}
 	if j.Takeover && j.UserActivated {
 		// Grants record what the agent may do; holding the user to them
 		// would refuse them their own browser.
@@ -160,7 +169,7 @@ func Judge(j Judgement) Verdict {
 			v.Reason = ReasonNoSender
 			return v
 		}
-	case Interaction, Leaving:
+	case Interaction, Leaving, File:
 	default:
 		// Not a classification: refuse rather than guess.
 		return deny(j, v)

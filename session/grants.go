@@ -36,6 +36,11 @@ func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason st
 		return newError(StatusError, "the host of "+policy.LoggableURL(rawURL)+" is not one the browser loads as written",
 			"Write the URL with a plain host name or a dotted IPv4 address, e.g. https://example.com/ or http://127.0.0.1:8080/.")
 	}
+	if policy.IsFileURL(rawURL) {
+		if reason := m.fileRefusal(rawURL); reason != "" {
+			return fileRefused(rawURL, reason) // never asked: files.go
+		}
+	}
 	if !scope.Opaque() {
 		if _, ok := m.grants.Use(c.ID, scope, policy.Navigate, time.Now()); ok {
 			return nil // held, and renewed by this use
@@ -165,6 +170,7 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
 		Tab: string(r.SenderTab), Declared: m.calls.declaration(),
 		Takeover: t != nil, UserActivated: r.UserActivated,
+		FileRefusal: m.fileRefusalOf(cls, r.URL),
 	})
 	if v.UserDriven && v.Allow {
 		if o, ok := cls.Destination.Origin(); ok {

@@ -45,6 +45,9 @@ func (m *Manager) onSend(b *Browser, s cdpguard.Send) {
 // During a takeover the same holds, and a send from a document of a site
 // the user navigated to themselves during it, to that site, is the user's.
 func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
+	if policy.IsFileURL(r.URL) {
+		return m.decideFileLoad(r)
+	}
 	dest := policy.ScopeOf(r.URL)
 	owner := m.ownerID()
 	fields := map[string]any{"kind": "send", "destination": destination(r.URL)}
