@@ -104,3 +104,43 @@ func TestReadHugeText(t *testing.T) {
 		t.Errorf("lyrad kept %d KB after reading the 32 MB page, want at most 5 MB", after32-base32)
 	}
 }
+
+// TestReadHugeTree: a page of 200k links. The tree read lists at most
+// 10000 of them (on-screen first) and says how many it left out; lyrad
+// never holds the rest.
+func TestReadHugeTree(t *testing.T) {
+	needBrowser(t)
+	const links = 200000
+	a := newSite(t, "127.0.0.1")
+	a.page("/", "<title>home</title><a href=/x>one link</a>")
+	a.page("/big", fmt.Sprintf(`<!doctype html><title>links</title><body><script>
+const parts = [];
+for (let i = 0; i < %d; i++) parts.push('<a href="/p' + i + '">item ' + i + '</a> ');
+document.body.innerHTML = parts.join("");
+</script>`, links))
+	l := startServe(t, t.TempDir())
+	defer l.stop(t)
+	cs := l.connectHTTP(t, proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/"}), "ok")
+	wantStatus(t, call(t, cs, "read_page", map[string]any{"mode": "tree"}), "ok")
+	time.Sleep(2 * time.Second)
+	pid := l.cmd.Process.Pid
+	resetHWM(pid)
+	base := min(rssKB(t, pid), hwmKB(t, pid))
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/big", "wait_until": "load"}), "ok")
+	env := call(t, cs, "read_page", map[string]any{"mode": "tree", "max_chars": 1000})
+	wantStatus(t, env, "ok")
+	peak := hwmKB(t, pid) - base
+	elements, _ := env["elements"].(float64)
+	unlisted, _ := env["unlisted"].(float64)
+	t.Logf("%d links: %v listed, %v unlisted; lyrad RSS %d KB, peak +%d KB", links, elements, unlisted, base, peak)
+	if int(elements) > 10000 || int(elements)+int(unlisted) != links {
+		t.Errorf("elements %v, unlisted %v: want at most 10000 listed and the rest of %d counted", elements, unlisted, links)
+	}
+	if !strings.Contains(env["tree"].(string), `link "item 0" -> /p0`) {
+		t.Errorf("the first link (on screen) is not listed first: %.300q", env["tree"])
+	}
+	if peak > 40<<10 {
+		t.Errorf("lyrad's peak grew %d KB for a tree read of %d links, want under 40 MB", peak, links)
+	}
+}
