@@ -62,24 +62,51 @@ type Link struct {
 	Href string `json:"href"`
 }
 
-// ReadText is the visible text of the tab's main frame, or of the region a
-// CSS or text= selector names there (snapshot.JSText); found is false when
-// the selector matches nothing.
-func ReadText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, sel string) (text string, found bool, err error) {
-	var r struct {
-		Found bool   `json:"found"`
-		Text  string `json:"text"`
-	}
-	err = w.CallFunction(ctx, conn.Session(tab.Session), tab.Main(), snapshot.JSText, &r, sel)
-	return r.Text, r.Found, err
+// TextSlice is one page of a text read as the page sends it: the
+// characters [offset, offset+max) of the text, and how many it has.
+type TextSlice struct {
+	Found bool   `json:"found"`
+	Total int    `json:"total"`
+	Text  string `json:"text"`
 }
 
-// NodeText is the rendered text of one element.
-func NodeText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, e ElementRef) (string, error) {
-	var text string
-	err := w.CallOnNode(ctx, conn.Session(e.SessionID), e.FrameID, e.Backend,
-		`function(){ return String(this.innerText ?? this.textContent ?? ''); }`, &text)
-	return text, err
+// Page is the page of the text the slice is, as snapshot.Cut would cut it
+// from the whole text.
+func (t TextSlice) Page(offset, max int) snapshot.Page {
+	return snapshot.CutSlice(t.Text, offset, t.Total, max)
+}
+
+// ReadText is one slice of the visible text of the tab's main frame, or of
+// the region a CSS or text= selector names there (snapshot.JSTextSlice):
+// the whole text stays in the page, only the characters [offset,
+// offset+max) are sent. key names the read in the page's world; again asks
+// for the text the last read of that key kept (a later page of the same
+// read). Found is false when the selector matches nothing.
+func ReadText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, key, sel string, offset, max int, again bool) (TextSlice, error) {
+	var r TextSlice
+	offset, max = sliceArgs(offset, max)
+	err := w.CallFunction(ctx, conn.Session(tab.Session), tab.Main(), snapshot.JSTextSlice, &r, key, sel, offset, max, again)
+	return r, err
+}
+
+// NodeText is ReadText of one element's rendered text.
+func NodeText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, e ElementRef, key string, offset, max int, again bool) (TextSlice, error) {
+	var r TextSlice
+	offset, max = sliceArgs(offset, max)
+	err := w.CallOnNode(ctx, conn.Session(e.SessionID), e.FrameID, e.Backend, snapshot.JSTextSliceOn, &r, key, offset, max, again)
+	r.Found = true
+	return r, err
+}
+
+func sliceArgs(offset, max int) (int, int) {
+	return maxInt(offset, 0), maxInt(max, 1)
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // Links are the visible links of a text read, at most maxLinks: of the tab's

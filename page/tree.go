@@ -3,6 +3,7 @@ package page
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -31,6 +32,7 @@ type Region struct {
 type Tree struct {
 	Items      []snapshot.Item
 	InView     int
+	Left       int // items not listed: past snapshot.MaxItems
 	MainLoader cdp.LoaderID
 	Steps      TreeSteps
 	frames     map[cdp.FrameID]*treeFrame
@@ -64,6 +66,7 @@ type treeResult struct {
 	VH     float64     `json:"vh"`
 	Items  [][]any     `json:"items"`
 	Frames [][]float64 `json:"frames"`
+	Left   int         `json:"left"` // items past snapshot.MaxItems, not sent
 }
 
 // ReadTree reads the tab's action map. The tab's frames are listed while
@@ -158,10 +161,11 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 	}
 	view := snapshot.Rect{W: vw, H: vh}
 	var items []snapshot.Item
-	docs := 0
+	docs, left := 0, 0
 	var emit func(f *treeFrame, dx, dy float64, clip *snapshot.Rect)
 	emit = func(f *treeFrame, dx, dy float64, clip *snapshot.Rect) {
 		docs++
+		left += f.res.Left
 		fi := 0
 		spliceTo := func(i int) {
 			for ; fi < len(f.res.Frames) && int(f.res.Frames[fi][0]) <= i; fi++ {
@@ -196,8 +200,13 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 	}
 	emit(&root, dx, dy, clip)
 	items, inView := snapshot.Order(items)
+	if len(items) > snapshot.MaxItems {
+		left += len(items) - snapshot.MaxItems
+		items = slices.Clip(items[:snapshot.MaxItems])
+		inView = min(inView, snapshot.MaxItems)
+	}
 	steps := TreeSteps{Frames: listed, Root: rootTook, Children: childTook, Assemble: time.Since(assembleStart), Docs: docs}
-	return &Tree{Items: items, InView: inView, MainLoader: main.Loader, Steps: steps, frames: tfs, tab: tab.ID}, nil
+	return &Tree{Items: items, InView: inView, Left: left, MainLoader: main.Loader, Steps: steps, frames: tfs, tab: tab.ID}, nil
 }
 
 // walkDoc walks one document (snapshot.JSTree), by the read function an

@@ -17,10 +17,9 @@ import (
 func Excerpt(s *cdpconn.Session, w *Worlds, frame cdp.FrameID) string {
 	cctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	var r struct {
-		Text string `json:"text"`
-	}
-	if w.CallFunction(cctx, s, frame, snapshot.JSText, &r, "") != nil {
+	// The start of the text only: a page's text may be megabytes.
+	var r TextSlice
+	if w.CallFunction(cctx, s, frame, snapshot.JSTextSlice, &r, "", "", 0, 4000, false) != nil {
 		return ""
 	}
 	t := strings.Join(strings.Fields(r.Text), " ")

@@ -39,6 +39,7 @@ type ReadResult struct {
 	// Tree mode.
 	Elements   int
 	InViewport int
+	Unlisted   int    // elements past the read's cap (snapshot.MaxItems), not listed
 	ReadID     string // a whole-page read's id, for changes_since
 	Changes    string // changes_since: what changed
 	// Text mode with links.
@@ -62,7 +63,17 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 	if e := b.cachedRead(ctx, tab, o); e != nil {
 		res := e.res
 		res.Offset, res.URL, res.Title = o.Offset, e.url, e.title
-		res.Page = snapshot.Cut(e.out, o.Offset, o.MaxChars)
+		if o.Mode == "tree" {
+			res.Page = snapshot.Cut(e.out, o.Offset, o.MaxChars)
+			return &res, nil
+		}
+		// A text read's later page is cut, in the page, from the text its
+		// first page kept there.
+		sl, err := b.readText(ctx, tab, o, e.key, true)
+		if err != nil {
+			return nil, err
+		}
+		res.Page = sl.Page(o.Offset, o.MaxChars)
 		return &res, nil
 	}
 	// The URL and title are asked of the browser while the page is read.
@@ -83,7 +94,7 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 			return nil, err
 		}
 		items := t.Items
-		res.Elements, res.InViewport = len(items), t.InView
+		res.Elements, res.InViewport, res.Unlisted = len(items), t.InView, t.Left
 		linesStart := time.Now()
 		tabURL, _ := url.Parse(tab.URL)
 		lines := make([]string, len(items))
@@ -108,7 +119,10 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		// The document read, told before reading it: a navigation during
 		// the read leaves a loader its later pages will not match.
 		entry.loader = b.mainLoader(ctx, tab)
-		out, err = b.readText(ctx, tab, o.Selector)
+		entry.key = b.reads.newKey()
+		var sl page.TextSlice
+		sl, err = b.readText(ctx, tab, o, entry.key, false)
+		res.Page = sl.Page(o.Offset, o.MaxChars)
 		if err == nil && o.Links {
 			res.Links, res.LinksTruncated, err = b.readLinks(ctx, tab, o.Selector)
 		}
@@ -118,30 +132,37 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		}
 	}
 	<-freshDone
-	res.Page = snapshot.Cut(out, o.Offset, o.MaxChars)
+	if o.Mode == "tree" {
+		res.Page = snapshot.Cut(out, o.Offset, o.MaxChars)
+	}
 	res.URL, res.Title = pageURL, title
 	entry.out, entry.url, entry.title, entry.res = out, pageURL, title, *res
 	b.reads.put(o.Mode, entry)
 	return res, nil
 }
 
-func (b *Browser) readText(ctx context.Context, tab cdpguard.Target, sel string) (string, error) {
+// readText reads one slice of the text a read names (the page's, a
+// region's or a ref's): the characters o.Offset on, o.MaxChars of them, and
+// the total; the rest of the text never leaves the page. key names the read
+// in the page's world; again asks for the text its first page kept there.
+func (b *Browser) readText(ctx context.Context, tab cdpguard.Target, o ReadOptions, key string, again bool) (page.TextSlice, error) {
+	sel := o.Selector
 	if IsRef(sel) {
 		e, err := b.resolveRef(ctx, sel)
 		if err != nil {
-			return "", err
+			return page.TextSlice{}, err
 		}
-		text, err := page.NodeText(ctx, b.conn, &b.worlds, e)
-		return text, readErr(ctx, err, sel)
+		sl, err := page.NodeText(ctx, b.conn, &b.worlds, e, key, o.Offset, o.MaxChars, again)
+		return sl, readErr(ctx, err, sel)
 	}
-	text, found, err := page.ReadText(ctx, b.conn, &b.worlds, b.pageTab(tab), sel)
+	sl, err := page.ReadText(ctx, b.conn, &b.worlds, b.pageTab(tab), key, sel, o.Offset, o.MaxChars, again)
 	if err != nil {
-		return "", readErr(ctx, err, sel)
+		return sl, readErr(ctx, err, sel)
 	}
-	if !found {
-		return "", noMatch(sel)
+	if !sl.Found {
+		return sl, noMatch(sel)
 	}
-	return text, nil
+	return sl, nil
 }
 
 func (b *Browser) readLinks(ctx context.Context, tab cdpguard.Target, sel string) ([]Link, bool, error) {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strconv"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -20,9 +21,15 @@ import (
 // One entry per mode, not per tab: refs are handles into the latest tree
 // read only, so only that read's later pages may be served; any newer
 // tree read replaces the entry.
+//
+// A text read keeps no text here: the page's world keeps the text its first
+// page read (page.ReadText), under the entry's key, and later pages are cut
+// there. A tree read's output is kept only up to maxCachedRead bytes; a
+// larger one's later pages are read afresh.
 type readCache struct {
 	mu      sync.Mutex
 	entries map[string]*readEntry // by mode
+	keys    int                   // text reads so far, for their keys
 
 	// trees are the whole-page tree reads kept to say what changed since
 	// (changes.go): the last few per tab, each under its read_id.
@@ -35,12 +42,16 @@ type readEntry struct {
 	loader cdp.LoaderID // the tab's document when it was read
 	sel    string
 	links  bool
-	hide   bool // values hidden (ReadOptions.HideValues)
-	out    string
+	hide   bool   // values hidden (ReadOptions.HideValues)
+	out    string // tree mode
+	key    string // text mode: the read's key in the page's world
 	url    string
 	title  string
 	res    ReadResult // Elements, InViewport, Links, LinksTruncated
 }
+
+// maxCachedRead bounds the output a read's cache entry keeps, in bytes.
+const maxCachedRead = 4 << 20
 
 func (c *readCache) put(mode string, e *readEntry) {
 	c.mu.Lock()
@@ -48,7 +59,19 @@ func (c *readCache) put(mode string, e *readEntry) {
 	if c.entries == nil {
 		c.entries = map[string]*readEntry{}
 	}
+	if len(e.out) > maxCachedRead {
+		delete(c.entries, mode)
+		return
+	}
 	c.entries[mode] = e
+}
+
+// newKey names a new text read in the page's world.
+func (c *readCache) newKey() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keys++
+	return "r" + strconv.Itoa(c.keys)
 }
 
 // get is the entry a later page of this read may be cut from: same tab,

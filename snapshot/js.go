@@ -106,6 +106,56 @@ var JSText = fn("sel", `
 	return { found: true, text: String(el.innerText ?? el.textContent ?? '') };
 `)
 
+// textSlice is the page-side half of snapshot.CutSlice: of a text, the
+// characters (code points, as Go's runes) [offset, offset+max) and how many
+// there are in all. The whole text stays in the page; lyrad is sent the
+// slice it returns, never the rest.
+const textSlice = `
+	const textSlice = (S, offset, max) => {
+		const text = S.text;
+		if (S.total === undefined) {
+			S.wide = /[\uD800-\uDFFF]/.test(text);
+			if (!S.wide) S.total = text.length;
+			else { let n = 0; for (let i = 0; i < text.length; n++) i += text.codePointAt(i) > 0xFFFF ? 2 : 1; S.total = n; }
+		}
+		if (offset >= S.total) return { found: true, total: S.total, text: '' };
+		const end = Math.min(S.total, offset + max);
+		if (!S.wide) return { found: true, total: S.total, text: text.slice(offset, end) };
+		// at: the UTF-16 index of code point k, scanning from the last one found.
+		let i = 0, k = 0;
+		const at = (want) => { for (; k < want && i < text.length; k++) i += text.codePointAt(i) > 0xFFFF ? 2 : 1; return i; };
+		const a = at(offset), b = at(end);
+		return { found: true, total: S.total, text: text.slice(a, b) };
+	};
+`
+
+// JSTextSlice returns, of the rendered text (innerText) of the region a
+// selector names (or of the page), the characters [offset, offset+max) and
+// the total: {found, total, text}. The text is kept in lyrad's isolated
+// world under key (unless key is ""); again reuses it (a later page of the same read, cut from
+// the same text), when it is still there.
+var JSTextSlice = fn("key, sel, offset, max, again", textSlice+`
+	let S = globalThis.__lyradText;
+	if (!again || !S || S.key !== key) {
+		const el = sel ? find(sel) : (document.body || document.documentElement);
+		if (!el) return { found: false, total: 0, text: '' };
+		S = { key, text: String(el.innerText ?? el.textContent ?? '') };
+		if (key) globalThis.__lyradText = S;
+	}
+	return textSlice(S, offset, max);
+`)
+
+// JSTextSliceOn is JSTextSlice for the element `this` is bound to (an
+// aria-ref).
+var JSTextSliceOn = fn("key, offset, max, again", textSlice+`
+	let S = globalThis.__lyradText;
+	if (!again || !S || S.key !== key) {
+		S = { key, text: String(this.innerText ?? this.textContent ?? '') };
+		if (key) globalThis.__lyradText = S;
+	}
+	return textSlice(S, offset, max);
+`)
+
 // linksBody collects the visible links under root: absolute,
 // de-duplicated {text, href}, at most limit, and whether there were more.
 // Open shadow roots are included; javascript: links are not links.

@@ -42,10 +42,37 @@ var JSTree = fn("region", treeLib+`
 		pseudoWatch();
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
+		capItems(out);
 		return out;
+	};
+	// capItems keeps at most MaxItems items (those on screen first, then
+	// the rest in order) and says how many were left out: a page of 200k
+	// listed elements is not sent whole.
+	const capItems = (out) => {
+		const n = out.items.length;
+		if (n <= `+maxItemsJS+`) return;
+		const keep = new Uint8Array(n);
+		let k = 0;
+		for (let i = 0; i < n && k < `+maxItemsJS+`; i++) {
+			const it = out.items[i];
+			if (it[5] < out.vw && it[5] + it[7] > 0 && it[6] < out.vh && it[6] + it[8] > 0) { keep[i] = 1; k++; }
+		}
+		for (let i = 0; i < n && k < `+maxItemsJS+`; i++) if (!keep[i]) { keep[i] = 1; k++; }
+		const at = [];
+		let j = 0;
+		for (let i = 0; i <= n; i++) { at[i] = j; if (i < n && keep[i]) j++; }
+		for (const fr of out.frames) fr[0] = at[fr[0]];
+		out.items = out.items.filter((_, i) => keep[i]);
+		out.left = n - out.items.length;
 	};
 	return T.read(region);
 `)
+
+// MaxItems bounds the items a tree read lists, in each document and in
+// all; the rest are counted, not sent.
+const MaxItems = 10000
+
+const maxItemsJS = "10000"
 
 // JSTreeAgain is JSTree by the read function an earlier JSTree left in this
 // world; null when there is none (a new document's world).

@@ -35,7 +35,7 @@ func readingTools(d Deps) []*tool {
 			output: map[string]any{
 				"url": sStr(""), "title": sStr(""), "mode": sStr(""), "text": sStr("mode=text"), "tree": sStr("mode=tree"),
 				"total_chars": sInt("whole length"), "offset": sInt(""), "truncated": sBool("more at next_offset"), "next_offset": sInt(""),
-				"elements": sInt("mode=tree: lines in the whole map"), "in_viewport": sInt("of them on screen, listed first"), "refs": sBool(""),
+				"elements": sInt("mode=tree: lines in the whole map"), "in_viewport": sInt("of them on screen, listed first"), "unlisted": sInt("elements past the map's cap, not listed"), "refs": sBool(""),
 				"read_id": sStr(""), "changes": sStr(""),
 				"links": sArr("links=true: {text, href}, at most 100"), "links_truncated": sBool(""),
 			},
@@ -91,6 +91,9 @@ func readingTools(d Deps) []*tool {
 				} else if o.Mode == "tree" {
 					out["tree"] = r.Page.Text
 					out["elements"] = r.Elements
+					if r.Unlisted > 0 {
+						out["unlisted"] = r.Unlisted
+					}
 					out["in_viewport"] = r.InViewport
 					out["refs"] = true
 				} else {
