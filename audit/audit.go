@@ -107,29 +107,155 @@ type Log struct {
 	f      *os.File   // nil for Nop
 	path   string
 	closed bool
+	opt    Options
+	size   int64 // bytes in the current file
 }
 
-// Open opens (creating if needed) the audit file at path for appending.
+// Options bound the trail on disk.
+type Options struct {
+	// MaxFileBytes: when a row would take audit.jsonl past it, the file is
+	// rotated (audit.jsonl -> audit.jsonl.1 -> audit.jsonl.2 ...) and a new
+	// one begun. 0: DefaultMaxFileBytes.
+	MaxFileBytes int64
+	// MaxTotalBytes bounds the current file and the rotated ones together:
+	// at a rotation the oldest files go until the rest fits, and the new
+	// file begins with a row saying what was dropped. 0: DefaultMaxTotalBytes.
+	MaxTotalBytes int64
+}
+
+const (
+	DefaultMaxFileBytes  = 64 << 20
+	DefaultMaxTotalBytes = 1 << 30
+)
+
+func (o Options) resolved() Options {
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if o.MaxTotalBytes <= 0 {
+		o.MaxTotalBytes = DefaultMaxTotalBytes
+	}
+	if o.MaxTotalBytes < o.MaxFileBytes {
+		o.MaxTotalBytes = o.MaxFileBytes
+	}
+	return o
+}
+
+// Open opens (creating if needed) the audit file at path for appending,
+// with the default Options.
+func Open(path string) (*Log, error) { return OpenWith(path, Options{}) }
+
+// OpenWith opens (creating if needed) the audit file at path for appending.
 // The parent directory is created 0700 and the file is forced to 0600, even
 // if it already existed with looser permissions: rows can contain URLs and
-// page content the user would not want other local users to read.
-func Open(path string) (*Log, error) {
+// page content the user would not want other local users to read. A torn
+// last line (a crash mid-write) is ended first, so the first row appended
+// starts a line of its own and reads back.
+func OpenWith(path string, opt Options) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	f, size, err := openFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
+		return nil, err
+	}
+	return &Log{f: f, path: path, opt: opt.resolved(), size: size}, nil
+}
+
+func openFile(path string) (*os.File, int64, error) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, 0, fmt.Errorf("audit: %w", err)
 	}
 	fi, err := f.Stat()
 	if err == nil && fi.Mode().Perm()&0o077 != 0 {
 		err = f.Chmod(0o600)
 	}
+	var size int64
+	if err == nil {
+		size = fi.Size()
+		if size > 0 {
+			last := make([]byte, 1)
+			if _, err = f.ReadAt(last, size-1); err == nil && last[0] != '\n' {
+				_, err = f.Write([]byte{'\n'})
+				size++
+			}
+		}
+	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("audit: %w", err)
+		return nil, 0, fmt.Errorf("audit: %w", err)
 	}
-	return &Log{f: f, path: path}, nil
+	return f, size, nil
+}
+
+// Rotated returns the rotated files of the trail at path, newest first
+// (path.1, path.2, ...): those that exist, up to the first gap.
+func Rotated(path string) []string {
+	var out []string
+	for i := 1; ; i++ {
+		p := fmt.Sprintf("%s.%d", path, i)
+		if _, err := os.Lstat(p); err != nil {
+			return out
+		}
+		out = append(out, p)
+	}
+}
+
+// rotate moves the current file to path.1 (and each older one up by one),
+// begins a new file, and drops the oldest files while all of them would
+// exceed MaxTotalBytes; the new file's first row says what was dropped.
+// Called with l.mu held.
+func (l *Log) rotate() error {
+	old := Rotated(l.path)
+	for i := len(old); i >= 1; i-- {
+		if err := os.Rename(old[i-1], fmt.Sprintf("%s.%d", l.path, i+1)); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(l.path, l.path+".1"); err != nil {
+		return err
+	}
+	l.f.Close()
+	f, size, err := openFile(l.path)
+	if err != nil {
+		l.closed = true // nothing to write to; fail closed rather than lose silently
+		return err
+	}
+	l.f, l.size = f, size
+	rot := Rotated(l.path)
+	var total int64
+	sizes := make([]int64, len(rot))
+	for i, p := range rot {
+		if fi, err := os.Lstat(p); err == nil {
+			sizes[i] = fi.Size()
+		}
+		total += sizes[i]
+	}
+	var dropped []string
+	var droppedBytes int64
+	// Room for the new file to grow to MaxFileBytes.
+	for len(rot) > 0 && total+l.opt.MaxFileBytes > l.opt.MaxTotalBytes {
+		last := len(rot) - 1
+		if err := os.Remove(rot[last]); err != nil {
+			break
+		}
+		dropped = append(dropped, filepath.Base(rot[last]))
+		droppedBytes += sizes[last]
+		total -= sizes[last]
+		rot, sizes = rot[:last], sizes[:last]
+	}
+	if len(dropped) > 0 {
+		line, err := encode(Row{Kind: "audit", Status: "dropped", Extra: map[string]any{
+			"files": dropped, "bytes": droppedBytes, "max_total_bytes": l.opt.MaxTotalBytes,
+			"note": "the oldest rows were removed to keep the trail within its size cap",
+		}})
+		if err == nil {
+			n, _ := l.f.Write(line)
+			l.size += int64(n)
+		}
+	}
+	return nil
 }
 
 // Nop returns a Log that discards everything (tests, no data dir).
@@ -168,12 +294,20 @@ func (l *Log) Write(r Row) error {
 	// os.File.Write issues one write(2) for the whole buffer; it only loops
 	// if the kernel wrote short, which for a regular file means an error
 	// such as ENOSPC — the line is torn at that point anyway.
+	if l.size > 0 && l.size+int64(len(line)) > l.opt.MaxFileBytes {
+		if err := l.rotate(); err != nil {
+			return fmt.Errorf("audit: rotate: %w", err)
+		}
+	}
 	n, err := l.f.Write(line)
+	l.size += int64(n)
 	if err != nil {
 		if n > 0 && n < len(line) {
 			// Terminate the fragment so the next row starts on a fresh
 			// line: the damage stays one skipped line, not two.
-			l.f.Write([]byte{'\n'})
+			if k, _ := l.f.Write([]byte{'\n'}); k == 1 {
+				l.size++
+			}
 		}
 		return fmt.Errorf("audit: write: %w", err)
 	}

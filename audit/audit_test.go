@@ -262,7 +262,13 @@ func writeRows(l *Log, writer string, count int, size func(r *rand.Rand, i int) 
 
 func TestConcurrentGoroutines(t *testing.T) {
 	const goroutines, perG = 8, 2000
-	l := openTemp(t)
+	// One file, so the check sees every line in it: rotation is tested on
+	// its own.
+	l, err := OpenWith(filepath.Join(t.TempDir(), "audit.jsonl"), Options{MaxFileBytes: 1 << 40, MaxTotalBytes: 1 << 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines)
 	for g := range goroutines {
@@ -347,4 +353,117 @@ func BenchmarkWrite(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A crash mid-write leaves a torn last line; the next run's first row must
+// start a line of its own and read back.
+func TestOpenEndsTornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Write(Row{Kind: "before"})
+	l.Close()
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"ts":"2026-12-02T00:00:00Z","kind":"torn","ar`)
+	f.Close()
+	l, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Write(Row{Kind: "after"})
+	l.Write(Row{Kind: "later"})
+	l.Close()
+	rows, err := ReadAll(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, r := range rows {
+		kinds = append(kinds, r["kind"].(string))
+	}
+	if strings.Join(kinds, ",") != "before,after,later" {
+		t.Fatalf("rows read back: %v, want before,after,later", kinds)
+	}
+	tail, _ := Tail(path, 2)
+	if len(tail) != 2 || tail[0]["kind"] != "after" {
+		t.Fatalf("Tail: %v", tail)
+	}
+}
+
+func TestRotationAndCap(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	const maxFile, maxTotal = 10 << 10, 40 << 10
+	l, err := OpenWith(path, Options{MaxFileBytes: maxFile, MaxTotalBytes: maxTotal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 2000
+	pad := strings.Repeat("x", 200)
+	for i := range n {
+		if err := l.Write(Row{Kind: "tool", Status: "ok", Extra: map[string]any{"i": i, "pad": pad}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	var total int64
+	files := append([]string{path}, Rotated(path)...)
+	for _, p := range files {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() > maxFile {
+			t.Errorf("%s is %d bytes, over %d", p, fi.Size(), maxFile)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v", p, fi.Mode().Perm())
+		}
+		total += fi.Size()
+	}
+	if total > maxTotal {
+		t.Errorf("%d files hold %d bytes, over the cap %d", len(files), total, maxTotal)
+	}
+	if len(files) < 3 {
+		t.Fatalf("only %d files: no rotation", len(files))
+	}
+	rows, err := ReadAll(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rows read back in order, across files, ending with the last written;
+	// the dropped ones are said in rows of their own.
+	last, dropped := -1, 0
+	for _, r := range rows {
+		if r["kind"] == "audit" && r["status"] == "dropped" {
+			dropped++
+			continue
+		}
+		i := int(r["i"].(float64))
+		if i <= last {
+			t.Fatalf("row %d after %d", i, last)
+		}
+		last = i
+	}
+	if last != n-1 || dropped == 0 {
+		t.Fatalf("last row %d (want %d), %d dropped rows", last, n-1, dropped)
+	}
+	tail, err := Tail(path, 60) // more than one file holds
+	if err != nil || len(tail) != 60 {
+		t.Fatalf("Tail: %d rows, %v", len(tail), err)
+	}
+	if i := tail[59]["i"].(float64); i != n-1 {
+		t.Fatalf("Tail ends at %v", i)
+	}
+	// Reopening continues the current file's size count.
+	l, _ = OpenWith(path, Options{MaxFileBytes: maxFile, MaxTotalBytes: maxTotal})
+	for range 100 {
+		l.Write(Row{Kind: "tool", Extra: map[string]any{"pad": pad}})
+	}
+	l.Close()
+	if fi, _ := os.Stat(path); fi.Size() > maxFile {
+		t.Errorf("after reopening, %d bytes", fi.Size())
+	}
 }

@@ -25,10 +25,28 @@ func parseLine(line []byte) map[string]any {
 	return m
 }
 
-// ReadAll returns every good row in file order. A final line without '\n'
-// is treated as torn (a writer may still be mid-write, or crashed) and
-// skipped.
+// ReadAll returns every good row of the trail at path, the rotated files
+// (path.N ... path.1) first, in file order. A final line without '\n' is
+// treated as torn (a writer may still be mid-write, or crashed) and
+// skipped. A missing path is an error only when no rotated file exists.
 func ReadAll(path string) ([]map[string]any, error) {
+	var rows []map[string]any
+	rot := Rotated(path)
+	for i := len(rot) - 1; i >= 0; i-- {
+		r, err := readFile(rot[i])
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return rows, err
+		}
+		rows = append(rows, r...)
+	}
+	r, err := readFile(path)
+	if err != nil && !(len(rot) > 0 && errors.Is(err, os.ErrNotExist)) {
+		return append(rows, r...), err
+	}
+	return append(rows, r...), nil
+}
+
+func readFile(path string) ([]map[string]any, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -54,10 +72,34 @@ func ReadAll(path string) ([]map[string]any, error) {
 // to straddle many chunks.
 var tailChunk = 64 << 10
 
-// Tail returns the last n good rows in file order, reading backwards from
-// the end so cost is proportional to what is returned, not to file size.
-// Like ReadAll it skips a final unterminated line and unparseable lines.
+// Tail returns the last n good rows of the trail in file order, reading
+// backwards from the end of path and on into the rotated files, so cost is
+// proportional to what is returned, not to file size. Like ReadAll it
+// skips a final unterminated line and unparseable lines.
 func Tail(path string, n int) ([]map[string]any, error) {
+	rows, err := tailFile(path, n)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return rows, err
+	}
+	missing := err != nil
+	rot := Rotated(path)
+	if missing && len(rot) == 0 {
+		return nil, err
+	}
+	for _, p := range rot {
+		if len(rows) >= n {
+			break
+		}
+		older, err := tailFile(p, n-len(rows))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return rows, err
+		}
+		rows = append(older, rows...)
+	}
+	return rows, nil
+}
+
+func tailFile(path string, n int) ([]map[string]any, error) {
 	if n <= 0 {
 		return nil, nil
 	}

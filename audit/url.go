@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -192,10 +193,11 @@ func writeHierarchical(w *cappedWriter, s, scheme string) {
 
 func isSlash(c byte) bool { return c == '/' || c == '\\' }
 
-// writePathQuery keeps the path and each query key; values go.
+// writePathQuery keeps the path, but for segments that look like secrets
+// (writePath), and each query key; values go.
 func writePathQuery(w *cappedWriter, s string) {
 	path, query, hasQuery := strings.Cut(s, "?")
-	w.str(path)
+	writePath(w, path)
 	if !hasQuery {
 		return
 	}
@@ -272,4 +274,136 @@ func IsURLKey(key string) bool {
 		}
 	}
 	return false
+}
+
+// writePath writes a path with the segments that look like secrets
+// replaced by Redacted: a reset or magic link carries its secret in the
+// path (/reset/<secret>) as often as in the query. A segment is secret
+// when it follows a segment naming such a link (secretPathWord), or when
+// it looks like a token itself (tokenLike). Matrix parameters
+// (";jsessionid=...") lose their values like query values do.
+func writePath(w *cappedWriter, path string) {
+	afterKeyword := false
+	for i := 0; len(path) > 0 && !w.over; i++ {
+		// A segment starts after '/' (or '\', which the special schemes
+		// read as '/'); the separator itself is kept.
+		if isSlash(path[0]) {
+			w.str(path[:1])
+			path = path[1:]
+			continue
+		}
+		end := strings.IndexAny(path, `/\`)
+		if end < 0 {
+			end = len(path)
+		}
+		seg := path[:end]
+		path = path[end:]
+		name, params, hasParams := strings.Cut(seg, ";")
+		switch {
+		case name == "":
+		case afterKeyword || tokenLike(name):
+			w.str(Redacted)
+		default:
+			w.str(name)
+		}
+		afterKeyword = name != "" && secretPathWord(name) || afterKeyword && name == ""
+		if hasParams {
+			for _, p := range strings.Split(params, ";") {
+				w.str(";")
+				if k, v, ok := strings.Cut(p, "="); ok {
+					w.str(k)
+					w.str("=")
+					if v != "" {
+						w.str(Redacted)
+					}
+				} else if p != "" {
+					w.str(Redacted)
+				}
+			}
+		}
+	}
+}
+
+// secretPathPrefixes start the words of path segments after which the next
+// segment is a secret: /reset/<secret>, /password-reset/<secret>,
+// /magic-link/<secret>, /verify-email/<secret>, /invitations/<secret>.
+var secretPathPrefixes = []string{
+	"reset", "token", "magic", "login", "verify", "verif", "invit",
+	"confirm", "activat", "unsubscribe", "signin", "otp", "secret",
+	"password", "passwd", "apikey", "oauth", "sso", "session",
+}
+
+func secretPathWord(seg string) bool {
+	seg = strings.ToLower(seg)
+	for _, w := range splitWords(seg) {
+		for _, p := range secretPathPrefixes {
+			if strings.HasPrefix(w, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tokenLike: a segment that reads as a generated secret, not a name a
+// person chose. Long (over 48 bytes, with a digit or a '%'), or, without its
+// separators, 16 or more characters where letters and digits alternate at
+// least 3 times (hex, base64, UUIDs: "3f2a9c0d-...", "c2ab3f-8d1e2f3a4b5c"),
+// or 16 or more digits, or 20 or more letters of which between 30% and 70%
+// are capitals ("AbXkQpLrTzVwMnBcDfGh"; a CamelCase name has about one a
+// word), or 24 or more characters of high entropy (random base64). A slug such as "2026-12-01-release-notes" (one alternation) stays.
+func tokenLike(seg string) bool {
+	glued, digits, upper, letters, transitions, prev := 0, 0, 0, 0, 0, 0 // prev: 1 letter, 2 digit
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		kind := 0
+		switch {
+		case 'A' <= c && c <= 'Z':
+			kind, upper, letters = 1, upper+1, letters+1
+		case 'a' <= c && c <= 'z':
+			kind, letters = 1, letters+1
+		case '0' <= c && c <= '9', c == '%':
+			kind, digits = 2, digits+1 // an escaped byte is no word's either
+		case c == '-' || c == '_' || c == '.' || c == '~' || c == '=' || c == '+':
+		default:
+			kind = 1 // other bytes (UTF-8 text) read as letters
+		}
+		if kind != 0 {
+			glued++
+			if prev != 0 && prev != kind {
+				transitions++
+			}
+			prev = kind
+		}
+	}
+	switch {
+	case len(seg) > 48 && digits > 0:
+		return true
+	case glued >= 16 && transitions >= 3:
+		return true
+	case digits >= 16 && digits == glued:
+		return true
+	case letters >= 20 && upper*10 >= letters*3 && upper*10 <= letters*7:
+		return true
+	case glued >= 24 && entropy(seg) >= 4.3:
+		return true
+	}
+	return false
+}
+
+// entropy is the Shannon entropy of s's bytes, in bits a byte: a random
+// base64 string of 43 characters has about 4.9, English words under 4.
+func entropy(s string) float64 {
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	h, n := 0.0, float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
 }

@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -198,4 +200,75 @@ func checkShape(t *testing.T, in, out string) {
 			t.Fatalf("URL(%q) = %q writes query value %q", in, out, part)
 		}
 	}
+}
+
+func TestURLPathSecrets(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"https://a.test/reset/s3cr3t", "https://a.test/reset/[redacted]"},
+		{"https://a.test/reset/abc/next", "https://a.test/reset/[redacted]/next"},
+		{"https://a.test/password-reset/plainword", "https://a.test/password-reset/[redacted]"},
+		{"https://a.test/auth/magic-link/x?y=1", "https://a.test/auth/magic-link/[redacted]?y=[redacted]"},
+		{"https://a.test/Verify/123456", "https://a.test/Verify/[redacted]"},
+		{"https://a.test/invitations/joinme", "https://a.test/invitations/[redacted]"},
+		{"https://a.test/api/tokens/abc", "https://a.test/api/tokens/[redacted]"},
+		{"https://a.test/login/", "https://a.test/login/"},
+		{"https://a.test/reset//x", "https://a.test/reset//[redacted]"},
+		{"https://a.test/f/3f2a9c0d-1b2c-4d5e-8f90-a1b2c3d4e5f6/view", "https://a.test/f/[redacted]/view"},
+		{"https://a.test/d/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjF9.abc", "https://a.test/d/[redacted]"},
+		{"https://a.test/s/AbXkQpLrTzVwMnBcDfGhJk", "https://a.test/s/[redacted]"},
+		{"https://a.test/o/1234567890123456", "https://a.test/o/[redacted]"},
+		{"https://a.test/p;jsessionid=ABC", "https://a.test/p;jsessionid=[redacted]"},
+		{`https://a.test\reset\s3cr3t`, `https://a.test\reset\[redacted]`},
+		{"/reset/s3cr3t?x", "/reset/[redacted]?[redacted]"},
+		// Names a person chose stay readable.
+		{"https://a.test/blog/2026-12-01-release-notes", "https://a.test/blog/2026-12-01-release-notes"},
+		{"https://a.test/users/ada/settings/profile", "https://a.test/users/ada/settings/profile"},
+		{"https://a.test/docs/GettingStartedWithTheApi", "https://a.test/docs/GettingStartedWithTheApi"},
+		{"https://a.test/v2/items/42", "https://a.test/v2/items/42"},
+		{"file:///home/me/.ssh/id_test", "file:///home/me/.ssh/id_test"},
+	} {
+		if got := URL(c.in); got != c.want {
+			t.Errorf("URL(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := ScrubText(`GET "https://a.test/reset/hunter2" failed`); strings.Contains(got, "hunter2") {
+		t.Errorf("ScrubText kept the path secret: %q", got)
+	}
+}
+
+// FuzzURLPathSecret: a secret after a reset-like segment, or a generated
+// token in any segment, never comes out, whatever comes before it.
+func FuzzURLPathSecret(f *testing.F) {
+	f.Add("a/b", "x", uint8(0))
+	f.Add("", "Zz", uint8(3))
+	f.Add("%2F..//;", "-._~", uint8(200))
+	words := []string{"reset", "token", "magic", "login", "verify", "invite", "password-reset", "magic-link", "verify_email", "Invitations", "RESET"}
+	f.Fuzz(func(t *testing.T, before, extra string, w uint8) {
+		keep := func(r rune) rune {
+			if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-._~", r)) {
+				return r
+			}
+			return -1
+		}
+		before = strings.Map(func(r rune) rune {
+			if r == '\\' {
+				return -1
+			}
+			return r
+		}, before)
+		secret := "Sq7Xk9" + strings.Map(keep, extra)
+		sum := sha256.Sum256([]byte(before + extra))
+		tok := base64.RawURLEncoding.EncodeToString(sum[:])
+		for _, in := range []string{
+			"https://h.test/" + before + "/" + words[int(w)%len(words)] + "/" + secret + "/" + extra,
+			"https://h.test/" + before + "/" + tok,
+			"https://h.test/" + before + "/" + tok + "/" + extra,
+			"http://h.test/" + before + "/" + tok + ";" + extra,
+		} {
+			out := URL(in)
+			if strings.Contains(out, secret) || strings.Contains(out, tok) {
+				t.Fatalf("URL(%q) = %q keeps the secret", in, out)
+			}
+		}
+	})
 }

@@ -112,6 +112,7 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 // it then waits for more until ctx ends.
 func runAudit(ctx context.Context, path string, f auditFilter, jsonOut, follow bool, stdout, stderr io.Writer) int {
 	tl := &auditTail{path: path}
+	defer tl.close()
 	out := auditPrinter{w: stdout, json: jsonOut}
 	first := true
 	for {

@@ -46,6 +46,8 @@ var settings = []setting{
 	{"DOWNLOAD_DIR", "<data_dir>/downloads", "Where the files a call declared (download=true) are kept, 0700. Nothing is ever written outside it."},
 	{"DOWNLOAD_KEEP", "200", "How many kept downloads the ledger holds; the oldest of lyrad's own are pruned first. 0 keeps all."},
 	{"DOWNLOAD_MAX_BYTES", "209715200", "The largest download kept (200 MiB); a transfer is stopped when it crosses it. 0: no limit."},
+	{"AUDIT_FILE_BYTES", "67108864", "audit.jsonl is rotated (audit.jsonl.1, .2, ...) when a row would take it past this many bytes (64 MiB)."},
+	{"AUDIT_MAX_BYTES", "1073741824", "The audit trail's cap, all files together (1 GiB): at a rotation the oldest files are dropped, and the new file's first row (kind audit, status dropped) says so."},
 	{"DOWNLOAD_TIMEOUT", "120", "Seconds a started download may take before it is stopped."},
 }
 
@@ -80,6 +82,8 @@ type options struct {
 	downloadKeep     int
 	downloadMaxBytes int64
 	downloadTimeout  time.Duration
+
+	auditFileBytes, auditMaxBytes int64
 
 	consentChannel string
 	consentTimeout time.Duration
@@ -298,6 +302,17 @@ func (o *options) resolveDownloads() error {
 		return err
 	}
 	o.downloadMaxBytes = int64(n)
+	if n, err = count("AUDIT_FILE_BYTES", 64<<20, "bytes"); err != nil {
+		return err
+	}
+	o.auditFileBytes = int64(n)
+	if n, err = count("AUDIT_MAX_BYTES", 1<<30, "bytes"); err != nil {
+		return err
+	}
+	o.auditMaxBytes = int64(n)
+	if o.auditFileBytes < 4<<10 || o.auditMaxBytes < o.auditFileBytes {
+		return fmt.Errorf("LYRA_BROWSER_AUDIT_FILE_BYTES=%d, LYRA_BROWSER_AUDIT_MAX_BYTES=%d: give a file size of 4096 bytes or more and a cap at least as large", o.auditFileBytes, o.auditMaxBytes)
+	}
 	o.downloadTimeout, err = seconds("DOWNLOAD_TIMEOUT", 120)
 	return err
 }

@@ -188,7 +188,7 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	al, err := audit.Open(data.Audit())
+	al, err := audit.OpenWith(data.Audit(), audit.Options{MaxFileBytes: o.auditFileBytes, MaxTotalBytes: o.auditMaxBytes})
 	if err != nil {
 		release()
 		return nil, err
