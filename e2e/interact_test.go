@@ -312,13 +312,17 @@ func TestTypeText(t *testing.T) {
 	if c := element(env, "typed_into"); c["role"] != "textbox" || env["typed_chars"] != float64(len(secret)) {
 		t.Errorf("typed_into %v typed_chars %v", env["typed_into"], env["typed_chars"])
 	}
-	// The reply says what the field holds after (issue 19), once, as value;
-	// nowhere else.
+	// The reply says what the field holds after (issue 19): as value, and
+	// as the field's changed line; nowhere else.
 	if env["value"] != secret {
 		t.Errorf("value = %v, want what the field holds", env["value"])
 	}
+	if c, _ := env["changes"].(string); !strings.Contains(c, "textbox: "+secret) {
+		t.Errorf("changes = %q, want the field's line with its new value", c)
+	}
 	delete(env, "title") // the page itself puts the text in its title
 	delete(env, "value")
+	delete(env, "changes")
 	if strings.Contains(jsonString(env), secret) {
 		t.Errorf("the reply echoes the typed text beyond value: %v", env)
 	}
