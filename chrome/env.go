@@ -1,6 +1,11 @@
 package chrome
 
-import "strings"
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
 
 // The browser gets the environment a browser needs and nothing else of
 // lyrad's: not lyrad's settings, not the MCP client's variables, not the
@@ -71,4 +76,39 @@ func keepEnv(name string) bool {
 		}
 	}
 	return false
+}
+
+// withTempDir points the browser's temporary-file variables at dir,
+// replacing the ones inherited.
+func withTempDir(env []string, dir string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch strings.ToUpper(name) {
+		case "TMPDIR", "TMP", "TEMP":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "TMPDIR="+dir, "TMP="+dir, "TEMP="+dir)
+}
+
+// withXDGDownload gives the browser its own XDG_CONFIG_HOME (under tmp)
+// whose user-dirs.dirs names dir as the download folder.
+func withXDGDownload(env []string, tmp, dir string) ([]string, error) {
+	conf := filepath.Join(tmp, "xdg")
+	if err := os.MkdirAll(conf, 0o700); err != nil {
+		return nil, err
+	}
+	line := "XDG_DOWNLOAD_DIR=" + strconv.Quote(dir) + "\n"
+	if err := os.WriteFile(filepath.Join(conf, "user-dirs.dirs"), []byte(line), 0o600); err != nil {
+		return nil, err
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "XDG_CONFIG_HOME="+conf), nil
 }

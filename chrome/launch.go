@@ -47,6 +47,51 @@ type LaunchOptions struct {
 	// ProfileDir, left by an earlier lyrad, is killed before the launch.
 	// The caller holds the profile's lock.
 	PIDFile string
+	// DownloadDir, when set, is where the browser's own download and
+	// save-file folders point (its profile preferences), so nothing it
+	// writes before DevTools' download behaviour applies lands in the
+	// user's ~/Downloads. lyrad gives it the store's private incoming folder.
+	DownloadDir string
+	// TempDir is the browser's private temporary directory (its TMPDIR, TMP
+	// and TEMP), where Chrome stages downloads and blobs; default
+	// <ProfileDir>/t. It is emptied before the launch and removed once the
+	// browser has exited. Chrome also puts its singleton socket there, whose
+	// path must fit a Unix socket address: when TempDir is too long for
+	// that, a private directory in the system's temporary directory is used
+	// instead, and a warning logged.
+	TempDir string
+}
+
+// socketTail is what Chrome appends to TMPDIR for its singleton socket
+// (org.chromium.Chromium.XXXXXX/SingletonSocket, and a longer product
+// name for Chrome), and sunPathMax the room a Unix socket address has.
+const (
+	socketTail = len("/com.google.Chrome.XXXXXX/SingletonSocket")
+	sunPathMax = 107
+)
+
+// makeTempDir empties (or creates, 0700) the browser's temporary directory.
+func makeTempDir(o LaunchOptions, log *zap.Logger) (string, error) {
+	tmp := o.TempDir
+	if tmp == "" {
+		tmp = filepath.Join(o.ProfileDir, "t")
+	}
+	if runtime.GOOS != "windows" && len(tmp)+socketTail > sunPathMax {
+		t, err := os.MkdirTemp("", "lyrad-")
+		if err != nil {
+			return "", err
+		}
+		log.Warn("the data dir's path is too long for the browser's socket; its temporary files go to a private directory in the system's instead",
+			zap.String("wanted", tmp), zap.String("used", t))
+		return t, nil
+	}
+	if err := os.RemoveAll(tmp); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(tmp), 0o700); err != nil {
+		return "", err
+	}
+	return tmp, os.Mkdir(tmp, 0o700)
 }
 
 // Process is a running browser started by Launch.
@@ -104,7 +149,11 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 			return nil, fmt.Errorf("chrome: %w", err)
 		}
 	}
-	if err := prepareProfile(o.ProfileDir); err != nil {
+	tmp, err := makeTempDir(o, log)
+	if err != nil {
+		return nil, fmt.Errorf("chrome: the browser's temporary directory: %w", err)
+	}
+	if err := prepareProfile(o.ProfileDir, o.DownloadDir); err != nil {
 		return nil, fmt.Errorf("chrome: %w (remove or repair that file, or use another profile)", err)
 	}
 	// A file left by an earlier run would point at a dead (or someone else's) port.
@@ -114,7 +163,16 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	}
 
 	cmd := exec.Command(o.Path, launchArgs(o)...)
-	cmd.Env = browserEnv(os.Environ())
+	env := withTempDir(browserEnv(os.Environ()), tmp)
+	if o.DownloadDir != "" && runtime.GOOS == "linux" {
+		// Chrome stages a download's first bytes in the user's XDG download
+		// folder (~/Downloads) whatever its preferences say; a private
+		// user-dirs.dirs points that folder into DownloadDir too.
+		if env, err = withXDGDownload(env, tmp, o.DownloadDir); err != nil {
+			return nil, fmt.Errorf("chrome: %w", err)
+		}
+	}
+	cmd.Env = env
 	ownGroup(cmd)
 	// Our own pipe rather than an io.Writer: cmd.Wait then returns when the
 	// browser exits, not when its last helper closes stderr. Stdout goes to
@@ -142,6 +200,8 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 		if rec != nil {
 			forgetBrowser(o.PIDFile, rec)
 		}
+		// What it staged there (a download's copy, a blob) is nobody's now.
+		_ = os.RemoveAll(tmp)
 		close(p.done)
 	})
 	w.Close()

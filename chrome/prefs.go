@@ -28,20 +28,36 @@ var sessionFiles = []string{"Sessions", "Sessions_Encrypted", "Current Session",
 //     prefetch and prerender pages, and activate a prerendered one, with no
 //     request a DevTools client can hold; with preloading off every page is
 //     a navigation the guard judges.
+//
 //   - "On startup" set to "Open the New Tab page" (session.restore_on_startup
 //     = 5) with no startup pages, and the last session's files removed. A
 //     restored tab or a startup page loads before lyrad has attached, so no
 //     guard would judge it (a person can choose "Continue where you left
 //     off" in the window).
+//
 //   - The last exit recorded as clean: lyrad ends the browser with SIGKILL
 //     when it dies itself, and the "Restore pages?" bubble has nothing to
 //     restore anyway.
 //
+//   - With downloadDir, the browser's own download and save-file folders
+//     (download.default_directory, savefile.default_directory) pointed at
+//     it, with no "ask where to save": Chrome writes its temporary copy of
+//     a download into the default folder before DevTools' download
+//     behaviour takes over, which would otherwise be the user's ~/Downloads.
+//
 // The rest of the file is kept as it is; a file that does not parse is left
 // alone and reported.
-func prepareProfile(profileDir string) error {
+func prepareProfile(profileDir, downloadDir string) error {
 	dir := filepath.Join(profileDir, profileSubdir)
-	if err := forcePrefs(filepath.Join(dir, "Preferences")); err != nil {
+	set := forced
+	if downloadDir != "" {
+		set = append(append([]forcedPref(nil), forced...),
+			forcedPref{[]string{"download", "default_directory"}, downloadDir},
+			forcedPref{[]string{"download", "prompt_for_download"}, false},
+			forcedPref{[]string{"download", "directory_upgrade"}, true},
+			forcedPref{[]string{"savefile", "default_directory"}, downloadDir})
+	}
+	if err := forcePrefs(filepath.Join(dir, "Preferences"), set); err != nil {
 		return err
 	}
 	for _, name := range sessionFiles {
@@ -53,10 +69,12 @@ func prepareProfile(profileDir string) error {
 }
 
 // forced are the preferences prepareProfile sets, by path.
-var forced = []struct {
+type forcedPref struct {
 	path  []string
 	value any
-}{
+}
+
+var forced = []forcedPref{
 	{[]string{"net", "network_prediction_options"}, float64(2)},
 	{[]string{"session", "restore_on_startup"}, float64(5)},
 	{[]string{"session", "startup_urls"}, []any{}},
@@ -65,7 +83,7 @@ var forced = []struct {
 	{[]string{"profile", "exited_cleanly"}, true},
 }
 
-func forcePrefs(path string) error {
+func forcePrefs(path string, set []forcedPref) error {
 	prefs := map[string]any{}
 	b, err := os.ReadFile(path)
 	switch {
@@ -78,7 +96,7 @@ func forcePrefs(path string) error {
 		}
 	}
 	changed := false
-	for _, f := range forced {
+	for _, f := range set {
 		if setPref(prefs, f.path, f.value) {
 			changed = true
 		}

@@ -10,13 +10,13 @@ import (
 
 func TestPrepareProfileKeepsTheRest(t *testing.T) {
 	dir := t.TempDir()
-	if err := prepareProfile(dir); err != nil {
+	if err := prepareProfile(dir, ""); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "Default", "Preferences")
 	os.WriteFile(path, []byte(`{"profile":{"name":"me","exit_type":"Crashed"},"net":{"network_prediction_options":0,"other":true},`+
 		`"session":{"restore_on_startup":1,"startup_urls":["http://evil.test/"],"kept":"yes"},"pinned_tabs":[{"url":"http://evil.test/"}]}`), 0o600)
-	if err := prepareProfile(dir); err != nil {
+	if err := prepareProfile(dir, ""); err != nil {
 		t.Fatal(err)
 	}
 	var got map[string]any
@@ -35,7 +35,7 @@ func TestPrepareProfileKeepsTheRest(t *testing.T) {
 		t.Errorf("pinned tabs or exit type left: %s", b)
 	}
 	os.WriteFile(path, []byte(`{not json`), 0o600)
-	if err := prepareProfile(dir); err == nil {
+	if err := prepareProfile(dir, ""); err == nil {
 		t.Error("a corrupt Preferences file was silently accepted")
 	}
 }
@@ -50,7 +50,7 @@ func TestPrepareProfileRemovesTheLastSession(t *testing.T) {
 	for _, f := range []string{"Current Session", "Last Tabs", "Cookies"} {
 		os.WriteFile(filepath.Join(def, f), []byte("x"), 0o600)
 	}
-	if err := prepareProfile(dir); err != nil {
+	if err := prepareProfile(dir, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"Sessions", "Sessions_Encrypted", "Current Session", "Last Tabs"} {
@@ -65,13 +65,13 @@ func TestPrepareProfileRemovesTheLastSession(t *testing.T) {
 
 func TestPreparedPrefsAreNotRewritten(t *testing.T) {
 	dir := t.TempDir()
-	if err := prepareProfile(dir); err != nil {
+	if err := prepareProfile(dir, ""); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "Default", "Preferences")
 	old := time.Unix(1_000_000_000, 0)
 	os.Chtimes(path, old, old)
-	if err := prepareProfile(dir); err != nil {
+	if err := prepareProfile(dir, ""); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(path); !fi.ModTime().Equal(old) {

@@ -331,20 +331,29 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 	// upload body too large to hand over); the guard refuses what waited
 	// on it. Before the guard exists nothing can wait on one.
 	var guarded atomic.Pointer[cdpguard.Guard]
+	// The browser's own download folders point into the store's private
+	// incoming folder, so what it stages before the guard's behaviour is
+	// set never lands in the user's ~/Downloads.
+	store, err := m.downloadStore()
+	if err != nil {
+		return nil, err
+	}
 	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{
 		OnMessageDropped: func(size int64) {
 			if g := guarded.Load(); g != nil {
 				g.MessageDropped(size)
 			}
 		},
-		Path:       found.Path,
-		ProfileDir: prof.Dir,
-		Headless:   headless,
-		UserAgent:  userAgent,
-		Proxy:      m.cfg.Proxy,
-		ExtraArgs:  m.cfg.ExtraArgs,
-		Logger:     m.log,
-		PIDFile:    prof.PIDFile,
+		Path:        found.Path,
+		ProfileDir:  prof.Dir,
+		Headless:    headless,
+		UserAgent:   userAgent,
+		Proxy:       m.cfg.Proxy,
+		ExtraArgs:   m.cfg.ExtraArgs,
+		Logger:      m.log,
+		PIDFile:     prof.PIDFile,
+		DownloadDir: store.Incoming(),
+		TempDir:     m.browserTempDir(),
 	})
 	if err != nil {
 		return nil, newError(StatusBrowserUnavailable, "the browser did not start: "+err.Error(),

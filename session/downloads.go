@@ -248,13 +248,15 @@ func startDownloads(ctx context.Context, conn *cdpconn.Conn, store *download.Sto
 	return d, nil
 }
 
-// setBehavior is allowAndName into the incoming directory, or deny.
+// setBehavior is allowAndName into the incoming directory, or deny (with
+// the incoming directory as its path too).
 func (d *downloads) setBehavior(ctx context.Context, allow bool) error {
 	events := true
-	p := browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDeny, EventsEnabled: &events}
+	// The path even for deny: Chrome stages a download it is about to
+	// cancel in the download path, the user's ~/Downloads when none is given.
+	p := browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDeny, EventsEnabled: &events, DownloadPath: d.store.Incoming()}
 	if allow {
 		p.Behavior = browser.SetDownloadBehaviorBehaviorAllowAndName
-		p.DownloadPath = d.store.Incoming()
 	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -2,6 +2,9 @@ package session
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -102,4 +105,15 @@ func (m *Manager) ListDownloads(c Caller) (*DownloadList, error) {
 		return nil, err
 	}
 	return &DownloadList{Dir: store.Dir(), Files: store.List()}, nil
+}
+
+// browserTempDir is the browser's private temporary directory (where it
+// stages downloads and blobs), inside the data dir and short, since Chrome
+// puts a Unix socket there; one per lyrad, as each has its own browser.
+// Empty (chrome's default, inside the profile) with no data dir.
+func (m *Manager) browserTempDir() string {
+	if m.cfg.DataDir == "" {
+		return ""
+	}
+	return filepath.Join(m.cfg.DataDir, ".tmp-"+strconv.Itoa(os.Getpid()))
 }
