@@ -62,11 +62,12 @@ type LaunchOptions struct {
 	TempDir string
 }
 
-// socketTail is what Chrome appends to TMPDIR for its singleton socket
-// (org.chromium.Chromium.XXXXXX/SingletonSocket, and a longer product
-// name for Chrome), and sunPathMax the room a Unix socket address has.
+// socketTail is what the browser appends to TMPDIR for its singleton
+// socket: /<product id>.XXXXXX/SingletonSocket, the longest of Chromium's
+// (org.chromium.Chromium, 45 bytes in all), Chrome's and Edge's, with room
+// to spare; sunPathMax the room a Unix socket address has.
 const (
-	socketTail = len("/com.google.Chrome.XXXXXX/SingletonSocket")
+	socketTail = len("/com.microsoft.Edge.Canary.XXXXXX/SingletonSocket")
 	sunPathMax = 107
 )
 
@@ -77,7 +78,13 @@ func makeTempDir(o LaunchOptions, log *zap.Logger) (string, error) {
 		tmp = filepath.Join(o.ProfileDir, "t")
 	}
 	if runtime.GOOS != "windows" && len(tmp)+socketTail > sunPathMax {
-		t, err := os.MkdirTemp("", "lyrad-")
+		// The system's temporary directory, or /tmp when even that ($TMPDIR)
+		// is too long.
+		base := os.TempDir()
+		if len(base)+len("/lyrad-1234567890")+socketTail > sunPathMax {
+			base = "/tmp"
+		}
+		t, err := os.MkdirTemp(base, "lyrad-")
 		if err != nil {
 			return "", err
 		}

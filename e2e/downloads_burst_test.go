@@ -14,7 +14,8 @@ import (
 // README "Downloads"): Chrome's download manager lets the guard hold only
 // the first of them; the others leave unjudged (same-origin GETs, as a
 // fetch's are) and are cancelled by the browser's download behaviour,
-// after Chrome began writing them to its temporary directory.
+// after Chrome began writing them to a temporary file in lyrad's incoming
+// folder (inside the download dir).
 func TestDownloadsBurst(t *testing.T) {
 	needBrowser(t)
 	s := downloadSite(t)
@@ -46,8 +47,12 @@ func TestDownloadsBurst(t *testing.T) {
 	if atResponse < 1 {
 		t.Error("not even the first download was refused at its response")
 	}
+	// Chrome's temporary copies of the unjudged ones are written into
+	// lyrad's own incoming folder (issue 20: no byte outside the download
+	// dir), never into $TMPDIR or ~/Downloads.
+	incoming := filepath.Join(dir, "downloads", ".incoming-")
 	for _, f := range seen {
-		if !strings.HasPrefix(f, tmp+string(filepath.Separator)+".org.chromium.") {
+		if !strings.HasPrefix(f, incoming) || !strings.HasPrefix(filepath.Base(f), ".org.chromium.") {
 			t.Errorf("a download reached %s", f)
 		}
 	}
