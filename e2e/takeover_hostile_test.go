@@ -207,9 +207,11 @@ setTimeout(()=>{location.href='/file-nav'},1000)})</script>`)
 	// A blob has no request to hold: the browser's deny behaviour cancels
 	// it, as any undeclared blob outside a takeover, and Chrome may write
 	// it to its temporary file for the moment before the cancel (README,
-	// "How the browser is guarded"). Nowhere else, and never kept.
+	// "How the browser is guarded"), which is in lyrad's incoming folder
+	// inside the download dir. Nowhere else, and never kept.
+	incoming := filepath.Join(h.dir, "downloads", ".incoming-")
 	for _, f := range blobSeen {
-		if !strings.HasPrefix(f, h.tmp+string(filepath.Separator)+".org.chromium.") {
+		if !strings.HasPrefix(f, incoming) || !strings.HasPrefix(filepath.Base(f), ".org.chromium.") {
 			t.Errorf("the page's blob reached %s", f)
 			continue
 		}
