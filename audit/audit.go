@@ -4,10 +4,17 @@
 // Durability/atomicity model: each row is marshalled completely in memory and
 // handed to the kernel in a single write(2) on an O_APPEND descriptor. On a
 // local filesystem (ext4, xfs, apfs, ntfs) an O_APPEND write of a regular
-// file is positioned and performed atomically, so concurrent writers —
-// goroutines or separate lyrad processes — never interleave bytes. (NFS and
-// similar network filesystems do not give that guarantee.) A crash can only
-// leave a torn final line, which the readers skip.
+// file is positioned and performed atomically, so concurrent goroutines never
+// interleave bytes. (NFS and similar network filesystems do not give that
+// guarantee.) A crash can only leave a torn final line, which the readers
+// skip, and which the next Open ends.
+//
+// One process writes the trail: the daemon, which holds the data
+// directory's lock while the Log is open (cmd/lyrad openDaemon). Rotation
+// depends on it: the Log counts the current file's size itself and renames
+// files with no lock of their own, so a second writer would not be counted
+// and would go on appending to a file that has been rotated away. Readers
+// (`lyrad audit`) may run alongside.
 package audit
 
 import (
