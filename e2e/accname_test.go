@@ -191,45 +191,13 @@ func accNorm(s string) string {
 func chromeItems(ctx context.Context, t *testing.T, sess interface {
 	Call(context.Context, string, any, any) error
 }) (listed, all []axItem) {
-	var r struct {
-		Nodes []struct {
-			NodeID   string   `json:"nodeId"`
-			ParentID string   `json:"parentId"`
-			Ignored  bool     `json:"ignored"`
-			Role     *axValue `json:"role"`
-			Name     *axValue `json:"name"`
-			Backend  int64    `json:"backendDOMNodeId"`
-		} `json:"nodes"`
-	}
-	if err := sess.Call(ctx, "Accessibility.getFullAXTree", map[string]any{}, &r); err != nil {
-		t.Fatal(err)
-	}
 	roles := map[string]bool{"link": true, "button": true, "checkbox": true, "radio": true, "switch": true,
 		"textbox": true, "searchbox": true, "combobox": true, "listbox": true, "option": true, "menuitem": true,
 		"menuitemcheckbox": true, "menuitemradio": true, "tab": true, "slider": true, "spinbutton": true,
 		"treeitem": true, "heading": true, "DisclosureTriangle": true, "ColorWell": true, "Date": true,
 		"DateTime": true, "InputTime": true, "PopUpButton": true, "ToggleButton": true}
-	leaf := map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true, "slider": true, "MenuListPopup": true,
-		"Date": true, "DateTime": true, "InputTime": true}
-	role := map[string]string{}
-	parent := map[string]string{}
-	for _, n := range r.Nodes {
-		role[n.NodeID], parent[n.NodeID] = n.Role.str(), n.ParentID
-	}
-	for _, n := range r.Nodes {
-		if n.Ignored || n.Backend == 0 {
-			continue
-		}
-		inLeaf := false
-		for p := n.ParentID; p != ""; p = parent[p] {
-			if leaf[role[p]] {
-				inLeaf = true
-			}
-		}
-		if inLeaf {
-			continue
-		}
-		it := axItem{n.Role.str(), accNorm(n.Name.str())}
+	for _, n := range chromeNodes(ctx, t, sess) {
+		it := axItem{n.role, accNorm(n.name)}
 		all = append(all, it)
 		if roles[it.role] {
 			listed = append(listed, it)

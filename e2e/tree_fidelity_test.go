@@ -191,6 +191,27 @@ func TestTreeAgreesWithChrome(t *testing.T) {
 func chromeListed(ctx context.Context, t *testing.T, sess interface {
 	Call(context.Context, string, any, any) error
 }) []string {
+	roles := map[string]bool{"link": true, "button": true, "checkbox": true, "radio": true, "switch": true,
+		"textbox": true, "searchbox": true, "combobox": true, "listbox": true, "option": true, "menuitem": true,
+		"menuitemcheckbox": true, "menuitemradio": true, "tab": true, "slider": true, "spinbutton": true,
+		"treeitem": true, "heading": true, "DisclosureTriangle": true, "ColorWell": true, "Date": true,
+		"DateTime": true, "InputTime": true}
+	var out []string
+	for _, n := range chromeNodes(ctx, t, sess) {
+		if roles[n.role] {
+			out = append(out, n.role+" "+squeeze(n.name))
+		}
+	}
+	return out
+}
+
+// chromeNodes are the unignored nodes of Chrome's accessibility tree that
+// stand for a DOM node, with their role and name as Chrome gives them,
+// leaving out what is inside a field (the parts of a text, date or time
+// field, a native select's popup, are the browser's own).
+func chromeNodes(ctx context.Context, t *testing.T, sess interface {
+	Call(context.Context, string, any, any) error
+}) []axItem {
 	var r struct {
 		Nodes []struct {
 			NodeID   string   `json:"nodeId"`
@@ -204,12 +225,6 @@ func chromeListed(ctx context.Context, t *testing.T, sess interface {
 	if err := sess.Call(ctx, "Accessibility.getFullAXTree", map[string]any{}, &r); err != nil {
 		t.Fatal(err)
 	}
-	roles := map[string]bool{"link": true, "button": true, "checkbox": true, "radio": true, "switch": true,
-		"textbox": true, "searchbox": true, "combobox": true, "listbox": true, "option": true, "menuitem": true,
-		"menuitemcheckbox": true, "menuitemradio": true, "tab": true, "slider": true, "spinbutton": true,
-		"treeitem": true, "heading": true, "DisclosureTriangle": true, "ColorWell": true, "Date": true,
-		"DateTime": true, "InputTime": true}
-	// The parts inside a date or time field are the browser's own.
 	leaf := map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true, "slider": true, "MenuListPopup": true,
 		"Date": true, "DateTime": true, "InputTime": true}
 	role := map[string]string{}
@@ -217,19 +232,17 @@ func chromeListed(ctx context.Context, t *testing.T, sess interface {
 	for _, n := range r.Nodes {
 		role[n.NodeID], parent[n.NodeID] = n.Role.str(), n.ParentID
 	}
-	var out []string
+	var out []axItem
 	for _, n := range r.Nodes {
-		if n.Ignored || n.Backend == 0 || !roles[n.Role.str()] {
+		if n.Ignored || n.Backend == 0 {
 			continue
 		}
 		inLeaf := false
-		for p := n.ParentID; p != ""; p = parent[p] {
-			if leaf[role[p]] {
-				inLeaf = true
-			}
+		for p := n.ParentID; p != "" && !inLeaf; p = parent[p] {
+			inLeaf = leaf[role[p]]
 		}
 		if !inLeaf {
-			out = append(out, n.Role.str()+" "+squeeze(n.Name.str()))
+			out = append(out, axItem{n.Role.str(), n.Name.str()})
 		}
 	}
 	return out
