@@ -105,6 +105,20 @@ document.getElementById('dark').addEventListener('change', (e) => { document.tit
 </script></body></html>`
 
 // treeRead is one read of the tree, its lines.
+// openTree serves html at path on a loopback site, opens it in a new
+// lyrad and reads its tree once.
+func openTree(t *testing.T, path, html string) (*mcp.ClientSession, string, []string) {
+	t.Helper()
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page(path, html)
+	cs := connectStdio(t, t.TempDir(), proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + path, "wait_until": "load"}), "ok")
+	tree, lines := treeRead(t, cs, nil)
+	t.Logf("tree:\n%s", tree)
+	return cs, tree, lines
+}
+
 func treeRead(t *testing.T, cs *mcp.ClientSession, args map[string]any) (string, []string) {
 	t.Helper()
 	a := map[string]any{"mode": "tree"}
@@ -168,13 +182,7 @@ func clickRef(t *testing.T, cs *mcp.ClientSession, what, ref, title string) {
 // same-page links as fragments; each is clicked by its ref and the page's
 // own handler fires.
 func TestTreeListsInboxClickables(t *testing.T) {
-	needBrowser(t)
-	s := newSite(t, "127.0.0.1")
-	s.page("/inbox.html", inboxPage)
-	cs := connectStdio(t, t.TempDir(), proto2026)
-	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/inbox.html", "wait_until": "load"}), "ok")
-	tree, lines := treeRead(t, cs, nil)
-	t.Logf("tree:\n%s", tree)
+	cs, tree, lines := openTree(t, "/inbox.html", inboxPage)
 
 	row2 := refOf(lines, 0, `"Bob Quarterly report"`, "[clickable]")
 	star2 := refOf(lines, 1, `"Star"`, "[clickable]")
@@ -247,13 +255,7 @@ func TestTreeListsCoverAndSuggestions(t *testing.T) {
 // show; the password and a CSS-masked PIN show only that they are filled,
 // never their text, anywhere in the reply; hide_values hides every value.
 func TestTreeValuesAndNearNames(t *testing.T) {
-	needBrowser(t)
-	s := newSite(t, "127.0.0.1")
-	s.page("/login.html", loginPage)
-	cs := connectStdio(t, t.TempDir(), proto2026)
-	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/login.html", "wait_until": "load"}), "ok")
-	tree, lines := treeRead(t, cs, nil)
-	t.Logf("tree:\n%s", tree)
+	cs, tree, lines := openTree(t, "/login.html", loginPage)
 	user := refOf(lines, 0, `textbox (near "Username")`)
 	pass := refOf(lines, 0, `textbox (near "Password")`)
 	if user == "" || pass == "" || refOf(lines, 0, `textbox (near "PIN")`) == "" {
@@ -297,13 +299,7 @@ func TestTreeValuesAndNearNames(t *testing.T) {
 // note (with its text as its value), a switch whose checkbox is not drawn
 // (its label stands for it), menu items with no role, a summary.
 func TestTreeListsFocusableEditableAndMenus(t *testing.T) {
-	needBrowser(t)
-	s := newSite(t, "127.0.0.1")
-	s.page("/misc.html", miscPage)
-	cs := connectStdio(t, t.TempDir(), proto2026)
-	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/misc.html", "wait_until": "load"}), "ok")
-	tree, lines := treeRead(t, cs, nil)
-	t.Logf("tree:\n%s", tree)
+	cs, tree, lines := openTree(t, "/misc.html", miscPage)
 	if !strings.Contains(tree, ": Buy milk") || refOf(lines, 0, "generic", "[editable]: Buy milk") == "" {
 		t.Errorf("the editable note is not a field with its text")
 	}
@@ -337,13 +333,7 @@ document.querySelectorAll('.trash').forEach(s => s.addEventListener('click', e =
 </script></body></html>`
 
 func TestTreeListsGlyphAndClassIcons(t *testing.T) {
-	needBrowser(t)
-	s := newSite(t, "127.0.0.1")
-	s.page("/mail.html", glyphInboxPage)
-	cs := connectStdio(t, t.TempDir(), proto2026)
-	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/mail.html", "wait_until": "load"}), "ok")
-	tree, lines := treeRead(t, cs, nil)
-	t.Logf("tree:\n%s", tree)
+	cs, _, lines := openTree(t, "/mail.html", glyphInboxPage)
 	// The second row's controls come after the second row's line.
 	star := refOf(lines, 1, `generic "☆"`, "[clickable]")
 	trash := refOf(lines, 1, `(class "trash")`, "[clickable]")
