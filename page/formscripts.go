@@ -1,5 +1,7 @@
 package page
 
+import "github.com/lyrad/lyrad/snapshot"
+
 // The page-side JavaScript of the form tools (read_form, read_draft,
 // set_editor, save_draft, publish). Like scripts.go, all of it runs in
 // lyrad's isolated world: it shares the DOM with the page, never its
@@ -13,7 +15,7 @@ package page
 
 // jsFormHelpers are shared by the functions below: text cutting, where the
 // form is, what a control is called, and which editor an element is.
-const jsFormHelpers = `
+const jsFormHelpers = snapshot.JSErrorWords + `
 const norm = s => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
 // Cut a page-controlled string: look at no more than 4x the limit, so a
 // megabyte of text costs nothing to cut.
@@ -460,14 +462,7 @@ const JSAfterSend = `function() {` + jsFormHelpers + `
     out.errors.push(text);
     if (!out.alert) out.alert = text;
   };
-  const ERR = /^(errors?|errorbox|errorlist|errormessage|errormsg|errortext|alertbox|invalid|invalid-feedback)$/;
-  const OK = /^(success|succeeded|info|notice-info|updated|saved|ok|valid-feedback)$/;
-  const tokens = el => (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).toLowerCase().split(/\s+/).filter(Boolean);
-  const parts = t => [t, ...t.split(/[-_]+/)];
-  // A class that says no error (error-free, no-errors) says nothing.
-  const NOT = /^(no|not|non|free|none|zero|less|without)$/;
-  const says = (el, re) => tokens(el).some(t => parts(t).some(p => re.test(p)) && !parts(t).some(p => NOT.test(p)));
-  const errorBox = el => el.getAttribute('role') === 'alert' || el.id === 'alert' || (tokens(el).includes('alert') && !says(el, OK)) || says(el, ERR);
+  const errorBox = el => el.getAttribute('role') === 'alert' || el.id === 'alert' || (classTokens(el).includes('alert') && !classSays(el, OK_WORD)) || classSays(el, ERROR_WORD);
   const boxSel = '[role=alert],#alert,.alert,[class*=error i],[class*=invalid],[class*=alertbox]';
   // Controls are not messages (a .btn-error Delete button), nor is text
   // without words (a required field's red asterisk). A label can be one
@@ -475,7 +470,7 @@ const JSAfterSend = `function() {` + jsFormHelpers + `
   const control = 'a[href],button,input,select,textarea,summary,[role=button],[role=link]';
   // A box is a message: not a field, not the page, not a wrapper of
   // the whole app (a React .error-boundary) that holds pages of text.
-  const boxes = queryAll(roots, boxSel).filter(b => errorBox(b) && !says(b, OK) &&
+  const boxes = queryAll(roots, boxSel).filter(b => errorBox(b) && !classSays(b, OK_WORD) &&
     !['form', 'body', 'html'].includes(b.localName) && !b.closest(control) && visible(b) &&
     String(b.textContent).length < 4000 && String(b.innerText || '').length <= 1000 &&
     /\p{L}{2}/u.test(b.innerText || ''));

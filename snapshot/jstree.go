@@ -97,7 +97,7 @@ var JSNodeID = fn("", tableLib+`
 `)
 
 // treeLib is what a walk needs: the table and the rules.
-const treeLib = tableLib + treeRules
+const treeLib = tableLib + JSErrorWords + treeRules
 
 // tableLib is the table of element ids alone: what resolving a ref or a
 // frame element needs, sent without the rules (compiled on every call).
@@ -694,7 +694,6 @@ const treeRules = `
 		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3], '', null]);
 	}
 
-	const ERROR_CLASS = /(^|\s)(error|errors|error-message|error-msg|errormessage|invalid-feedback|field-error|form-error|validation-error|input-error)(\s|$)/i;
 	// errorsOf is, per read, the elements invalid fields name as their errors.
 	const errorsOf = new WeakMap();
 	function errorText(n, out) {
@@ -708,7 +707,7 @@ const treeRules = `
 		}
 		if (errs.has(n)) return true;
 		const c = n.getAttribute('class');
-		return !!c && ERROR_CLASS.test(c) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
+		return !!c && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
 
