@@ -59,6 +59,18 @@ const describe = el => {
   const n = nameOf(el);
   return n ? d + ' "' + n + '"' : d;
 };
+// The element at (x, y) of this frame's viewport, inside open shadow roots.
+const deepHit = (x, y) => {
+  let hit = document.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+};
+// inside: whether n is el or lies inside it, through shadow roots and slots.
+const inside = (n, el) => { for (; n; n = n.assignedSlot || n.parentNode || n.host) if (n === el) return true; return false; };
 `
 
 // jsFind is appended to jsHelpers: find(kind, sel) lists what a selector
@@ -119,18 +131,6 @@ const find = (kind, sel) => {
   }
   return found;
 };
-// The element at (x, y) of this frame's viewport, inside open shadow roots.
-const deepHit = (x, y) => {
-  let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  return hit;
-};
-// inside: whether n is el or lies inside it, through shadow roots and slots.
-const inside = (n, el) => { for (; n; n = n.assignedSlot || n.parentNode || n.host) if (n === el) return true; return false; };
 `
 
 // JSLocate finds what a selector names (jsFind) and returns {count, el,
@@ -289,15 +289,9 @@ const JSHit = `function(x, y) {` + jsHelpers + jsCovered + `
 // through).
 const jsCovered = `
 const coveredBy = (el, x, y) => {
-  let hit = document.elementFromPoint(x, y);
-  // elementFromPoint stops at a shadow host; look inside open roots.
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
+  const hit = deepHit(x, y);
   if (!hit) return document.documentElement;
-  for (let n = hit; n; n = n.assignedSlot || n.parentNode || n.host) if (n === el) return null;
+  if (inside(hit, el)) return null;
   // A label clicks its control; a control clicked through its label is
   // not covered.
   if (hit.closest && hit.closest('label') && hit.closest('label').control === el) return null;
