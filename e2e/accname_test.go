@@ -13,7 +13,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/target"
 )
 
 // TestAccnameAgreesWithChrome: on the web-platform-tests accname pages
@@ -48,20 +47,7 @@ func TestAccnameAgreesWithChrome(t *testing.T) {
 		s.page("/"+filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator))), string(b))
 	}
 
-	conn, closeBrowser := plainChromium(t, true)
-	defer closeBrowser()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	tg, err := cdp.Call(ctx, conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	flatten := true
-	att, err := cdp.Call(ctx, conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: tg.TargetID, Flatten: &flatten})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := conn.Session(att.SessionID)
+	ctx, sess := plainTab(t, 10*time.Minute)
 	cs := connectStdio(t, t.TempDir(), proto2025)
 
 	var listed, names, roles, chromeOnly int

@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/target"
 )
 
 // namesPage is a toolbar as component libraries write it: buttons and
@@ -60,20 +58,7 @@ func TestTreeNamesSlotsAndContents(t *testing.T) {
 		`checkbox "Remind me 3 days before"`,
 	}
 
-	conn, closeBrowser := plainChromium(t, true)
-	defer closeBrowser()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	tg, err := cdp.Call(ctx, conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	flatten := true
-	att, err := cdp.Call(ctx, conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: tg.TargetID, Flatten: &flatten})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := conn.Session(att.SessionID)
+	ctx, sess := plainTab(t, 90*time.Second)
 	if _, err := cdp.Call(ctx, sess, cdppage.Navigate, cdppage.NavigateParams{URL: s.URL + "/inbox"}); err != nil {
 		t.Fatal(err)
 	}

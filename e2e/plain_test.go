@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
 	"github.com/lyrad/lyrad/cdpconn"
 )
 
@@ -88,4 +91,24 @@ func plainChromium(t *testing.T, headless bool) (conn *cdpconn.Conn, close func(
 func rawChromium(t *testing.T, url string) (stop func()) {
 	t.Helper()
 	return startPlain(t, append(plainArgs(t.TempDir(), true), url)...)
+}
+
+// plainTab opens a tab in a plain Chromium (plainChromium, closed when the
+// test ends) and attaches to it: the context bounds the test's calls.
+func plainTab(t *testing.T, timeout time.Duration) (context.Context, *cdpconn.Session) {
+	t.Helper()
+	conn, closeBrowser := plainChromium(t, true)
+	t.Cleanup(closeBrowser)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	tg, err := cdp.Call(ctx, conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flatten := true
+	att, err := cdp.Call(ctx, conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: tg.TargetID, Flatten: &flatten})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, conn.Session(att.SessionID)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/target"
 )
 
 // trickyMarkup is markup where roles and names are easy to get wrong: name
@@ -123,20 +122,7 @@ func TestTreeAgreesWithChrome(t *testing.T) {
 	s.page("/tricky", trickyMarkup)
 
 	// Chrome's view, from a plain Chromium.
-	conn, closeBrowser := plainChromium(t, true)
-	defer closeBrowser()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	tg, err := cdp.Call(ctx, conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	flatten := true
-	att, err := cdp.Call(ctx, conn.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: tg.TargetID, Flatten: &flatten})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := conn.Session(att.SessionID)
+	ctx, sess := plainTab(t, 90*time.Second)
 	if _, err := cdp.Call(ctx, sess, cdppage.Navigate, cdppage.NavigateParams{URL: s.URL + "/tricky"}); err != nil {
 		t.Fatal(err)
 	}
