@@ -56,6 +56,16 @@ type treeFrame struct {
 	ownerOK bool  // owner is known
 	owner   int64 // its frame element's id in its parent's table
 	ownerOf string
+	cached  bool // owner is the Worlds cache's
+}
+
+// findOwner asks for f's frame element and caches it.
+func (f *treeFrame) findOwner(ctx context.Context, conn *cdpconn.Conn, w *Worlds, frames map[cdp.FrameID]*Frame) {
+	f.owner, f.ownerOf, f.ownerOK = frameElement(ctx, conn, w, frames, f.Frame)
+	f.cached = false
+	if f.ownerOK {
+		w.setOwner(f.ID, frameOwner{id: f.owner, token: f.ownerOf})
+	}
 }
 
 // treeResult is snapshot.JSTree's answer.
@@ -127,7 +137,11 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 			s := time.Now()
 			tf.err = walkDoc(ctx, conn, w, tf.Session, tf.ID, nil, &tf.res)
 			if tf.err == nil {
-				tf.owner, tf.ownerOf, tf.ownerOK = frameElement(ctx, conn, w, frames, tf.Frame)
+				if o, ok := w.owner(tf.ID); ok {
+					tf.owner, tf.ownerOf, tf.ownerOK, tf.cached = o.id, o.token, true, true
+				} else {
+					tf.findOwner(ctx, conn, w, frames)
+				}
 			}
 			mu.Lock()
 			childTook = max(childTook, time.Since(s))
@@ -147,6 +161,24 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 	}
 	root.Frame = *rf
 	tfs[rootFrame] = &root
+	// A cached frame element whose parent's world is another one now is
+	// asked for again.
+	tokens := make(map[string]bool, len(tfs))
+	for _, f := range tfs {
+		if f.err == nil {
+			tokens[f.res.Token] = true
+		}
+	}
+	for _, f := range tfs {
+		if f.cached && !tokens[f.ownerOf] {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f.findOwner(ctx, conn, w, frames)
+			}()
+		}
+	}
+	wg.Wait()
 
 	assembleStart := time.Now()
 	// The viewport is the main frame's; a region in another frame is

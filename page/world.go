@@ -37,7 +37,17 @@ type Worlds struct {
 
 	mu      sync.Mutex
 	ctx     map[cdp.FrameID]worldEntry
-	pruneAt int // prune when the cache grows past this
+	owners  map[cdp.FrameID]frameOwner // a frame's frame element, by the frame
+	pruneAt int                        // prune when the cache grows past this
+}
+
+// frameOwner is a frame's frame element: its id in the table of its
+// parent's world, and that table's token. A frame keeps its element for its
+// life (an iframe moved or replaced is a new frame), so a tree read asks
+// again only when the parent's world is another one.
+type frameOwner struct {
+	id    int64
+	token string
 }
 
 type worldEntry struct {
@@ -105,7 +115,29 @@ func (w *Worlds) Prune() {
 			delete(w.ctx, k.frame)
 		}
 	}
+	for f := range w.owners {
+		if _, ok := w.ctx[f]; !ok {
+			delete(w.owners, f)
+		}
+	}
 	w.pruneAt = 2 * len(w.ctx)
+	w.mu.Unlock()
+}
+
+// owner is frame's frame element as cached by setOwner.
+func (w *Worlds) owner(frame cdp.FrameID) (frameOwner, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	o, ok := w.owners[frame]
+	return o, ok
+}
+
+func (w *Worlds) setOwner(frame cdp.FrameID, o frameOwner) {
+	w.mu.Lock()
+	if w.owners == nil {
+		w.owners = map[cdp.FrameID]frameOwner{}
+	}
+	w.owners[frame] = o
 	w.mu.Unlock()
 }
 

@@ -17,5 +17,9 @@ const JSErrorWords = `
 	const classTokens = (el) => (typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')).toLowerCase().split(/\s+/).filter(Boolean);
 	const classParts = (t) => [t, ...t.split(/[-_]+/)];
 	const classSays = (el, re) => classTokens(el).some((t) => classParts(t).some((p) => re.test(p)) && !classParts(t).some((p) => NOT_WORD.test(p)));
-	const saysError = (el) => classSays(el, ERROR_WORD) && !classSays(el, OK_WORD);
+	// ERROR_HINT: a class attribute without it holds no ERROR_WORD (most
+	// elements a walk meets; splitting their classes is what costs).
+	const ERROR_HINT = /error|invalid|alertbox/i;
+	const saysError = (el) => ERROR_HINT.test(typeof el.className === 'string' ? el.className : (el.getAttribute('class') || '')) &&
+		classSays(el, ERROR_WORD) && !classSays(el, OK_WORD);
 `

@@ -39,6 +39,7 @@ var JSTree = fn("region", treeLib+`
 		if (!root) return out;
 		leafOwned = null;
 		sheetCands = null;
+		marks = null;
 		pseudoWatch();
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
@@ -339,7 +340,7 @@ const treeRules = `
 		if (ap) return ap;
 		if (r === 'link' || r === 'button') {
 			// A link or button of an image only: the image's title.
-			const img = el.querySelector('img[title], svg title');
+			const img = el.firstElementChild && el.querySelector('img[title], svg title');
 			if (img) return sp(img.getAttribute ? img.getAttribute('title') || img.textContent : '');
 		}
 		return '';
@@ -679,10 +680,10 @@ const treeRules = `
 	// in common markup is listed too, with state error: what an invalid
 	// field (aria-invalid) names as its aria-errormessage or
 	// aria-describedby, or an element of an error class holding no control.
-	function said(n, r, out) {
-		const lv = n.getAttribute('aria-live');
+	function said(n, r, out, mk) {
+		const lv = mk & M_ATTR ? n.getAttribute('aria-live') : null;
 		const live = lv === 'polite' || lv === 'assertive';
-		const err = !LIVE.has(r) && !live && errorText(n, out);
+		const err = !LIVE.has(r) && !live && errorText(n, out, mk);
 		if (!LIVE.has(r) && !live && !err) return;
 		const b = box(n);
 		if (!b || !shown(n)) return;
@@ -696,7 +697,7 @@ const treeRules = `
 
 	// errorsOf is, per read, the elements invalid fields name as their errors.
 	const errorsOf = new WeakMap();
-	function errorText(n, out) {
+	function errorText(n, out, mk) {
 		let errs = errorsOf.get(out);
 		if (!errs) {
 			errs = new Set();
@@ -706,10 +707,32 @@ const treeRules = `
 			errorsOf.set(out, errs);
 		}
 		if (errs.has(n)) return true;
+		if (!(mk & M_ERR)) return false;
 		const c = n.getAttribute('class');
 		return !!c && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
+
+	// marks are, per read, the elements of the document that carry an
+	// attribute the walk would ask of every element (a handler, tabindex,
+	// aria-live, contenteditable: M_ATTR) or a class that may say error
+	// (M_ERR), by one query each: the rest, most of a page, are asked
+	// nothing. An element in a shadow tree (F_SHADOW), which a document's
+	// query does not reach, is asked itself.
+	const M_ATTR = 1, M_ERR = 2;
+	let marks = null;
+	function marked(n, f) {
+		if (f & F_SHADOW) return M_ATTR | M_ERR;
+		if (!marks) {
+			marks = {
+				attr: new Set(document.querySelectorAll('[onclick], [onmousedown], [onpointerdown], [tabindex], [aria-live], [contenteditable]')),
+				// ERROR_WORD's words in any case a page writes them (a
+				// selector's own i flag makes the query ten times dearer).
+				err: new Set(document.querySelectorAll('[class*=rror], [class*=RROR], [class*=nvalid], [class*=NVALID], [class*=lertbox], [class*=lertBox], [class*=LERTBOX]')),
+			};
+		}
+		return (marks.attr.has(n) ? M_ATTR : 0) | (marks.err.has(n) ? M_ERR : 0);
+	}
 
 	// Context flags a walk carries down to a node's children.
 	const F_HID = 1, // aria-hidden or inert
@@ -729,9 +752,10 @@ const treeRules = `
 		const w = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
 		for (let c = w.nextNode(), n = 0; c && n < 6; c = w.nextNode(), n++) cands.push(c);
 		for (const c of cands) {
-			const cl = c.classList;
-			if (!cl) continue;
-			for (const tok of cl) {
+			// Every icon class has a - or a _ (fa-star, trash_icon).
+			const cl = c.getAttribute('class');
+			if (!cl || !/[-_]/.test(cl)) continue;
+			for (const tok of cl.split(/\s+/)) {
 				const m = ICON_PRE.exec(tok) || ICON_POST.exec(tok);
 				if (m && !ICON_NOISE.test(m[1])) return m[1].toLowerCase().replace(/_/g, '-').slice(0, 40);
 			}
@@ -842,11 +866,11 @@ const treeRules = `
 	// its cursor, its onclick, its tabindex, being editable, a hidden
 	// control's label, an item of an open list, or a cover over the page.
 	// '' when it is none of them.
-	function clickable(n, r, ptr, flags, memo, coverEl, cands) {
+	function clickable(n, r, ptr, flags, memo, coverEl, cands, mk) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
 		const tag = n.localName;
 		if (tag === 'body' || tag === 'html') return '';
-		if (n.hasAttribute('onclick') || n.hasAttribute('onmousedown') || n.hasAttribute('onpointerdown')) return 'click';
+		if (mk & M_ATTR && n.hasAttribute('onclick') || n.hasAttribute('onmousedown') || n.hasAttribute('onpointerdown')) return 'click';
 		if (ptr && !(flags & F_PTR)) return 'click';
 		if (ptr && (flags & F_CLICK)) {
 			// Inside a clickable row: a control of its own (a star, a
@@ -860,7 +884,7 @@ const treeRules = `
 				(n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n) || (own && wordOf(n)))) return 'icon';
 		}
 		if (flags & F_CLICK) return '';
-		if (n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
+		if (mk & M_ATTR && n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
 		const p = n.parentElement;
 		if (p && (tag === 'li' || /^(?:menu|menubar|listbox)$/.test(p.getAttribute('role') || '')) && popupList(p, memo)) return 'click';
 		if (n === coverEl) return 'click';
@@ -1017,7 +1041,8 @@ const treeRules = `
 			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0);
 			// A contenteditable region's root: generic in Chrome's tree,
 			// but a field to type into, its text its value.
-			const editable = r === 'generic' && n.hasAttribute('contenteditable') && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
+			const mk = marked(n, f);
+			const editable = r === 'generic' && mk & M_ATTR && n.hasAttribute('contenteditable') && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
 			const pushed = out.items.length;
 			if (!outside && (LISTED.has(r) || editable) && !standIn.has(n)) {
 				const b = box(n);
@@ -1059,7 +1084,7 @@ const treeRules = `
 					kf |= F_NATIVE; // the control is listed itself
 				}
 			} else if (!outside) {
-				const why = clickable(n, r, ptr, f, memo, coverEl, cands);
+				const why = clickable(n, r, ptr, f, memo, coverEl, cands, mk);
 				if (why) {
 					const b = box(n);
 					// A box of a whole page's text is a container, not one thing to click.
@@ -1085,7 +1110,7 @@ const treeRules = `
 					}
 				}
 			}
-			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out);
+			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, mk);
 			if (LEAF.has(r) || r === 'combobox' || editable || (cs && cs.display === 'none')) continue;
 			const kids = flatChildren(n);
 			for (let i = kids.length - 1; i >= 0; i--) {
