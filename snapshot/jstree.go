@@ -39,7 +39,6 @@ var JSTree = fn("region", treeLib+`
 		if (!root) return out;
 		leafOwned = null;
 		sheetCands = null;
-		marks = null;
 		pseudoWatch();
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
@@ -680,10 +679,10 @@ const treeRules = `
 	// in common markup is listed too, with state error: what an invalid
 	// field (aria-invalid) names as its aria-errormessage or
 	// aria-describedby, or an element of an error class holding no control.
-	function said(n, r, out, mk) {
-		const lv = mk & M_ATTR ? n.getAttribute('aria-live') : null;
+	function said(n, r, out) {
+		const lv = n.getAttribute('aria-live');
 		const live = lv === 'polite' || lv === 'assertive';
-		const err = !LIVE.has(r) && !live && errorText(n, out, mk);
+		const err = !LIVE.has(r) && !live && errorText(n, out);
 		if (!LIVE.has(r) && !live && !err) return;
 		const b = box(n);
 		if (!b || !shown(n)) return;
@@ -697,7 +696,7 @@ const treeRules = `
 
 	// errorsOf is, per read, the elements invalid fields name as their errors.
 	const errorsOf = new WeakMap();
-	function errorText(n, out, mk) {
+	function errorText(n, out) {
 		let errs = errorsOf.get(out);
 		if (!errs) {
 			errs = new Set();
@@ -707,32 +706,10 @@ const treeRules = `
 			errorsOf.set(out, errs);
 		}
 		if (errs.has(n)) return true;
-		if (!(mk & M_ERR)) return false;
 		const c = n.getAttribute('class');
 		return !!c && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
-
-	// marks are, per read, the elements of the document that carry an
-	// attribute the walk would ask of every element (a handler, tabindex,
-	// aria-live, contenteditable: M_ATTR) or a class that may say error
-	// (M_ERR), by one query each: the rest, most of a page, are asked
-	// nothing. An element in a shadow tree (F_SHADOW), which a document's
-	// query does not reach, is asked itself.
-	const M_ATTR = 1, M_ERR = 2;
-	let marks = null;
-	function marked(n, f) {
-		if (f & F_SHADOW) return M_ATTR | M_ERR;
-		if (!marks) {
-			marks = {
-				attr: new Set(document.querySelectorAll('[onclick], [onmousedown], [onpointerdown], [tabindex], [aria-live], [contenteditable]')),
-				// ERROR_WORD's words in any case a page writes them (a
-				// selector's own i flag makes the query ten times dearer).
-				err: new Set(document.querySelectorAll('[class*=rror], [class*=RROR], [class*=nvalid], [class*=NVALID], [class*=lertbox], [class*=lertBox], [class*=LERTBOX]')),
-			};
-		}
-		return (marks.attr.has(n) ? M_ATTR : 0) | (marks.err.has(n) ? M_ERR : 0);
-	}
 
 	// Context flags a walk carries down to a node's children.
 	const F_HID = 1, // aria-hidden or inert
@@ -866,11 +843,11 @@ const treeRules = `
 	// its cursor, its onclick, its tabindex, being editable, a hidden
 	// control's label, an item of an open list, or a cover over the page.
 	// '' when it is none of them.
-	function clickable(n, r, ptr, flags, memo, coverEl, cands, mk) {
+	function clickable(n, r, ptr, flags, memo, coverEl, cands) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
 		const tag = n.localName;
 		if (tag === 'body' || tag === 'html') return '';
-		if (mk & M_ATTR && n.hasAttribute('onclick') || n.hasAttribute('onmousedown') || n.hasAttribute('onpointerdown')) return 'click';
+		if (n.hasAttribute('onclick') || n.hasAttribute('onmousedown') || n.hasAttribute('onpointerdown')) return 'click';
 		if (ptr && !(flags & F_PTR)) return 'click';
 		if (ptr && (flags & F_CLICK)) {
 			// Inside a clickable row: a control of its own (a star, a
@@ -884,7 +861,7 @@ const treeRules = `
 				(n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n) || (own && wordOf(n)))) return 'icon';
 		}
 		if (flags & F_CLICK) return '';
-		if (mk & M_ATTR && n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
+		if (n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
 		const p = n.parentElement;
 		if (p && (tag === 'li' || /^(?:menu|menubar|listbox)$/.test(p.getAttribute('role') || '')) && popupList(p, memo)) return 'click';
 		if (n === coverEl) return 'click';
@@ -1041,8 +1018,7 @@ const treeRules = `
 			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0);
 			// A contenteditable region's root: generic in Chrome's tree,
 			// but a field to type into, its text its value.
-			const mk = marked(n, f);
-			const editable = r === 'generic' && mk & M_ATTR && n.hasAttribute('contenteditable') && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
+			const editable = r === 'generic' && n.hasAttribute('contenteditable') && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
 			const pushed = out.items.length;
 			if (!outside && (LISTED.has(r) || editable) && !standIn.has(n)) {
 				const b = box(n);
@@ -1084,7 +1060,7 @@ const treeRules = `
 					kf |= F_NATIVE; // the control is listed itself
 				}
 			} else if (!outside) {
-				const why = clickable(n, r, ptr, f, memo, coverEl, cands, mk);
+				const why = clickable(n, r, ptr, f, memo, coverEl, cands);
 				if (why) {
 					const b = box(n);
 					// A box of a whole page's text is a container, not one thing to click.
@@ -1110,12 +1086,22 @@ const treeRules = `
 					}
 				}
 			}
-			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, mk);
-			if (LEAF.has(r) || r === 'combobox' || editable || (cs && cs.display === 'none')) continue;
-			const kids = flatChildren(n);
-			for (let i = kids.length - 1; i >= 0; i--) {
-				if (kids[i].nodeType === 1) {
-					stack.push(kids[i]);
+			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out);
+			if (LEAF.has(r) || r === 'combobox' || editable) continue;
+			// Children by their elements (a node list's text nodes are
+			// most of its length), save where the flat tree differs.
+			if (n.shadowRoot || n.localName === 'slot' || ownedByLeaf(null)) {
+				if (cs && cs.display === 'none') continue;
+				const kids = flatChildren(n);
+				for (let i = kids.length - 1; i >= 0; i--) {
+					if (kids[i].nodeType === 1) {
+						stack.push(kids[i]);
+						fl.push(kf);
+					}
+				}
+			} else if (n.firstElementChild && !(cs && cs.display === 'none')) {
+				for (let c = n.lastElementChild; c; c = c.previousElementSibling) {
+					stack.push(c);
 					fl.push(kf);
 				}
 			}
