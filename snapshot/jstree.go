@@ -717,7 +717,11 @@ const treeRules = `
 		F_NATIVE = 4, // inside an item listed by its role (a link, a button): nothing inside is listed as clickable
 		F_CLICK = 8, // inside an element listed as clickable
 		F_ICON = 16, // inside an icon listed as clickable
-		F_SHADOW = 32; // inside a shadow tree (styled by sheets of its own)
+		F_SHADOW = 32, // inside a shadow tree (styled by sheets of its own)
+		F_SVG = 64; // inside an <svg>: its shapes are drawn, not clicked (the svg or its link is)
+	// SVG_HIDDEN: what an <svg> holds that is never drawn where it stands.
+	const SVG_HIDDEN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'linearGradient', 'radialGradient',
+		'filter', 'marker', 'title', 'desc', 'metadata', 'style', 'script']);
 
 	// ICON_CLASS finds an icon's name in a class token: icon-trash, fa-star,
 	// glyphicon-remove, bi-x, mdi-delete, trash-icon.
@@ -995,7 +999,7 @@ const treeRules = `
 				if (inner && sp(rest).length <= 1 || inner >= 8) out.items[i] = null;
 				continue;
 			}
-			if (n.nodeType !== 1 || SKIP.has(n.tagName)) continue;
+			if (n.nodeType !== 1 || SKIP.has(n.tagName) || (f & F_SVG && SVG_HIDDEN.has(n.localName))) continue;
 			if (n.getAttribute('aria-hidden') === 'true' || n.inert) f |= F_HID;
 			// Nothing inside aria-hidden or inert is listed, nor any frame.
 			if (f & F_HID) continue;
@@ -1012,10 +1016,11 @@ const treeRules = `
 			}
 			// Inside a listed item nothing more is listed as clickable: its
 			// style is not needed (styles of a whole page cost the most).
-			const cs = f & F_NATIVE || (cands && !cands.has(n) && !(f & F_SHADOW) && !n.shadowRoot) ? null : getComputedStyle(n);
+			// Nor is an svg's shape's (its cursor is the svg's, save for a link in it).
+			const cs = f & F_NATIVE || (f & F_SVG && n.localName !== 'a') || (cands && !cands.has(n) && !(f & F_SHADOW) && !n.shadowRoot) ? null : getComputedStyle(n);
 			const ptr = cs ? cs.cursor === 'pointer' : !!(f & F_PTR);
 			const outside = modal && !modal.contains(n);
-			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0);
+			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0) | (n.localName === 'svg' ? F_SVG : 0);
 			// A contenteditable region's root: generic in Chrome's tree,
 			// but a field to type into, its text its value.
 			const editable = r === 'generic' && n.hasAttribute('contenteditable') && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
