@@ -407,3 +407,19 @@ func entropy(s string) float64 {
 	}
 	return h
 }
+
+// Title is a page's title as the record keeps it: a document without a
+// title of its own gets its URL as one from Chrome (host and path, the
+// scheme left off), which would carry the URL's secrets past URL; such a
+// title is the redacted URL, written the same way. A page's own title is
+// kept.
+func Title(title, rawURL string) string {
+	if title == "" || !strings.Contains(title, "/") || !strings.Contains(rawURL, title) {
+		return title
+	}
+	r := URL(rawURL)
+	if i := strings.Index(r, "://"); i >= 0 {
+		r = r[i+3:]
+	}
+	return r
+}

@@ -272,3 +272,17 @@ func FuzzURLPathSecret(f *testing.F) {
 		}
 	})
 }
+
+func TestTitle(t *testing.T) {
+	for _, c := range []struct{ title, url, want string }{
+		{"Account", "https://a.test/reset/SECRET", "Account"},
+		{"a.test/reset/SECRET", "https://a.test/reset/SECRET", "a.test/reset/[redacted]"},
+		{"a.test/?token=SECRET", "https://a.test/?token=SECRET", "a.test/?token=[redacted]"},
+		{"", "https://a.test/reset/SECRET", ""},
+		{"Reset/your password", "https://a.test/reset/SECRET", "Reset/your password"},
+	} {
+		if got := Title(c.title, c.url); got != c.want {
+			t.Errorf("Title(%q, %q) = %q, want %q", c.title, c.url, got, c.want)
+		}
+	}
+}

@@ -37,7 +37,17 @@ document.body.appendChild(f);
 		http.Redirect(w, r, b.URL+"/landing?code=SECRET3", http.StatusFound)
 	})
 	b.page("/landing", `<title>B</title>unapproved`)
-	secrets := []string{"SECRET1", "SECRET2", "SECRET3", "SECRET4", "SECRET5", "SECRET6"}
+	// Path secrets: a reset link's segment after its keyword, and a
+	// generated token as a segment of its own.
+	// The token's page has no title: Chrome gives it its URL as one.
+	resetURL := a.URL + "/account/reset/SECRET7"
+	tokenURL := a.URL + "/account/files/SECRET8q7Zx2Lm9Vb4Nc1Rt5Ky3Wd"
+	a.page("/account/reset/SECRET7", `<title>Account</title>set a new password`)
+	a.handle("/account/files/SECRET8q7Zx2Lm9Vb4Nc1Rt5Ky3Wd", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "your file")
+	})
+	secrets := []string{"SECRET1", "SECRET2", "SECRET3", "SECRET4", "SECRET5", "SECRET6", "SECRET7", "SECRET8"}
 
 	l := startServe(t, "", "LYRA_BROWSER_LOG_LEVEL=debug")
 	cs := l.connectHTTP(t, proto2026)
@@ -78,10 +88,38 @@ document.body.appendChild(f);
 	waitFor(t, "the 1 MB iframe judged", 20*time.Second, func() bool {
 		return len(rowsWhere(auditRows(t, l.dataDir), has{"kind": "guard", "request_url": urlHas("/frame/")})) > 0
 	})
+	do("navigate", map[string]any{"url": tokenURL, "wait_until": "load"}, "ok")
+	if env := do("navigate", map[string]any{"url": resetURL, "wait_until": "load"}, "ok"); env["url"] != resetURL {
+		t.Errorf("navigate answers url %v, want where the tab stands: %s", env["url"], resetURL)
+	}
+	if n := a.count("/account/reset/SECRET7"); n != 1 {
+		t.Errorf("the reset page was reached %d times, want 1", n)
+	}
+	// The operator's views of a live session, while the tab stands at
+	// the reset link: status (text and JSON) and the audit table.
+	var views []string
+	for _, args := range [][]string{{"status"}, {"status", "--json"}, {"audit"}, {"audit", "--json"}} {
+		out, errOut, code := runOps(t, lyradBin, l.dataDir, args...)
+		if code != 0 {
+			t.Errorf("lyrad %s exited %d: %s", strings.Join(args, " "), code, errOut)
+		}
+		views = append(views, out+errOut)
+		if s := leaked(out+errOut, secrets); s != "" {
+			t.Errorf("lyrad %s prints %s: %.600s", strings.Join(args, " "), s, out+errOut)
+		}
+	}
+	if !strings.Contains(views[1], strings.TrimPrefix(a.URL, "http://")+"/account/reset/[redacted]") {
+		t.Errorf("status --json does not show the tab at the redacted reset link: %.600s", views[1])
+	}
 	l.stop(t)
 
 	// Replies: only where the tab stands may carry the secrets.
 	for _, env := range replies {
+		// A title that is Chrome's stand-in (the URL without its scheme)
+		// is where the tab stands too.
+		if u, _ := env["url"].(string); env["title"] != nil && strings.Contains(u, fmt.Sprint(env["title"])) {
+			delete(env, "title")
+		}
 		delete(env, "url")
 		if s := leaked(jsonString(env), secrets); s != "" {
 			t.Errorf("a reply carries %s outside its url: %v", s, env)
@@ -123,6 +161,8 @@ document.body.appendChild(f);
 		b.URL + "/landing?code=[redacted]":                  false, // the refused one
 		a.URL + "/p?token=[redacted]#[redacted]":            false, // the first load, args.url, url_after
 		a.URL + "/search?q=[redacted]":                      false, // the GET form's request and url_after
+		a.URL + "/account/reset/[redacted]":                 false, // after its keyword
+		a.URL + "/account/files/[redacted]":                 false, // a token of its own
 	}
 	for _, r := range auditRows(t, l.dataDir) {
 		for _, v := range []any{r["request_url"], r["url_before"], r["url_after"], argURL(r)} {

@@ -114,7 +114,7 @@ func statusReply(st session.Status) map[string]any {
 	}
 	tabs := []map[string]any{}
 	for _, t := range st.Tabs {
-		tabs = append(tabs, map[string]any{"index": t.Index, "url": audit.URL(t.URL), "title": t.Title, "active": t.Active})
+		tabs = append(tabs, map[string]any{"index": t.Index, "url": audit.URL(t.URL), "title": audit.Title(t.Title, t.URL), "active": t.Active})
 	}
 	out["tabs"] = tabs
 	grants := []map[string]any{}
