@@ -108,19 +108,25 @@ func (m *Manager) UploadFile(ctx context.Context, c Caller, opts ActOptions, pat
 	if err != nil {
 		return nil, err
 	}
+	defer closeUploads(files)
 	opts.Intent.Upload = true
 	return m.act(ctx, c, actSpec{verb: "upload_file", opts: opts, usable: actUpload, on: onElement, watch: settleInput,
 		do: func(ctx context.Context, a *act) error {
-			list := make([]string, len(files))
-			for i, f := range files {
-				list[i] = f.Path
+			// The browser gets copies of the files checked, made from
+			// their open descriptors (uploads.go).
+			list, err := m.stageUploads(files)
+			if err != nil {
+				return err
 			}
 			n := a.loc.Node
 			if _, err := cdp.Call(ctx, a.b.conn.Session(n.Session), dom.SetFileInputFiles,
 				dom.SetFileInputFilesParams{Files: list, BackendNodeID: n.Backend}); err != nil {
 				return err
 			}
-			a.res.Element, a.res.Files = a.st.info(), files
+			a.res.Element = a.st.info()
+			for _, f := range files {
+				a.res.Files = append(a.res.Files, f.UploadedFile)
+			}
 			a.settle(ctx, lingerPress, n)
 			return nil
 		}})

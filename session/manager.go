@@ -348,6 +348,7 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 	defer m.life.Unlock()
 	if b != nil {
 		b.shutdownAndRelease()
+		m.clearUploads()
 	}
 	m.flushSuppressed(c.ID, "")
 	if b != nil || lost {
@@ -371,6 +372,7 @@ func (m *Manager) Shutdown() {
 	defer m.life.Unlock()
 	if b != nil {
 		b.shutdownAndRelease()
+		m.clearUploads()
 		m.flushSuppressed("", "")
 		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: map[string]any{"reason": "shutdown"}})
 	}

@@ -1,7 +1,10 @@
 package session
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,22 +13,37 @@ import (
 // Which local files a page may be handed. The seed has no rule: any path
 // the agent names is given to the page. lyrad keeps uploads inside the
 // operator's upload roots (LYRA_BROWSER_UPLOAD_ROOTS, by default the user's
-// home) and never from lyrad's data directory or from anything whose path
+// home) and never from lyrad's data directory, from anything whose path
 // inside its root has a dot component (~/.ssh/id_ed25519, ~/.aws/credentials,
-// ~/.netrc): keys and credentials live there, and a confused or steered
-// agent should not be able to attach them. Symlinks are resolved first, so
-// a link in the home pointing into ~/.ssh is judged by where it leads.
+// ~/.netrc), from a platform's secret stores (~/Library/Keychains, Cookies
+// and Application Support on macOS, AppData on Windows), nor a file with
+// more than one hard link (one of its other names may be ~/.ssh/id_*):
+// keys and credentials live there, and a confused or steered agent should
+// not be able to attach them.
+//
+// The file is judged by what it is, not by its path: it is opened first
+// (without blocking, so a FIFO cannot hang the call), its real path is the
+// descriptor's, and the browser is handed a private copy made from that
+// descriptor (stageUploads), so a folder swapped for a symlink or a file
+// replaced after the check changes nothing the page receives.
 
-// checkUploads resolves paths and checks them against the rule, before
-// anything else happens. The answer lists the files, or an error envelope
-// naming the paths that are missing or refused.
-func (m *Manager) checkUploads(paths []string) ([]UploadedFile, error) {
+// checkedUpload is a file that passed the check, open until it is staged.
+type checkedUpload struct {
+	UploadedFile
+	f *os.File
+}
+
+// checkUploads opens paths and checks them against the rule, before
+// anything else happens. The answer holds the files open (closeUploads
+// closes them), or is an error envelope naming the paths that are missing
+// or refused.
+func (m *Manager) checkUploads(paths []string) ([]checkedUpload, error) {
 	if len(paths) == 0 {
 		return nil, newError(StatusError, "paths is empty: no file to attach",
 			`Pass the absolute paths of the files, e.g. paths=["/home/me/report.pdf"].`).with("argument", "paths")
 	}
-	var files []UploadedFile
-	var missing, refused []string
+	var files []checkedUpload
+	var missing, refused, linked []string
 	for _, p := range paths {
 		f, problem := m.checkUpload(p)
 		switch problem {
@@ -33,47 +51,139 @@ func (m *Manager) checkUploads(paths []string) ([]UploadedFile, error) {
 			files = append(files, f)
 		case "missing":
 			missing = append(missing, p)
+		case "linked":
+			linked = append(linked, p)
 		default:
 			refused = append(refused, p)
 		}
+	}
+	if len(missing)+len(refused)+len(linked) > 0 {
+		closeUploads(files)
 	}
 	if len(missing) > 0 {
 		return nil, newError(StatusError, fmt.Sprintf("%d of the paths are not files that can be read: nothing was attached", len(missing)),
 			"Check each path in missing (absolute paths to regular files), then call again with all of them.").
 			with("argument", "paths").with("missing", missing)
 	}
-	if len(refused) > 0 {
-		return nil, newError(StatusError, fmt.Sprintf("%d of the paths are outside what may be uploaded: nothing was attached", len(refused)),
-			"Files are uploaded only from "+strings.Join(m.uploadRoots(), ", ")+" (LYRA_BROWSER_UPLOAD_ROOTS), never from lyrad's data directory or from a dot directory or dotfile such as ~/.ssh; copy the file to an ordinary folder there first.").
-			with("argument", "paths").with("refused", refused)
+	if len(refused)+len(linked) > 0 {
+		e := newError(StatusError, fmt.Sprintf("%d of the paths are outside what may be uploaded: nothing was attached", len(refused)+len(linked)),
+			"Files are uploaded only from "+strings.Join(m.uploadRoots(), ", ")+" (LYRA_BROWSER_UPLOAD_ROOTS), never from lyrad's data directory, a dot directory or dotfile such as ~/.ssh, or a secret store such as ~/Library/Keychains, and never a file with other hard links; copy the file to an ordinary folder there first.").
+			with("argument", "paths").with("refused", append(refused, linked...))
+		if len(linked) > 0 {
+			e = e.with("hard_linked", linked)
+		}
+		return nil, e
 	}
 	return files, nil
 }
 
-// checkUpload resolves one path: "" when it may be uploaded, "missing" when
-// it is no regular file, "refused" when the rule keeps it.
-func (m *Manager) checkUpload(p string) (UploadedFile, string) {
+// checkUpload opens and judges one path: "" when it may be uploaded,
+// "missing" when it is no regular file, "linked" when it has other hard
+// links, "refused" when the rule keeps it.
+func (m *Manager) checkUpload(p string) (checkedUpload, string) {
 	if !filepath.IsAbs(p) {
-		return UploadedFile{}, "missing"
+		return checkedUpload{}, "missing"
 	}
-	real, err := filepath.EvalSymlinks(p)
+	f, err := openNoBlock(p)
 	if err != nil {
-		return UploadedFile{}, "missing"
+		return checkedUpload{}, "missing"
 	}
-	st, err := os.Stat(real)
+	keep := false
+	defer func() {
+		if !keep {
+			f.Close()
+		}
+	}()
+	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return UploadedFile{}, "missing"
+		return checkedUpload{}, "missing"
+	}
+	real, err := openedPath(f, p, st)
+	if err != nil {
+		return checkedUpload{}, "missing"
 	}
 	if !m.uploadAllowed(real) {
-		return UploadedFile{}, "refused"
+		return checkedUpload{}, "refused"
 	}
-	return UploadedFile{Name: filepath.Base(real), Path: real, Bytes: st.Size()}, ""
+	if hardLinks(st) > 1 {
+		return checkedUpload{}, "linked"
+	}
+	keep = true
+	return checkedUpload{UploadedFile: UploadedFile{Name: filepath.Base(real), Path: real, Bytes: st.Size()}, f: f}, ""
+}
+
+func closeUploads(files []checkedUpload) {
+	for _, f := range files {
+		if f.f != nil {
+			f.f.Close()
+		}
+	}
+}
+
+// stageUploads copies each file, from its open descriptor, into a folder of
+// its own in the private uploads folder, under its own name, and answers the
+// copies' paths: what the browser reads when the page sends the form.
+// The copies live as long as lyrad does (clearUploads at start and stop).
+func (m *Manager) stageUploads(files []checkedUpload) ([]string, error) {
+	base := m.uploadsDir()
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return nil, err
+	}
+	var id [8]byte
+	rand.Read(id[:])
+	dir := filepath.Join(base, hex.EncodeToString(id[:]))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, err
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		sub := filepath.Join(dir, fmt.Sprint(i))
+		if err := os.Mkdir(sub, 0o700); err != nil {
+			return nil, err
+		}
+		dst := filepath.Join(sub, f.Name)
+		w, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		if _, err := f.f.Seek(0, io.SeekStart); err == nil {
+			_, err = io.Copy(w, f.f)
+		}
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("copying %s for the browser: %w", f.Path, err)
+		}
+		out[i] = dst
+	}
+	return out, nil
+}
+
+// uploadsDir holds the copies handed to the browser: inside the data dir
+// (private, 0700), or the system's temporary directory without one.
+func (m *Manager) uploadsDir() string {
+	if m.cfg.DataDir == "" {
+		return filepath.Join(os.TempDir(), fmt.Sprintf("lyrad-uploads-%d", os.Getpid()))
+	}
+	return filepath.Join(m.cfg.DataDir, "uploads")
+}
+
+// clearUploads removes the copies of earlier uploads.
+func (m *Manager) clearUploads() {
+	os.RemoveAll(m.uploadsDir())
 }
 
 // uploadAllowed: real (symlinks resolved) lies in an upload root, not in
-// the data directory, and has no dot component below its root.
+// the data directory, and has no dot component below its root nor a
+// platform secret store's folder in its path.
 func (m *Manager) uploadAllowed(real string) bool {
 	if d := resolvedDir(m.cfg.DataDir); d != "" && within(real, d) {
+		return false
+	}
+	if secretStore(real) {
 		return false
 	}
 	for _, root := range m.uploadRoots() {
@@ -93,6 +203,37 @@ func (m *Manager) uploadAllowed(real string) bool {
 		}
 		if !dotted {
 			return true
+		}
+	}
+	return false
+}
+
+// secretStores are folders where platforms keep passwords, keys and
+// cookies without a dot in their names: macOS's keychains, cookie jars and
+// application data (browser profiles), Windows' AppData.
+var secretStores = [][]string{
+	{"Library", "Keychains"}, {"Library", "Cookies"}, {"Library", "Application Support"},
+	{"Library", "Containers"}, {"Library", "Group Containers"}, {"AppData"},
+}
+
+// secretStore: some run of p's components is a secret store's.
+func secretStore(p string) bool {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(p)), "/")
+	for i := range parts {
+		for _, s := range secretStores {
+			if i+len(s) > len(parts) {
+				continue
+			}
+			match := true
+			for j, c := range s {
+				if !strings.EqualFold(parts[i+j], c) {
+					match = false
+					break
+				}
+			}
+			if match {
+				return true
+			}
 		}
 	}
 	return false
