@@ -24,6 +24,7 @@ import (
 
 	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/datadir"
+	"github.com/lyrad/lyrad/internal/proc"
 )
 
 // Status of one check.
@@ -255,7 +256,7 @@ func CheckDaemonListeners(pid int) Check {
 // The lock file is read, never locked (datadir.Dir.DaemonHolder).
 func daemonRunning(data datadir.Dir) int {
 	pid := data.DaemonHolder()
-	if pid == 0 || !alive(pid) {
+	if pid == 0 || !proc.Alive(pid) {
 		return 0
 	}
 	return pid

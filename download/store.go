@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lyrad/lyrad/internal/proc"
 )
 
 const (
@@ -109,7 +111,7 @@ func (s *Store) clearLeftovers() {
 			}
 		case e.IsDir() && p != s.incoming && strings.HasPrefix(e.Name(), incomingPrefix+"-"):
 			pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), incomingPrefix+"-"))
-			if err == nil && pid > 0 && !alive(pid) {
+			if err == nil && pid > 0 && !proc.Alive(pid) {
 				_ = os.RemoveAll(p)
 			}
 		}

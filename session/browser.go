@@ -339,6 +339,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		return nil, err
 	}
 	m.clearUploads() // an earlier browser's copies
+	m.clearDeadTempDirs()
 	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{
 		OnMessageDropped: func(size int64) {
 			if g := guarded.Load(); g != nil {

@@ -5,13 +5,16 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
+	"go.uber.org/zap"
 
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/download"
+	"github.com/lyrad/lyrad/internal/proc"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -116,4 +119,23 @@ func (m *Manager) browserTempDir() string {
 		return ""
 	}
 	return filepath.Join(m.cfg.DataDir, ".tmp-"+strconv.Itoa(os.Getpid()))
+}
+
+// clearDeadTempDirs removes the temporary directories of lyrads that are
+// gone (one killed leaves its own; a browser's partial downloads and blobs
+// may be in it).
+func (m *Manager) clearDeadTempDirs() {
+	if m.cfg.DataDir == "" {
+		return
+	}
+	dirs, _ := filepath.Glob(filepath.Join(m.cfg.DataDir, ".tmp-*"))
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), ".tmp-"))
+		if err != nil || pid == os.Getpid() || proc.Alive(pid) {
+			continue
+		}
+		if err := os.RemoveAll(d); err != nil {
+			m.log.Warn("could not remove a dead lyrad's temporary directory", zap.String("dir", d), zap.Error(err))
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lyrad/lyrad/datadir"
+	"github.com/lyrad/lyrad/internal/proc"
 	"github.com/lyrad/lyrad/transport"
 )
 
@@ -28,7 +29,7 @@ func readDaemonState(d datadir.Dir) daemonState {
 	s := daemonState{DataDir: d.Root()}
 	if pid := d.DaemonHolder(); pid > 0 {
 		s.PID = pid
-		s.Running = processAlive(pid)
+		s.Running = proc.Alive(pid)
 		s.Stale = !s.Running
 	}
 	if fi, err := os.Stat(d.Socket()); err == nil && fi.Mode()&fs.ModeSocket != 0 && s.Running {
@@ -43,7 +44,7 @@ func readDaemonState(d datadir.Dir) daemonState {
 		}
 		if json.Unmarshal(b, &rec) == nil && rec.PID > 0 {
 			s.BrowserPID = rec.PID
-			s.Browser = processAlive(rec.PID)
+			s.Browser = proc.Alive(rec.PID)
 		}
 	}
 	return s
