@@ -15,7 +15,7 @@ import (
 // (--disable-blink-features=AutomationControlled keeps navigator.webdriver
 // false.)
 var tellingSwitches = []string{
-	"--enable-automation", // the "controlled by automated test software" infobar, which takes its height from the page
+	"--enable-automation",         // the "controlled by automated test software" infobar, which takes its height from the page
 	"--enable-unsafe-swiftshader", // software WebGL: a renderer the user's own browser does not report
 	"--use-gl=swiftshader",
 	"--use-angle=swiftshader",
