@@ -70,13 +70,13 @@ func (d *daemon) admin(ctx context.Context, req map[string]any) map[string]any {
 // cmdAdmin runs `lyrad takeover [reason]` and `lyrad resume`.
 func cmdAdmin(verb string, args []string, stdout, stderr io.Writer) int {
 	var reason string
-	o, ok := parse(verb, args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse(verb, args, stderr, false, func(fs *flag.FlagSet) {
 		if verb == "takeover" {
 			fs.StringVar(&reason, "reason", "", "what you are doing (shown to the agent)")
 		}
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()

@@ -85,7 +85,7 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		session, kind, state string
 		since                string
 	)
-	o, ok := parse("audit", args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse("audit", args, stderr, false, func(fs *flag.FlagSet) {
 		fs.BoolVar(&jsonOut, "json", false, "print the rows as JSON lines, as written")
 		fs.StringVar(&session, "session", "", "only this session (an id or its first characters)")
 		fs.StringVar(&kind, "kind", "", "only these kinds, comma-separated (tool, guard, session, browser, consent, ...)")
@@ -94,8 +94,8 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		fs.BoolVar(&follow, "f", false, "follow: keep printing rows as they are appended, until interrupted")
 		fs.BoolVar(&follow, "follow", false, "same as -f")
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	t, err := parseSince(since, time.Now())
 	if err != nil {

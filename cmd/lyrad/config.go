@@ -98,6 +98,7 @@ type options struct {
 	port           int
 	flagHeadful    bool
 	flagHead       bool
+	set            map[string]bool // the flags given on the command line
 }
 
 func registerFlags(fs *flag.FlagSet, o *options, serve bool) {
@@ -182,6 +183,9 @@ func (o *options) resolve() error {
 	}
 	if err := o.resolveDownloads(); err != nil {
 		return err
+	}
+	if o.set["port"] && !o.http {
+		return errors.New("--port is the HTTP port: give --http --port N (without --http, MCP is served on the data directory's socket only)")
 	}
 	if o.port < 0 || o.port > 65535 {
 		return fmt.Errorf("--port %d: use 0-65535", o.port)

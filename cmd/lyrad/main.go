@@ -50,8 +50,8 @@ Usage:
   lyrad audit [--json] [-f] [--session ID] [--kind K] [--status S] [--since 1m|RFC3339]
                                              the audit trail as a table (or JSON lines); -f follows
   lyrad mcp-config [--http] [flags]          the JSON block for an MCP client's settings
-  lyrad service install [--dry-run]|uninstall|status
-                                             lyrad serve as a systemd user unit / launchd agent
+  lyrad service install [--dry-run] [--http [--port N]] [flags]|uninstall|status
+                                             lyrad serve as a systemd user unit / launchd agent, with these flags
   lyrad status [--json] [flags]              is a daemon serving the data dir: pid, socket, HTTP, browser
   lyrad version
 
@@ -120,26 +120,33 @@ func versionString() string {
 	return "dev"
 }
 
-func parse(name string, args []string, stderr io.Writer, serve bool, extra func(*flag.FlagSet)) (*options, bool) {
+// parse reads a command's flags (serve: serve's own too, --http and
+// --port) and resolves the settings. nil options: the command exits with
+// code, 0 after --help (the flags printed), 2 after a usage error.
+func parse(name string, args []string, stderr io.Writer, serve bool, extra func(*flag.FlagSet)) (*options, int) {
 	fs := flag.NewFlagSet("lyrad "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &options{}
+	o := &options{set: map[string]bool{}}
 	registerFlags(fs, o, serve)
 	if extra != nil {
 		extra(fs)
 	}
 	if err := fs.Parse(args); err != nil {
-		return nil, false
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "lyrad %s: unexpected argument %q\n", name, fs.Arg(0))
-		return nil, false
+		return nil, 2
 	}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	if err := o.resolve(); err != nil {
 		fmt.Fprintf(stderr, "lyrad %s: %v\n", name, err)
-		return nil, false
+		return nil, 2
 	}
-	return o, true
+	return o, 0
 }
 
 // newLogger writes JSON to stderr or --log-file; never to stdout, which is
@@ -225,9 +232,9 @@ func signals() (context.Context, context.CancelFunc) {
 }
 
 func cmdServe(args []string, stderr io.Writer) int {
-	o, ok := parse("serve", args, stderr, true, nil)
-	if !ok {
-		return 2
+	o, code := parse("serve", args, stderr, true, nil)
+	if o == nil {
+		return code
 	}
 	log, closeLog, err := newLogger(o, stderr)
 	if err != nil {
@@ -304,9 +311,9 @@ func cmdServe(args []string, stderr io.Writer) int {
 }
 
 func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, ok := parse("stdio", args, stderr, false, nil)
-	if !ok {
-		return 2
+	o, code := parse("stdio", args, stderr, false, nil)
+	if o == nil {
+		return code
 	}
 	log, closeLog, err := newLogger(o, stderr)
 	if err != nil {

@@ -38,11 +38,11 @@ func dataDirArgs(dir string) []string {
 
 func cmdMCPConfig(args []string, stdout, stderr io.Writer) int {
 	var useHTTP bool
-	o, ok := parse("mcp-config", args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse("mcp-config", args, stderr, false, func(fs *flag.FlagSet) {
 		fs.BoolVar(&useHTTP, "http", false, "the running `lyrad serve --http`'s URL and token instead of a command")
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	var server map[string]any
 	if useHTTP {

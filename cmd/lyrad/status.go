@@ -63,11 +63,11 @@ func readStatus(d datadir.Dir) statusReport {
 // does (as systemctl status and LSB scripts do).
 func cmdStatus(args []string, stdout, stderr io.Writer) int {
 	var jsonOut bool
-	o, ok := parse("status", args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse("status", args, stderr, false, func(fs *flag.FlagSet) {
 		fs.BoolVar(&jsonOut, "json", false, "print one JSON object instead of text")
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	r := readStatus(o.data())
 	if r.Running {
