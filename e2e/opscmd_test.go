@@ -201,3 +201,35 @@ func TestOpsCommandsOnARunningDaemon(t *testing.T) {
 		t.Errorf("mcp-config --http: %+v, want %s with the daemon's token", h, l.httpURL)
 	}
 }
+
+// TestSessionIDsUniqueAcrossRuns: two in-process `lyrad stdio` runs on one
+// data directory, one after the other, leave two session ids in its trail
+// (each run numbers its sessions from 1), and `lyrad audit --session`
+// picks one run's rows only.
+func TestSessionIDsUniqueAcrossRuns(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 2; i++ {
+		cs := connectStdio(t, dir, proto2026)
+		wantStatus(t, call(t, cs, "list_downloads", nil), "ok")
+		cs.Close()
+		// The run ends (the lock goes) before the next starts: otherwise
+		// the second would relay to the first.
+		waitFor(t, "the run to release the data directory", 30*time.Second, func() bool {
+			_, _, code := runOps(t, lyradBin, dir, "status")
+			return code == 3
+		})
+	}
+	out, errOut, code := runOps(t, lyradBin, dir, "audit", "--json", "--kind", "tool")
+	if code != 0 {
+		t.Fatalf("audit: %d %s", code, errOut)
+	}
+	rows := auditJSON(t, out)
+	if len(rows) != 2 || rows[0]["session"] == rows[1]["session"] {
+		t.Fatalf("the two runs' tool rows: %v", rows)
+	}
+	first, _ := rows[0]["session"].(string)
+	out, _, _ = runOps(t, lyradBin, dir, "audit", "--json", "--session", first)
+	if got := auditJSON(t, out); len(got) == 0 || slices.ContainsFunc(got, func(r map[string]any) bool { return r["session"] != first }) {
+		t.Errorf("--session %s: %v", first, got)
+	}
+}

@@ -132,7 +132,7 @@ func recentLine(m map[string]any, now time.Time) string {
 	if t, err := time.Parse(time.RFC3339Nano, str(m["ts"])); err == nil {
 		ago = now.Sub(t).Round(time.Second).String() + " ago"
 	}
-	s := fmt.Sprintf("%s, session %s", ago, cut(str(m["session"]), 12))
+	s := fmt.Sprintf("%s, session %s", ago, cut(str(m["session"]), 16))
 	for _, k := range []string{"tool", "status", "client", "front_door", "origin", "capability"} {
 		if v := str(m[k]); v != "" {
 			s += " " + k + "=" + v
@@ -156,7 +156,7 @@ func askLive(d datadir.Dir, r *statusReport) {
 
 func writeLive(w io.Writer, r statusReport) {
 	if d, ok := r.Driver.(map[string]any); ok {
-		fmt.Fprintf(w, "driver:    %v via %v (session %v), idle %vs\n", d["client"], d["front_door"], cut(str(d["session"]), 12), d["idle_s"])
+		fmt.Fprintf(w, "driver:    %v via %v (session %v), idle %vs\n", d["client"], d["front_door"], cut(str(d["session"]), 16), d["idle_s"])
 	} else {
 		fmt.Fprintln(w, "driver:    none")
 	}
