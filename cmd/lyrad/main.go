@@ -256,28 +256,40 @@ func cmdServe(args []string, stderr io.Writer) int {
 	ctx, stop := signals()
 	defer stop()
 
-	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: log}, versionString())
-	d.serveAdmin(ctx)
+	// Every front door is bound before a word is printed: a port that is
+	// taken fails the start with nothing said to be serving.
+	var (
+		hl   net.Listener
+		port int
+		tok  string
+	)
+	if o.http {
+		if hl, port, err = transport.ListenHTTP(o.port); err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				fmt.Fprintf(stderr, "lyrad serve: --port %d: 127.0.0.1:%d is taken by another program (%v). Stop it, or give another --port (0 picks a free one).\n", o.port, o.port, err)
+			} else {
+				fmt.Fprintf(stderr, "lyrad serve: --port %d: %v\n", o.port, err)
+			}
+			return 1
+		}
+		defer hl.Close()
+		if tok, err = transport.LoadToken(d.data.Token()); err != nil {
+			fmt.Fprintln(stderr, "lyrad serve: token:", err)
+			return 1
+		}
+	}
 	ln, err := transport.ListenSocket(d.data.Socket())
 	if err != nil {
 		fmt.Fprintln(stderr, "lyrad serve: socket:", err)
 		return 1
 	}
+	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: log}, versionString())
+	d.serveAdmin(ctx)
 	errs := make(chan error, 2)
 	go func() { errs <- transport.ServeSocket(ctx, srv, ln, log) }()
 	fmt.Fprintf(stderr, "lyrad %s serving MCP on %s (connect with: lyrad stdio --data-dir %s)\n", versionString(), d.data.Socket(), o.dataDir)
 
 	if o.http {
-		tok, err := transport.LoadToken(d.data.Token())
-		if err != nil {
-			fmt.Fprintln(stderr, "lyrad serve: token:", err)
-			return 1
-		}
-		hl, port, err := transport.ListenHTTP(o.port)
-		if err != nil {
-			fmt.Fprintln(stderr, "lyrad serve: http:", err)
-			return 1
-		}
 		hs := &http.Server{Handler: transport.HTTPHandler(srv, tok, port, o.httpSessionTimeout), ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := hs.Serve(hl); err != nil && !errors.Is(err, http.ErrServerClosed) {
