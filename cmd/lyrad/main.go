@@ -56,7 +56,8 @@ Usage:
   lyrad version
 
 Flags (also LYRA_BROWSER_* environment variables; see README):
-  --data-dir DIR   --headless | --no-headless   --chrome PATH|CHANNEL   --log-file FILE   --log-level LEVEL
+  --client vega|hermes|generic   --data-dir DIR   --headless | --no-headless   --chrome PATH|CHANNEL
+  --log-file FILE   --log-level LEVEL
 `
 
 func main() {

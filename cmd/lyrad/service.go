@@ -109,12 +109,12 @@ func cmdService(args []string, stdout, stderr io.Writer) int {
 
 // serveArgs are the arguments of the `lyrad serve` the unit runs: the data
 // directory when it is not the default, and serve's flags as they were
-// given (--http, --port, --headless or --no-headless, --chrome, --log-level,
+// given (--client, --http, --port, --headless or --no-headless, --chrome, --log-level,
 // --log-file), paths made absolute: the service manager starts it in
 // another directory. The environment is not written: the unit runs with
 // the service manager's.
 func (o *options) serveArgs() ([]string, error) {
-	args := dataDirArgs(o.dataDir)
+	args := o.hostArgs()
 	if o.http {
 		args = append(args, "--http")
 		if o.set["port"] {
