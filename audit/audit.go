@@ -47,6 +47,10 @@ type Row struct {
 	Extra      map[string]any `json:"-"` // merged flat; keys colliding with the fields above are ignored
 }
 
+// Kinds are the kinds of row lyrad writes (Row.Kind), for readers that
+// filter on them; a test keeps the list whole.
+var Kinds = []string{"tool", "guard", "send", "session", "browser", "consent", "takeover", "download", "ask_user", "suppressed", "guard_lost", "audit"}
+
 // rowFields has Row's layout without its methods, so MarshalJSON can use the
 // default encoder for the fixed fields without recursing into itself.
 type rowFields Row

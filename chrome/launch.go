@@ -62,6 +62,13 @@ type LaunchOptions struct {
 	TempDir string
 }
 
+// The screen and window a headless browser reports (--screen-info,
+// --window-size): the most common desktop screen.
+const (
+	headlessScreen = "1920x1080"
+	headlessWindow = "1920,1080"
+)
+
 // socketTail is what the browser appends to TMPDIR for its singleton
 // socket: /<product id>.XXXXXX/SingletonSocket, the longest of Chromium's
 // (org.chromium.Chromium, 45 bytes in all), Chrome's and Edge's, with room
@@ -286,8 +293,12 @@ func launchArgs(o LaunchOptions) []string {
 		"--profile-directory=" + profileSubdir,
 		"--no-first-run",
 		"--no-default-browser-check",
+		// navigator.webdriver false, as in the Chrome a person opens. No
+		// --enable-automation: its "controlled by automated test software"
+		// infobar is in no person's Chrome, and takes its height from the
+		// page (the window is lyrad's to show: request_takeover's overlay
+		// says who holds it).
 		"--disable-blink-features=AutomationControlled",
-		"--enable-automation", // the infobar tells the person at the window what is going on
 		"--disable-background-networking",
 		"--disable-component-update",
 		"--disable-sync",
@@ -302,7 +313,11 @@ func launchArgs(o LaunchOptions) []string {
 		args = append(args, "--no-sandbox")
 	}
 	if o.Headless {
-		args = append(args, "--headless") // the new headless mode: the full browser, no window
+		// The new headless mode: the full browser, no window. Its screen
+		// and window are 800x600 unless told, a size no desktop has had
+		// for twenty years: a common one instead (the window as a
+		// maximised one, inside the screen).
+		args = append(args, "--headless", "--screen-info={"+headlessScreen+"}", "--window-size="+headlessWindow)
 	}
 	if o.UserAgent != "" {
 		args = append(args, "--user-agent="+o.UserAgent)

@@ -143,6 +143,22 @@ func Run(ctx context.Context, o Options) Report {
 	return r
 }
 
+// notFoundFix is the fix for a browser that was not found: what was asked
+// for is missing, which need not mean that no browser is installed.
+func notFoundFix(o Options) string {
+	other := ""
+	if f, err := chrome.Find("", ""); err == nil {
+		other = " (" + f.Path + " is installed: leave --chrome and LYRA_BROWSER_CHANNEL unset to use it)"
+	}
+	switch {
+	case o.Executable != "":
+		return "give --chrome (or LYRA_BROWSER_CHANNEL) the path of an installed browser: " + o.Executable + " is not one" + other
+	case o.Channel != "":
+		return "install the " + o.Channel + " channel, or name another in --chrome (LYRA_BROWSER_CHANNEL)" + other
+	}
+	return "install Chromium (apt-get install chromium), Google Chrome or Microsoft Edge, or point --chrome (LYRA_BROWSER_CHANNEL) at one"
+}
+
 // checkBrowser finds the browser, launches a throwaway one the way lyrad
 // does, and checks its debugging port from the outside. The profile checks
 // ride along because the throwaway profile exists only while it runs.
@@ -153,7 +169,7 @@ func checkBrowser(ctx context.Context, o Options, headless bool, info *BrowserIn
 	}
 	found, err := chrome.Find(o.Channel, o.Executable)
 	if err != nil {
-		out := []Check{fail(NameBrowserFound, err.Error(), "install Chromium: apt-get install chromium, or set LYRA_BROWSER_CHANNEL")}
+		out := []Check{fail(NameBrowserFound, err.Error(), notFoundFix(o))}
 		out = append(out, skip(NameBrowserStarted, noBrowser))
 		out = append(out, skipPort(noBrowser)...)
 		return append(out, CheckActivePortAbsent(profiles...), CheckProfileMode(profiles...))
@@ -161,7 +177,7 @@ func checkBrowser(ctx context.Context, o Options, headless bool, info *BrowserIn
 	info.Path, info.Channel = found.Path, found.Channel
 	ver, err := chrome.Version(ctx, found.Path)
 	if err != nil {
-		out := []Check{fail(NameBrowserFound, err.Error(), "install Chromium: apt-get install chromium, or set LYRA_BROWSER_CHANNEL")}
+		out := []Check{fail(NameBrowserFound, err.Error(), "reinstall the browser at "+found.Path+", or point --chrome (LYRA_BROWSER_CHANNEL) at another")}
 		out = append(out, skip(NameBrowserStarted, "the browser does not run"))
 		out = append(out, skipPort("the browser does not run")...)
 		return append(out, CheckActivePortAbsent(profiles...), CheckProfileMode(profiles...))

@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/transport"
 )
@@ -319,5 +320,23 @@ func TestReport(t *testing.T) {
 		if _, ok := back[k]; !ok {
 			t.Errorf("JSON lacks %q: %s", k, b.String())
 		}
+	}
+}
+
+// TestBrowserNotFoundFix: a --chrome path that is not there is named in the
+// fix, which does not say to install Chromium when a browser is installed.
+func TestBrowserNotFoundFix(t *testing.T) {
+	var info BrowserInfo
+	out := checkBrowser(context.Background(), Options{Executable: "/nonexistent/chrome"}, true, &info, nil)
+	c := out[0]
+	if c.Name != NameBrowserFound || c.Status != Fail || !strings.Contains(c.Fix, "/nonexistent/chrome") {
+		t.Fatalf("%+v", c)
+	}
+	if f, err := chrome.Find("", ""); err == nil && (strings.Contains(c.Fix, "install Chromium") || !strings.Contains(c.Fix, f.Path)) {
+		t.Errorf("fix with %s installed: %q", f.Path, c.Fix)
+	}
+	out = checkBrowser(context.Background(), Options{Channel: "chrome-canary"}, true, &info, nil)
+	if _, err := chrome.Find("chrome-canary", ""); err != nil && !strings.Contains(out[0].Fix, "chrome-canary") {
+		t.Errorf("channel fix: %q", out[0].Fix)
 	}
 }

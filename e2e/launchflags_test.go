@@ -12,10 +12,10 @@ import (
 // may be in lyrad's launch. A plain baseline (plainArgs) would show some of
 // them as a difference; this list names them outright, so a switch added to
 // the chrome package fails here even where the probe page cannot tell.
-// (--enable-automation is lyrad's on purpose: the infobar tells the person
-// at the window; --disable-blink-features=AutomationControlled keeps
-// navigator.webdriver false.)
+// (--disable-blink-features=AutomationControlled keeps navigator.webdriver
+// false.)
 var tellingSwitches = []string{
+	"--enable-automation",         // the "controlled by automated test software" infobar, which takes its height from the page
 	"--enable-unsafe-swiftshader", // software WebGL: a renderer the user's own browser does not report
 	"--use-gl=swiftshader",
 	"--use-angle=swiftshader",
@@ -81,6 +81,7 @@ func TestTells(t *testing.T) {
 		append(append([]string{}, good...), "--enable-unsafe-swiftshader"),
 		append(append([]string{}, good...), "--use-angle=swiftshader-webgl"),
 		append(append([]string{}, good...), "--headless=old"),
+		append(append([]string{}, good...), "--enable-automation"),
 		{"/usr/lib/chromium/chromium", "--headless", "about:blank"},
 	} {
 		if got := tells(bad); len(got) != 1 {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -199,5 +202,117 @@ func TestOpsCommandsOnARunningDaemon(t *testing.T) {
 	}
 	if h := cfg.MCPServers["lyrad"]; h.URL != l.httpURL || h.Headers["Authorization"] != "Bearer "+l.token {
 		t.Errorf("mcp-config --http: %+v, want %s with the daemon's token", h, l.httpURL)
+	}
+}
+
+// TestSessionIDsUniqueAcrossRuns: two in-process `lyrad stdio` runs on one
+// data directory, one after the other, leave two session ids in its trail
+// (each run numbers its sessions from 1), and `lyrad audit --session`
+// picks one run's rows only.
+func TestSessionIDsUniqueAcrossRuns(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 2; i++ {
+		cs := connectStdio(t, dir, proto2026)
+		wantStatus(t, call(t, cs, "list_downloads", nil), "ok")
+		cs.Close()
+		// The run ends (the lock goes) before the next starts: otherwise
+		// the second would relay to the first.
+		waitFor(t, "the run to release the data directory", 30*time.Second, func() bool {
+			_, _, code := runOps(t, lyradBin, dir, "status")
+			return code == 3
+		})
+	}
+	out, errOut, code := runOps(t, lyradBin, dir, "audit", "--json", "--kind", "tool")
+	if code != 0 {
+		t.Fatalf("audit: %d %s", code, errOut)
+	}
+	rows := auditJSON(t, out)
+	if len(rows) != 2 || rows[0]["session"] == rows[1]["session"] {
+		t.Fatalf("the two runs' tool rows: %v", rows)
+	}
+	first, _ := rows[0]["session"].(string)
+	out, _, _ = runOps(t, lyradBin, dir, "audit", "--json", "--session", first)
+	if got := auditJSON(t, out); len(got) == 0 || slices.ContainsFunc(got, func(r map[string]any) bool { return r["session"] != first }) {
+		t.Errorf("--session %s: %v", first, got)
+	}
+}
+
+// TestOperatorMessages: the command line speaks to the person at the
+// terminal, not to the agent, and says what is really wrong.
+func TestOperatorMessages(t *testing.T) {
+	needBrowser(t)
+	// status on a data directory nothing has used: no empty list.
+	unused := t.TempDir()
+	out, _, code := runOps(t, lyradBin, unused, "status")
+	if code != 3 || strings.Contains(out, "latest events:") || !strings.Contains(out, "no daemon runs; the audit trail records no event yet") {
+		t.Errorf("status on an unused data dir: exit %d\n%s", code, out)
+	}
+	// --port without --http.
+	if _, errOut, code := runOps(t, lyradBin, t.TempDir(), "serve", "--port", "8999"); code != 2 || !strings.Contains(errOut, "--http --port") {
+		t.Errorf("serve --port without --http: exit %d, %q", code, errOut)
+	}
+	// A taken port: named, and nothing said to be serving first.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := strconv.Itoa(taken.Addr().(*net.TCPAddr).Port)
+	_, errOut, code := runOps(t, lyradBin, t.TempDir(), "serve", "--http", "--port", port)
+	if code != 1 || strings.Contains(errOut, "serving") || !strings.Contains(errOut, "--port "+port) || !strings.Contains(errOut, "another --port") {
+		t.Errorf("serve on a taken port: exit %d\n%s", code, errOut)
+	}
+	// doctor names the --chrome that is missing, and does not say to
+	// install a browser that is installed.
+	out, _, code = runOps(t, lyradBin, t.TempDir(), "doctor", "--chrome", "/nonexistent/chrome")
+	if code != 1 || !strings.Contains(out, "/nonexistent/chrome is not one") || strings.Contains(out, "install Chromium") {
+		t.Errorf("doctor --chrome /nonexistent/chrome: exit %d\n%s", code, out)
+	}
+
+	// takeover with no browser open, then headless: operator's words.
+	l := startServe(t, "")
+	agentWords := []string{"open_browser", "Call ", "Do not wait", "carry on", "tell the user"}
+	takeover := func(want string) {
+		t.Helper()
+		_, errOut, code := runOps(t, lyradBin, l.dataDir, "takeover")
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("takeover: exit %d, %q, want %q", code, errOut, want)
+		}
+		for _, w := range agentWords {
+			if strings.Contains(errOut, w) {
+				t.Errorf("takeover tells the operator %q: %s", w, errOut)
+			}
+		}
+	}
+	takeover("no browser is open")
+	cs := l.connectHTTP(t, proto2026)
+	wantStatus(t, call(t, cs, "open_browser", nil), "ok")
+	takeover("runs headless")
+}
+
+// TestStatusShowsHeldWindow: during the reconnect grace no session drives,
+// but the window is kept for the client that left: status says so, with
+// the grace, where it said `driver: none`.
+func TestStatusShowsHeldWindow(t *testing.T) {
+	needBrowser(t)
+	l := startServe(t, "", "LYRA_BROWSER_RECONNECT_GRACE=300")
+	var asked atomic.Int32
+	first := connectRelayAs(t, l.dataDir, "e2e-held", &asked)
+	wantStatus(t, call(t, first, "open_browser", nil), "ok")
+	first.Close()
+	waitFor(t, "the driver's turn to be held", 20*time.Second, func() bool {
+		return len(rowsWhere(auditRows(t, l.dataDir), has{"kind": "session", "status": "held", "client": "e2e-held"})) == 1
+	})
+	out, _, code := runOps(t, lyradBin, l.dataDir, "status")
+	if code != 0 || !strings.Contains(out, "the window is held for e2e-held via stdio") || !strings.Contains(out, "reconnect grace (300s)") || !strings.Contains(out, "session_conflict") {
+		t.Errorf("status during the grace: exit %d\n%s", code, out)
+	}
+	out, _, _ = runOps(t, lyradBin, l.dataDir, "status", "--json")
+	var st struct {
+		Driver any            `json:"driver"`
+		Held   map[string]any `json:"held"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Driver != nil || st.Held["client"] != "e2e-held" || st.Held["grace_s"] != float64(300) {
+		t.Errorf("status --json during the grace (%v):\n%s", err, out)
 	}
 }

@@ -477,6 +477,17 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 	}
 	if pages := g.Pages(); len(pages) > 0 {
 		b.setActive(pages[0].ID)
+		// The startup tab is not focused until something brings it to
+		// the front (a person's click, or Chrome opening a URL it was
+		// given): without this document.hasFocus() is false in it, in
+		// no person's Chrome. A real focus, not an emulated one
+		// (Emulation.setFocusEmulationEnabled); Target.activateTarget
+		// selects the tab without focusing it.
+		fctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		if _, err := cdp.Call(fctx, conn.Session(pages[0].SessionID), cdppage.BringToFront, cdp.Empty{}); err != nil {
+			m.log.Warn("cannot bring the first tab to the front", zap.Error(err))
+		}
+		cancel()
 	}
 	return b, nil
 }

@@ -17,6 +17,18 @@ type Status struct {
 	Grants      []policy.LiveGrant
 	Takeover    *TakeoverStatus
 	GuardLost   bool
+	// Held: no session drives, but a driver that disconnected keeps its
+	// window and tabs for the reconnect grace; others get session_conflict.
+	Held *HeldStatus
+}
+
+// HeldStatus is a disconnected driver's turn kept for its client.
+type HeldStatus struct {
+	Session string // the session that ended
+	Client  string
+	Door    string
+	Since   time.Time // when it ended
+	Until   time.Time // when the grace ends and the window closes
 }
 
 // DriverStatus is the session that drives.
@@ -43,6 +55,9 @@ func (m *Manager) Status(ctx context.Context) Status {
 	if m.owner != "" {
 		c := m.ownerCaller
 		st.Driver = &DriverStatus{Session: m.owner, Client: c.Client, Door: c.Door, IdleFor: time.Since(m.lastUse).Round(time.Second)}
+	}
+	if h := m.hold; h != nil {
+		st.Held = &HeldStatus{Session: h.from, Client: h.client, Door: h.door, Since: h.since, Until: h.since.Add(m.cfg.ReconnectGrace)}
 	}
 	owner := m.owner
 	m.mu.Unlock()

@@ -11,6 +11,8 @@ package tools
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -289,6 +291,13 @@ func (r *registry) handedOff(id, message string) {
 	_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Logger: "lyrad", Data: message})
 }
 
+// randomTag is 8 random hex digits.
+func randomTag() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 func (r *registry) caller(ss *mcp.ServerSession) session.Caller {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -298,9 +307,14 @@ func (r *registry) caller(ss *mcp.ServerSession) session.Caller {
 	if id, ok := r.ids[ss]; ok {
 		return callerOf(ss, id)
 	}
+	// Unique across runs, so that the audit trail of one data directory
+	// never gives two sessions one id: the HTTP session's own id, else
+	// (stdio, the socket) 8 random hex digits.
 	id := fmt.Sprintf("mcp-%d", r.count.Add(1))
 	if sid := ss.ID(); sid != "" {
 		id += "-" + sid[:min(8, len(sid))]
+	} else {
+		id += "-" + randomTag()
 	}
 	r.ids[ss] = id
 	go func() {

@@ -70,13 +70,13 @@ func (d *daemon) admin(ctx context.Context, req map[string]any) map[string]any {
 // cmdAdmin runs `lyrad takeover [reason]` and `lyrad resume`.
 func cmdAdmin(verb string, args []string, stdout, stderr io.Writer) int {
 	var reason string
-	o, ok := parse(verb, args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse(verb, args, stderr, false, func(fs *flag.FlagSet) {
 		if verb == "takeover" {
 			fs.StringVar(&reason, "reason", "", "what you are doing (shown to the agent)")
 		}
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
@@ -96,13 +96,24 @@ func cmdAdmin(verb string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "No takeover was in force.")
 		}
 	default:
-		fmt.Fprintf(stderr, "lyrad %s: %v: %v\n", verb, out["status"], out["error"])
-		if h, _ := out["hint"].(string); h != "" {
-			fmt.Fprintln(stderr, h)
-		}
+		// The daemon's hints are written for the agent (call this tool,
+		// tell the user): the operator is told in their own terms.
+		fmt.Fprintf(stderr, "lyrad %s: %s\n", verb, operatorMessage(out))
 		return 1
 	}
 	return 0
+}
+
+// operatorMessage says what a refused takeover means to the person at the
+// terminal, and what they can do.
+func operatorMessage(out map[string]any) string {
+	switch out["status"] {
+	case session.StatusNotOpen:
+		return "no browser is open, so there is nothing to take over yet. It opens when the agent first uses it; run lyrad takeover once its window is up."
+	case session.StatusUnattended:
+		return "the browser runs headless: there is no window for you to take over. To share a window, restart lyrad with --no-headless (or LYRA_BROWSER_HEADLESS=false) in a desktop session."
+	}
+	return fmt.Sprintf("%v: %v", out["status"], out["error"])
 }
 
 // statusReply is the daemon's status as the admin socket answers it.
@@ -111,6 +122,11 @@ func statusReply(st session.Status) map[string]any {
 		"goroutines": runtime.NumGoroutine(), "fds": openFDs(), "heap_bytes": heapBytes()}
 	if d := st.Driver; d != nil {
 		out["driver"] = map[string]any{"session": d.Session, "client": d.Client, "front_door": d.Door, "idle_s": int(d.IdleFor.Seconds())}
+	}
+	if h := st.Held; h != nil {
+		out["held"] = map[string]any{"session": h.Session, "client": h.Client, "front_door": h.Door,
+			"ended_s_ago": int(time.Since(h.Since).Seconds()), "grace_s": int(h.Until.Sub(h.Since).Round(time.Second).Seconds()),
+			"closes_in_s": max(0, int(time.Until(h.Until).Seconds()))}
 	}
 	tabs := []map[string]any{}
 	for _, t := range st.Tabs {

@@ -9,18 +9,20 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+
+	"github.com/lyrad/lyrad/audit"
 )
 
 // auditFilter is what `lyrad audit` keeps of the trail.
 type auditFilter struct {
-	session string   // prefix of the row's session: the table shows ids cut short
+	session string   // the row's session exactly; ending in *, its first characters
 	kinds   []string // any of; empty keeps all
 	status  []string // any of; empty keeps all
 	since   time.Time
 }
 
 func (f auditFilter) keep(r auditRow) bool {
-	if f.session != "" && !strings.HasPrefix(str(r.m["session"]), f.session) {
+	if f.session != "" && !matchSession(str(r.m["session"]), f.session) {
 		return false
 	}
 	if len(f.kinds) > 0 && !oneOf(str(r.m["kind"]), f.kinds) {
@@ -36,6 +38,15 @@ func (f auditFilter) keep(r auditRow) bool {
 		}
 	}
 	return true
+}
+
+// matchSession: id is want, or starts with want's characters before a
+// final *. mcp-1 is not mcp-10.
+func matchSession(id, want string) bool {
+	if p, ok := strings.CutSuffix(want, "*"); ok {
+		return strings.HasPrefix(id, p)
+	}
+	return id == want
 }
 
 func oneOf(s string, set []string) bool {
@@ -85,17 +96,17 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		session, kind, state string
 		since                string
 	)
-	o, ok := parse("audit", args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse("audit", args, stderr, false, func(fs *flag.FlagSet) {
 		fs.BoolVar(&jsonOut, "json", false, "print the rows as JSON lines, as written")
-		fs.StringVar(&session, "session", "", "only this session (an id or its first characters)")
+		fs.StringVar(&session, "session", "", "only this session: its id exactly, or its first characters followed by * (mcp-1*)")
 		fs.StringVar(&kind, "kind", "", "only these kinds, comma-separated (tool, guard, session, browser, consent, ...)")
 		fs.StringVar(&state, "status", "", "only these statuses, comma-separated (ok, blocked, ...)")
 		fs.StringVar(&since, "since", "", "only rows from this long ago (1m, 2h) or from this RFC3339 time on")
 		fs.BoolVar(&follow, "f", false, "follow: keep printing rows as they are appended, until interrupted")
 		fs.BoolVar(&follow, "follow", false, "same as -f")
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	t, err := parseSince(since, time.Now())
 	if err != nil {
@@ -103,6 +114,11 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f := auditFilter{session: session, kinds: splitList(kind), status: splitList(state), since: t}
+	for _, k := range f.kinds {
+		if !oneOf(k, audit.Kinds) {
+			fmt.Fprintf(stderr, "lyrad audit: warning: no row is of kind %q (the kinds: %s)\n", k, strings.Join(audit.Kinds, ", "))
+		}
+	}
 	ctx, stop := signals()
 	defer stop()
 	return runAudit(ctx, o.data().Audit(), f, jsonOut, follow, stdout, stderr)

@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lyrad/lyrad/audit"
 )
 
 // auditDir makes a data dir whose trail holds rows (one JSON object each)
@@ -71,7 +76,9 @@ func TestAuditFiltersAndTornLine(t *testing.T) {
 		{nil, 4},
 		{[]string{"--kind", "tool"}, 3},
 		{[]string{"--kind", "tool,guard"}, 4},
-		{[]string{"--session", "bbbb"}, 2},
+		{[]string{"--session", "bbbb*"}, 2},
+		{[]string{"--session", "bbbb2222"}, 2},
+		{[]string{"--session", "bbbb"}, 0},
 		{[]string{"--status", "ok"}, 2},
 		{[]string{"--since", "1m"}, 3},
 		{[]string{"--kind", "tool", "--since", "1m"}, 2},
@@ -199,5 +206,66 @@ func TestParseSince(t *testing.T) {
 	}
 	if got, _ := parseSince("2026-12-01T07:00:00Z", now); !got.Equal(now.Add(-time.Hour)) {
 		t.Errorf("RFC3339: %v", got)
+	}
+}
+
+// TestAuditSessionExactNewlinesUnknownKind: --session mcp-1 is mcp-1 and
+// not mcp-10 (mcp-1* is both); a row whose values hold newlines is one
+// line of the table; a kind no row has warns.
+func TestAuditSessionExactNewlinesUnknownKind(t *testing.T) {
+	q := row(time.Second, "consent", "mcp-1", "denied")
+	q["question"] = "Allow this?\nline two\r\x1b[2J"
+	q["tool"] = "nav\nigate"
+	dir := auditDir(t, "",
+		row(3*time.Second, "tool", "mcp-1", "ok"),
+		row(2*time.Second, "tool", "mcp-10", "ok"),
+		row(2*time.Second, "tool", "mcp-19-3f9a2c1b", "ok"),
+		q,
+	)
+	for _, c := range []struct {
+		session string
+		want    int
+	}{{"mcp-1", 2}, {"mcp-1*", 4}, {"mcp-10", 1}, {"mcp-19*", 1}, {"mcp-19", 0}} {
+		_, out, _ := runCmd(t, "audit", "--data-dir", dir, "--json", "--session", c.session)
+		if got := len(jsonLines(t, out)); got != c.want {
+			t.Errorf("--session %s: %d rows, want %d", c.session, got, c.want)
+		}
+	}
+	code, out, errOut := runCmd(t, "audit", "--data-dir", dir, "--session", "mcp-1")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[2], `question=Allow this?\nline two\r\x1b[2J`) || !strings.Contains(lines[2], `nav\nigate`) {
+		t.Errorf("table: exit %d, %d lines (want a header and 2 rows), stderr %q:\n%s", code, len(lines), errOut, out)
+	}
+	code, out, errOut = runCmd(t, "audit", "--data-dir", dir, "--kind", "tool,nope")
+	if code != 0 || !strings.Contains(errOut, `"nope"`) || strings.Contains(errOut, `"tool"`) || len(strings.Split(strings.TrimSpace(out), "\n")) != 4 {
+		t.Errorf("--kind tool,nope: exit %d, stderr %q\n%s", code, errOut, out)
+	}
+}
+
+// TestAuditKindsWhole: every kind of row the code writes (audit.Row{Kind:
+// "..."}) is in audit.Kinds, so --kind warns of none of them.
+func TestAuditKindsWhole(t *testing.T) {
+	re := regexp.MustCompile(`audit\.Row\{Kind: +"([a-z_]+)"`)
+	local := regexp.MustCompile(`\bRow\{Kind: +"([a-z_]+)"`)
+	seen := 0
+	err := filepath.WalkDir("../..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		m := re.FindAllStringSubmatch(string(b), -1)
+		if strings.HasSuffix(filepath.Dir(p), "audit") {
+			m = local.FindAllStringSubmatch(string(b), -1)
+		}
+		for _, k := range m {
+			seen++
+			if !slices.Contains(audit.Kinds, k[1]) {
+				t.Errorf("%s writes rows of kind %q, not in audit.Kinds", p, k[1])
+			}
+		}
+		return nil
+	})
+	if err != nil || seen < 10 {
+		t.Fatalf("walked the sources: %v, %d rows found", err, seen)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // auditPrinter writes rows as a table, one line a row and fixed widths (so
@@ -15,7 +16,7 @@ type auditPrinter struct {
 	json bool
 }
 
-const auditFormat = "%-20s  %-10s  %-8s  %-16s  %-18s  %7s  %s\n"
+const auditFormat = "%-20s  %-10s  %-16s  %-16s  %-18s  %7s  %s\n"
 
 func (p auditPrinter) header() {
 	if !p.json {
@@ -36,8 +37,34 @@ func (p auditPrinter) row(r auditRow) {
 	if d, ok := r.m["duration_ms"].(float64); ok {
 		ms = fmt.Sprintf("%.0f", d)
 	}
-	fmt.Fprintf(p.w, auditFormat, ts, str(r.m["kind"]), cut(str(r.m["session"]), 8),
-		str(r.m["tool"]), str(r.m["status"]), ms, detail(r.m))
+	fmt.Fprintf(p.w, auditFormat, oneLine(ts), oneLine(str(r.m["kind"])), cut(oneLine(str(r.m["session"])), 16),
+		oneLine(str(r.m["tool"])), oneLine(str(r.m["status"])), ms, detail(r.m))
+}
+
+// oneLine escapes what would break a row over lines or move the cursor: a
+// newline is \n, a tab \t, other control characters \xNN or \uNNNN.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, c := range s {
+		switch {
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x100 && unicode.IsControl(c):
+			fmt.Fprintf(&b, `\x%02x`, c)
+		case unicode.IsControl(c):
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
 
 // shownInColumns are the keys the table has columns for.
@@ -66,7 +93,7 @@ func detail(m map[string]any) string {
 		}
 		parts = append(parts, k+"="+s)
 	}
-	return cut(strings.Join(parts, " "), 120)
+	return cut(oneLine(strings.Join(parts, " ")), 120)
 }
 
 func cut(s string, n int) string {

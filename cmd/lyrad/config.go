@@ -23,8 +23,9 @@ type setting struct {
 
 // settings is every variable lyrad reads, in README order.
 var settings = []setting{
-	{"DATA_DIR", "~/.lyra-browser", "Data directory: persistent profile, its lock, audit.jsonl, the HTTP token, the daemon socket. ~/.vega-browser is used when it exists and ~/.lyra-browser does not."},
-	{"HEADLESS", "auto", "true: no window; false: a window (needs a display). auto: headless when neither DISPLAY nor WAYLAND_DISPLAY is set."},
+	{"DATA_DIR", "~/.lyra-browser", "Data directory: persistent profile, its lock, audit.jsonl, the HTTP token, the daemon socket. vega: $VEGA_DATA_DIR/browser; hermes: $HERMES_HOME/browser (HERMES_HOME default ~/.hermes); else ~/.vega-browser when it exists and ~/.lyra-browser does not."},
+	{"CLIENT", "detected", "The agent host: vega or hermes (or generic; also --client). Picks the default data directory and window mode, never permissions. Unset: vega when VEGA_DATA_DIR is set, hermes when HERMES_HOME is, else generic."},
+	{"HEADLESS", "auto", "true: no window; false: a window (needs a display). auto: headless for --client hermes, and when neither DISPLAY nor WAYLAND_DISPLAY is set."},
 	{"CHANNEL", "", "Which browser: chrome, chrome-beta, chrome-dev, chrome-canary, msedge, msedge-beta, msedge-dev, chromium, or a path to an executable. Unset: Chrome, then Edge, then Chromium."},
 	{"PROXY", "", "Route the browser through a proxy, e.g. http://127.0.0.1:3128 or socks5://127.0.0.1:1080."},
 	{"OWNER_IDLE_TIMEOUT", "900", "Seconds the driving MCP session may hold the browser without using it; then the window closes and the next session may claim it."},
@@ -62,6 +63,7 @@ func env(name string) (string, bool) {
 // options are the resolved settings: flags over LYRA_BROWSER_* over
 // VEGA_BROWSER_* over defaults.
 type options struct {
+	client     string // vega, hermes or generic: the agent host, for defaults only
 	dataDir    string
 	headless   *bool
 	chrome     string
@@ -98,9 +100,11 @@ type options struct {
 	port           int
 	flagHeadful    bool
 	flagHead       bool
+	set            map[string]bool // the flags given on the command line
 }
 
 func registerFlags(fs *flag.FlagSet, o *options, serve bool) {
+	fs.StringVar(&o.client, "client", "", "the agent host, for its data directory and window mode: vega, hermes or generic (LYRA_BROWSER_CLIENT)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "data directory (LYRA_BROWSER_DATA_DIR)")
 	fs.BoolVar(&o.flagHead, "headless", false, "run the browser without a window (LYRA_BROWSER_HEADLESS=true)")
 	fs.BoolVar(&o.flagHeadful, "no-headless", false, "run the browser with a window even if the environment says otherwise")
@@ -117,6 +121,9 @@ func registerFlags(fs *flag.FlagSet, o *options, serve bool) {
 func (o *options) resolve() error {
 	if o.flagHead && o.flagHeadful {
 		return errors.New("--headless and --no-headless: give one")
+	}
+	if err := o.resolveClient(); err != nil {
+		return err
 	}
 	switch {
 	case o.flagHead:
@@ -140,11 +147,17 @@ func (o *options) resolve() error {
 			}
 		}
 	}
+	if o.headless == nil && o.client == clientHermes {
+		// Hermes reaches its user over chat and gives its servers no
+		// display: nobody is at a window.
+		t := true
+		o.headless = &t
+	}
 	if o.dataDir == "" {
 		if v, ok := env("DATA_DIR"); ok && v != "" {
 			o.dataDir = v
 		} else {
-			def, err := datadir.Default()
+			def, err := o.clientDataDir()
 			if err != nil {
 				return fmt.Errorf("no home directory for the default data dir: set LYRA_BROWSER_DATA_DIR or --data-dir (%v)", err)
 			}
@@ -183,10 +196,81 @@ func (o *options) resolve() error {
 	if err := o.resolveDownloads(); err != nil {
 		return err
 	}
+	if o.set["port"] && !o.http {
+		return errors.New("--port is the HTTP port: give --http --port N (without --http, MCP is served on the data directory's socket only)")
+	}
 	if o.port < 0 || o.port > 65535 {
 		return fmt.Errorf("--port %d: use 0-65535", o.port)
 	}
 	return nil
+}
+
+// The agent hosts --client knows (seed 000's settings): each has its own
+// data directory, so two hosts never share one profile, and hermes runs
+// headless unless told otherwise.
+const (
+	clientVega    = "vega"
+	clientHermes  = "hermes"
+	clientGeneric = "generic"
+)
+
+// resolveClient reads --client, else LYRA_BROWSER_CLIENT, else detects the
+// host from what it puts in the environment: VEGA_DATA_DIR, HERMES_HOME.
+func (o *options) resolveClient() error {
+	v, from := o.client, "--client"
+	if v == "" {
+		v, _ = env("CLIENT")
+		from = "LYRA_BROWSER_CLIENT"
+	}
+	switch c := strings.ToLower(strings.TrimSpace(v)); c {
+	case clientVega, clientHermes, clientGeneric:
+		o.client = c
+	case "", "auto":
+		switch {
+		case strings.TrimSpace(os.Getenv("VEGA_DATA_DIR")) != "":
+			o.client = clientVega
+		case strings.TrimSpace(os.Getenv("HERMES_HOME")) != "":
+			o.client = clientHermes
+		default:
+			o.client = clientGeneric
+		}
+	default:
+		return fmt.Errorf("%s %q: use vega, hermes or generic", from, v)
+	}
+	return nil
+}
+
+// clientDataDir is the data directory when none is given: vega's is
+// $VEGA_DATA_DIR/browser (when VEGA_DATA_DIR is set), hermes'
+// $HERMES_HOME/browser (HERMES_HOME defaults to ~/.hermes); otherwise
+// ~/.lyra-browser (datadir.Default).
+func (o *options) clientDataDir() (string, error) {
+	if v := strings.TrimSpace(os.Getenv("VEGA_DATA_DIR")); o.client == clientVega && v != "" {
+		return filepath.Join(expandHome(v), "browser"), nil
+	}
+	if o.client == clientHermes {
+		home := strings.TrimSpace(os.Getenv("HERMES_HOME"))
+		if home == "" {
+			h, err := os.UserHomeDir()
+			if err != nil {
+				return "", err
+			}
+			home = filepath.Join(h, ".hermes")
+		}
+		return filepath.Join(expandHome(home), "browser"), nil
+	}
+	return datadir.Default()
+}
+
+// expandHome reads a leading ~/ as the home directory, as a shell would
+// have.
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if h, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(h, rest)
+		}
+	}
+	return p
 }
 
 // data is the data directory the options name.

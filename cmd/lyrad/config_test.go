@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,7 @@ import (
 func clearEnv(t *testing.T) {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "LYRA_BROWSER_") || strings.HasPrefix(k, "VEGA_BROWSER_") {
+		if strings.HasPrefix(k, "LYRA_BROWSER_") || strings.HasPrefix(k, "VEGA_BROWSER_") || k == "VEGA_DATA_DIR" || k == "HERMES_HOME" {
 			t.Setenv(k, "")
 			os.Unsetenv(k)
 		}
@@ -124,3 +125,70 @@ type stringsBuilder struct{ b []byte }
 
 func (s *stringsBuilder) Write(p []byte) (int, error) { s.b = append(s.b, p...); return len(p), nil }
 func (s *stringsBuilder) String() string              { return string(s.b) }
+
+// TestClientHosts: --client (LYRA_BROWSER_CLIENT, else detected from
+// VEGA_DATA_DIR or HERMES_HOME) picks each host's data directory and, for
+// hermes, headless; an explicit data dir or window setting wins.
+func TestClientHosts(t *testing.T) {
+	clearEnv(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	resolve := func(o *options) *options {
+		t.Helper()
+		if err := o.resolve(); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	headless := func(o *options) string {
+		if o.headless == nil {
+			return "auto"
+		}
+		return strconv.FormatBool(*o.headless)
+	}
+	for _, c := range []struct {
+		name      string
+		env       map[string]string
+		o         *options
+		client    string
+		dataDir   string
+		headlessV string
+	}{
+		{"nothing", nil, &options{}, "generic", filepath.Join(home, ".lyra-browser"), "auto"},
+		{"--client hermes", nil, &options{client: "hermes"}, "hermes", filepath.Join(home, ".hermes", "browser"), "true"},
+		{"--client hermes, HERMES_HOME", map[string]string{"HERMES_HOME": "/srv/hermes"}, &options{client: "hermes"}, "hermes", "/srv/hermes/browser", "true"},
+		{"HERMES_HOME detected", map[string]string{"HERMES_HOME": "~/h"}, &options{}, "hermes", filepath.Join(home, "h", "browser"), "true"},
+		{"hermes --no-headless", nil, &options{client: "hermes", flagHeadful: true}, "hermes", filepath.Join(home, ".hermes", "browser"), "false"},
+		{"hermes LYRA_BROWSER_HEADLESS=false", map[string]string{"LYRA_BROWSER_HEADLESS": "false"}, &options{client: "hermes"}, "hermes", filepath.Join(home, ".hermes", "browser"), "false"},
+		{"--client vega, VEGA_DATA_DIR", map[string]string{"VEGA_DATA_DIR": "/v"}, &options{client: "vega"}, "vega", "/v/browser", "auto"},
+		{"VEGA_DATA_DIR detected", map[string]string{"VEGA_DATA_DIR": "/v", "HERMES_HOME": "/h"}, &options{}, "vega", "/v/browser", "auto"},
+		{"--client vega, no VEGA_DATA_DIR", nil, &options{client: "vega"}, "vega", filepath.Join(home, ".lyra-browser"), "auto"},
+		{"LYRA_BROWSER_CLIENT beats detection", map[string]string{"LYRA_BROWSER_CLIENT": "hermes", "VEGA_DATA_DIR": "/v"}, &options{}, "hermes", filepath.Join(home, ".hermes", "browser"), "true"},
+		{"--client generic beats detection", map[string]string{"VEGA_DATA_DIR": "/v"}, &options{client: "generic"}, "generic", filepath.Join(home, ".lyra-browser"), "auto"},
+		{"LYRA_BROWSER_DATA_DIR wins", map[string]string{"LYRA_BROWSER_DATA_DIR": "/d"}, &options{client: "hermes"}, "hermes", "/d", "true"},
+		{"--data-dir wins", map[string]string{"VEGA_DATA_DIR": "/v"}, &options{client: "vega", dataDir: "/dd"}, "vega", "/dd", "auto"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			o := resolve(c.o)
+			if o.client != c.client || o.dataDir != c.dataDir || headless(o) != c.headlessV {
+				t.Errorf("client %s, data dir %s, headless %s; want %s, %s, %s", o.client, o.dataDir, headless(o), c.client, c.dataDir, c.headlessV)
+			}
+		})
+	}
+	if err := (&options{client: "hermez"}).resolve(); err == nil || !strings.Contains(err.Error(), "vega, hermes or generic") {
+		t.Errorf("--client hermez: %v", err)
+	}
+	// The unit and the MCP client's block keep the --client given.
+	withGOOS(t, "linux")
+	_, out, _ := runCmd(t, "service", "install", "--dry-run", "--client", "hermes")
+	if !strings.Contains(execStart(out), " serve --data-dir "+filepath.Join(home, ".hermes", "browser")+" --client hermes") {
+		t.Errorf("unit for --client hermes: %s", execStart(out))
+	}
+	_, out, _ = runCmd(t, "mcp-config", "--client", "hermes")
+	if !strings.Contains(out, `"--client",`) || !strings.Contains(out, `"hermes"`) {
+		t.Errorf("mcp-config --client hermes:\n%s", out)
+	}
+}

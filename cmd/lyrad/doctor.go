@@ -13,11 +13,11 @@ import (
 // way serve does and never touches a running daemon's browser.
 func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	var jsonOut bool
-	o, ok := parse("doctor", args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse("doctor", args, stderr, false, func(fs *flag.FlagSet) {
 		fs.BoolVar(&jsonOut, "json", false, "print one JSON object instead of text")
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	ctx, stop := signals()
 	defer stop()

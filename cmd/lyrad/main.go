@@ -50,13 +50,14 @@ Usage:
   lyrad audit [--json] [-f] [--session ID] [--kind K] [--status S] [--since 1m|RFC3339]
                                              the audit trail as a table (or JSON lines); -f follows
   lyrad mcp-config [--http] [flags]          the JSON block for an MCP client's settings
-  lyrad service install [--dry-run]|uninstall|status
-                                             lyrad serve as a systemd user unit / launchd agent
+  lyrad service install [--dry-run] [--http [--port N]] [flags]|uninstall|status
+                                             lyrad serve as a systemd user unit / launchd agent, with these flags
   lyrad status [--json] [flags]              is a daemon serving the data dir: pid, socket, HTTP, browser
   lyrad version
 
 Flags (also LYRA_BROWSER_* environment variables; see README):
-  --data-dir DIR   --headless | --no-headless   --chrome PATH|CHANNEL   --log-file FILE   --log-level LEVEL
+  --client vega|hermes|generic   --data-dir DIR   --headless | --no-headless   --chrome PATH|CHANNEL
+  --log-file FILE   --log-level LEVEL
 `
 
 func main() {
@@ -120,26 +121,33 @@ func versionString() string {
 	return "dev"
 }
 
-func parse(name string, args []string, stderr io.Writer, serve bool, extra func(*flag.FlagSet)) (*options, bool) {
+// parse reads a command's flags (serve: serve's own too, --http and
+// --port) and resolves the settings. nil options: the command exits with
+// code, 0 after --help (the flags printed), 2 after a usage error.
+func parse(name string, args []string, stderr io.Writer, serve bool, extra func(*flag.FlagSet)) (*options, int) {
 	fs := flag.NewFlagSet("lyrad "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &options{}
+	o := &options{set: map[string]bool{}}
 	registerFlags(fs, o, serve)
 	if extra != nil {
 		extra(fs)
 	}
 	if err := fs.Parse(args); err != nil {
-		return nil, false
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "lyrad %s: unexpected argument %q\n", name, fs.Arg(0))
-		return nil, false
+		return nil, 2
 	}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	if err := o.resolve(); err != nil {
 		fmt.Fprintf(stderr, "lyrad %s: %v\n", name, err)
-		return nil, false
+		return nil, 2
 	}
-	return o, true
+	return o, 0
 }
 
 // newLogger writes JSON to stderr or --log-file; never to stdout, which is
@@ -225,9 +233,9 @@ func signals() (context.Context, context.CancelFunc) {
 }
 
 func cmdServe(args []string, stderr io.Writer) int {
-	o, ok := parse("serve", args, stderr, true, nil)
-	if !ok {
-		return 2
+	o, code := parse("serve", args, stderr, true, nil)
+	if o == nil {
+		return code
 	}
 	log, closeLog, err := newLogger(o, stderr)
 	if err != nil {
@@ -249,28 +257,40 @@ func cmdServe(args []string, stderr io.Writer) int {
 	ctx, stop := signals()
 	defer stop()
 
-	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: log}, versionString())
-	d.serveAdmin(ctx)
+	// Every front door is bound before a word is printed: a port that is
+	// taken fails the start with nothing said to be serving.
+	var (
+		hl   net.Listener
+		port int
+		tok  string
+	)
+	if o.http {
+		if hl, port, err = transport.ListenHTTP(o.port); err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				fmt.Fprintf(stderr, "lyrad serve: --port %d: 127.0.0.1:%d is taken by another program (%v). Stop it, or give another --port (0 picks a free one).\n", o.port, o.port, err)
+			} else {
+				fmt.Fprintf(stderr, "lyrad serve: --port %d: %v\n", o.port, err)
+			}
+			return 1
+		}
+		defer hl.Close()
+		if tok, err = transport.LoadToken(d.data.Token()); err != nil {
+			fmt.Fprintln(stderr, "lyrad serve: token:", err)
+			return 1
+		}
+	}
 	ln, err := transport.ListenSocket(d.data.Socket())
 	if err != nil {
 		fmt.Fprintln(stderr, "lyrad serve: socket:", err)
 		return 1
 	}
+	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: log}, versionString())
+	d.serveAdmin(ctx)
 	errs := make(chan error, 2)
 	go func() { errs <- transport.ServeSocket(ctx, srv, ln, log) }()
 	fmt.Fprintf(stderr, "lyrad %s serving MCP on %s (connect with: lyrad stdio --data-dir %s)\n", versionString(), d.data.Socket(), o.dataDir)
 
 	if o.http {
-		tok, err := transport.LoadToken(d.data.Token())
-		if err != nil {
-			fmt.Fprintln(stderr, "lyrad serve: token:", err)
-			return 1
-		}
-		hl, port, err := transport.ListenHTTP(o.port)
-		if err != nil {
-			fmt.Fprintln(stderr, "lyrad serve: http:", err)
-			return 1
-		}
 		hs := &http.Server{Handler: transport.HTTPHandler(srv, tok, port, o.httpSessionTimeout), ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := hs.Serve(hl); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -304,9 +324,9 @@ func cmdServe(args []string, stderr io.Writer) int {
 }
 
 func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, ok := parse("stdio", args, stderr, false, nil)
-	if !ok {
-		return 2
+	o, code := parse("stdio", args, stderr, false, nil)
+	if o == nil {
+		return code
 	}
 	log, closeLog, err := newLogger(o, stderr)
 	if err != nil {

@@ -36,13 +36,23 @@ func dataDirArgs(dir string) []string {
 	return []string{"--data-dir", dir}
 }
 
+// hostArgs name the data directory when it is not the default, and the
+// --client that was given (its window mode goes with it).
+func (o *options) hostArgs() []string {
+	args := dataDirArgs(o.dataDir)
+	if o.set["client"] {
+		args = append(args, "--client", o.client)
+	}
+	return args
+}
+
 func cmdMCPConfig(args []string, stdout, stderr io.Writer) int {
 	var useHTTP bool
-	o, ok := parse("mcp-config", args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse("mcp-config", args, stderr, false, func(fs *flag.FlagSet) {
 		fs.BoolVar(&useHTTP, "http", false, "the running `lyrad serve --http`'s URL and token instead of a command")
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	var server map[string]any
 	if useHTTP {
@@ -67,7 +77,7 @@ func cmdMCPConfig(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "lyrad mcp-config:", err)
 			return 1
 		}
-		server = map[string]any{"command": exe, "args": append([]string{"stdio"}, dataDirArgs(o.dataDir)...)}
+		server = map[string]any{"command": exe, "args": append([]string{"stdio"}, o.hostArgs()...)}
 	}
 	b, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{"lyrad": server}}, "", "  ")
 	fmt.Fprintf(stdout, "%s\n", b)

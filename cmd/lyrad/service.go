@@ -9,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+
+	"go.uber.org/zap/zapcore"
 )
 
 // servicePlatform is where a service lives on one system and how it is
@@ -61,17 +64,24 @@ func newServicePlatform(exe string, serveArgs []string) (*servicePlatform, error
 
 func cmdService(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || (args[0] != "install" && args[0] != "uninstall" && args[0] != "status") {
-		fmt.Fprintln(stderr, "lyrad service: give install, uninstall or status (lyrad service install [--dry-run])")
+		fmt.Fprintln(stderr, "lyrad service: give install, uninstall or status (lyrad service install [--dry-run] [serve's flags: --http --port N --headless ...])")
 		return 2
 	}
 	sub := args[0]
 	var dryRun bool
-	o, ok := parse("service "+sub, args[1:], stderr, false, func(fs *flag.FlagSet) {
+	// install takes serve's flags and writes them into the unit; status
+	// takes them to compare the unit with what install would write.
+	o, code := parse("service "+sub, args[1:], stderr, sub != "uninstall", func(fs *flag.FlagSet) {
 		if sub == "install" {
 			fs.BoolVar(&dryRun, "dry-run", false, "print the unit instead of writing it")
 		}
 	})
-	if !ok {
+	if o == nil {
+		return code
+	}
+	serveArgs, err := o.serveArgs()
+	if err != nil {
+		fmt.Fprintf(stderr, "lyrad service %s: %v\n", sub, err)
 		return 2
 	}
 	exe, err := selfPath()
@@ -79,7 +89,7 @@ func cmdService(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lyrad service:", err)
 		return 1
 	}
-	p, err := newServicePlatform(exe, dataDirArgs(o.dataDir))
+	p, err := newServicePlatform(exe, serveArgs)
 	if err != nil {
 		fmt.Fprintln(stderr, "lyrad service:", err)
 		return 1
@@ -95,6 +105,54 @@ func cmdService(args []string, stdout, stderr io.Writer) int {
 		return serviceUninstall(p, stdout, stderr)
 	}
 	return serviceStatus(p, o.data(), stdout)
+}
+
+// serveArgs are the arguments of the `lyrad serve` the unit runs: the data
+// directory when it is not the default, and serve's flags as they were
+// given (--client, --http, --port, --headless or --no-headless, --chrome, --log-level,
+// --log-file), paths made absolute: the service manager starts it in
+// another directory. The environment is not written: the unit runs with
+// the service manager's.
+func (o *options) serveArgs() ([]string, error) {
+	args := o.hostArgs()
+	if o.http {
+		args = append(args, "--http")
+		if o.set["port"] {
+			args = append(args, "--port", strconv.Itoa(o.port))
+		}
+	}
+	switch {
+	case o.flagHead:
+		args = append(args, "--headless")
+	case o.flagHeadful:
+		args = append(args, "--no-headless")
+	}
+	if o.set["chrome"] && o.chrome != "" {
+		c := o.chrome
+		if _, exe := browserChoice(c); exe != "" {
+			abs, err := filepath.Abs(exe)
+			if err != nil {
+				return nil, fmt.Errorf("--chrome %s: %w", c, err)
+			}
+			c = abs
+		}
+		args = append(args, "--chrome", c)
+	}
+	if o.set["log-level"] && o.logLevel != "" {
+		var l zapcore.Level
+		if err := l.Set(o.logLevel); err != nil {
+			return nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", o.logLevel)
+		}
+		args = append(args, "--log-level", o.logLevel)
+	}
+	if o.set["log-file"] && o.logFile != "" {
+		abs, err := filepath.Abs(o.logFile)
+		if err != nil {
+			return nil, fmt.Errorf("--log-file %s: %w", o.logFile, err)
+		}
+		args = append(args, "--log-file", abs)
+	}
+	return args, nil
 }
 
 func serviceInstall(p *servicePlatform, stdout, stderr io.Writer) int {

@@ -171,3 +171,62 @@ func TestServiceBadArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceInstallTakesServeFlags: install writes serve's flags into the
+// unit as given (paths made absolute), and the unit still verifies.
+func TestServiceInstallTakesServeFlags(t *testing.T) {
+	withGOOS(t, "linux")
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	dd := t.TempDir()
+	wd, _ := os.Getwd()
+	code, out, errOut := runCmd(t, "service", "install", "--dry-run", "--data-dir", dd, "--http", "--port", "9123", "--headless",
+		"--chrome", "/usr/bin/chromium", "--log-level", "debug", "--log-file", "logs/lyrad.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := " serve --data-dir " + dd + " --http --port 9123 --headless --chrome /usr/bin/chromium --log-level debug --log-file " + filepath.Join(wd, "logs", "lyrad.log")
+	if got := execStart(out); !strings.HasSuffix(got, want) {
+		t.Errorf("ExecStart=%s\nwant it to end with %q", got, want)
+	}
+	verifyUnit(t, out, true)
+	// A channel is written as given; --no-headless too; --port only with --http.
+	_, out, _ = runCmd(t, "service", "install", "--dry-run", "--data-dir", dd, "--no-headless", "--chrome", "chrome-beta", "--http")
+	if got := execStart(out); !strings.HasSuffix(got, " serve --data-dir "+dd+" --http --no-headless --chrome chrome-beta") {
+		t.Errorf("ExecStart=%s", got)
+	}
+	// What status compares with is what install would write with the same flags.
+	if code, _, errOut := runCmd(t, "service", "install", "--data-dir", dd, "--http"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, out, _ = runCmd(t, "service", "status", "--data-dir", dd, "--http"); !strings.HasPrefix(out, "installed: ") {
+		t.Errorf("status with the installed flags:\n%s", out)
+	}
+	if _, out, _ = runCmd(t, "service", "status", "--data-dir", dd); !strings.Contains(out, "it runs:") || !strings.Contains(out, " --http") {
+		t.Errorf("status with other flags does not show what the unit runs:\n%s", out)
+	}
+	// launchd gets the same arguments.
+	withGOOS(t, "darwin")
+	_, out, _ = runCmd(t, "service", "install", "--dry-run", "--data-dir", dd, "--http", "--port", "9123")
+	if !strings.Contains(out, "<string>serve</string>\n\t\t<string>--data-dir</string>\n\t\t<string>"+dd+"</string>\n\t\t<string>--http</string>\n\t\t<string>--port</string>\n\t\t<string>9123</string>\n") {
+		t.Errorf("plist:\n%s", out)
+	}
+}
+
+func TestServiceInstallHelpAndPortWithoutHTTP(t *testing.T) {
+	withGOOS(t, "linux")
+	t.Setenv("HOME", t.TempDir())
+	if code, _, errOut := runCmd(t, "service", "install", "--help"); code != 0 || !strings.Contains(errOut, "-http") || !strings.Contains(errOut, "-dry-run") {
+		t.Errorf("service install --help: exit %d\n%s", code, errOut)
+	}
+	for _, args := range [][]string{{"service", "install", "--dry-run", "--port", "9000"}, {"serve", "--port", "9000"}} {
+		code, _, errOut := runCmd(t, append(args, "--data-dir", t.TempDir())...)
+		if code != 2 || !strings.Contains(errOut, "--http --port") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+	if code, _, errOut := runCmd(t, "service", "install", "--dry-run", "--log-level", "loud", "--data-dir", t.TempDir()); code != 2 || !strings.Contains(errOut, "debug, info") {
+		t.Errorf("a bad --log-level: exit %d, %q", code, errOut)
+	}
+}

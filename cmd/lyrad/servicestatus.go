@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/lyrad/lyrad/datadir"
 )
@@ -20,7 +21,13 @@ func serviceStatus(p *servicePlatform, d datadir.Dir, stdout io.Writer) int {
 	case string(b) == p.contents:
 		fmt.Fprintf(stdout, "installed: %s\n", p.path)
 	default:
-		fmt.Fprintf(stdout, "installed, but not what install would write now (another binary or data directory?): %s\n  lyrad service install   rewrites it\n", p.path)
+		fmt.Fprintf(stdout, "installed, but not what install would write now with these flags (another binary, data directory or flags?): %s\n", p.path)
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "ExecStart=") {
+				fmt.Fprintf(stdout, "  it runs:     %s\n  it would be: %s\n", strings.TrimPrefix(l, "ExecStart="), execStart(p.contents))
+			}
+		}
+		fmt.Fprintln(stdout, "  lyrad service install [serve's flags]   rewrites it")
 	}
 	s := readDaemonState(d)
 	if s.Running {
@@ -33,4 +40,14 @@ func serviceStatus(p *servicePlatform, d datadir.Dir, stdout io.Writer) int {
 		fmt.Fprintln(stdout, "  "+c)
 	}
 	return 0
+}
+
+// execStart is a systemd unit's command line.
+func execStart(unit string) string {
+	for _, l := range strings.Split(unit, "\n") {
+		if strings.HasPrefix(l, "ExecStart=") {
+			return strings.TrimPrefix(l, "ExecStart=")
+		}
+	}
+	return ""
 }

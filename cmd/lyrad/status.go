@@ -25,6 +25,7 @@ type statusReport struct {
 	// Driver, Tabs, Grants and Takeover are the daemon's live state, asked
 	// over its admin socket (null when it does not answer).
 	Driver     any    `json:"driver"`
+	Held       any    `json:"held,omitempty"` // a disconnected driver's window, kept for its client through the reconnect grace
 	Tabs       any    `json:"tabs,omitempty"`
 	Grants     any    `json:"grants,omitempty"`
 	Takeover   any    `json:"takeover"`
@@ -63,11 +64,11 @@ func readStatus(d datadir.Dir) statusReport {
 // does (as systemctl status and LSB scripts do).
 func cmdStatus(args []string, stdout, stderr io.Writer) int {
 	var jsonOut bool
-	o, ok := parse("status", args, stderr, false, func(fs *flag.FlagSet) {
+	o, code := parse("status", args, stderr, false, func(fs *flag.FlagSet) {
 		fs.BoolVar(&jsonOut, "json", false, "print one JSON object instead of text")
 	})
-	if !ok {
-		return 2
+	if o == nil {
+		return code
 	}
 	r := readStatus(o.data())
 	if r.Running {
@@ -119,7 +120,15 @@ func writeStatus(w io.Writer, r statusReport, now time.Time) {
 		writeLive(w, r)
 		return
 	}
-	fmt.Fprintln(w, "driver:    unknown: the daemon did not answer on its admin socket; the trail's latest events:")
+	why := "driver:    none: no daemon runs"
+	if r.Running {
+		why = "driver:    unknown: the daemon did not answer on its admin socket"
+	}
+	if len(r.Recent) == 0 {
+		fmt.Fprintln(w, why+"; the audit trail records no event yet")
+		return
+	}
+	fmt.Fprintln(w, why+"; the trail's latest events:")
 	for _, k := range recentKinds {
 		if m := r.Recent[k]; m != nil {
 			fmt.Fprintf(w, "last %-9s%s\n", k+":", recentLine(m, now))
@@ -132,7 +141,7 @@ func recentLine(m map[string]any, now time.Time) string {
 	if t, err := time.Parse(time.RFC3339Nano, str(m["ts"])); err == nil {
 		ago = now.Sub(t).Round(time.Second).String() + " ago"
 	}
-	s := fmt.Sprintf("%s, session %s", ago, cut(str(m["session"]), 12))
+	s := fmt.Sprintf("%s, session %s", ago, cut(str(m["session"]), 16))
 	for _, k := range []string{"tool", "status", "client", "front_door", "origin", "capability"} {
 		if v := str(m[k]); v != "" {
 			s += " " + k + "=" + v
@@ -150,14 +159,20 @@ func askLive(d datadir.Dir, r *statusReport) {
 	if err != nil || out["status"] != "ok" {
 		return
 	}
-	r.Driver, r.Tabs, r.Grants, r.Takeover, r.DriverNote = out["driver"], out["tabs"], out["grants"], out["takeover"], ""
+	r.Driver, r.Held, r.Tabs, r.Grants, r.Takeover, r.DriverNote = out["driver"], out["held"], out["tabs"], out["grants"], out["takeover"], ""
 	r.Goroutines, r.FDs = out["goroutines"], out["fds"]
 }
 
 func writeLive(w io.Writer, r statusReport) {
-	if d, ok := r.Driver.(map[string]any); ok {
-		fmt.Fprintf(w, "driver:    %v via %v (session %v), idle %vs\n", d["client"], d["front_door"], cut(str(d["session"]), 12), d["idle_s"])
-	} else {
+	d, driving := r.Driver.(map[string]any)
+	h, held := r.Held.(map[string]any)
+	switch {
+	case driving:
+		fmt.Fprintf(w, "driver:    %v via %v (session %v), idle %vs\n", d["client"], d["front_door"], cut(str(d["session"]), 16), d["idle_s"])
+	case held:
+		fmt.Fprintf(w, "driver:    none, but the window is held for %v via %v (session %v ended %vs ago): it comes back to its tabs if it reconnects within the reconnect grace (%vs), which ends in %vs; until then other clients get session_conflict\n",
+			h["client"], h["front_door"], cut(str(h["session"]), 16), h["ended_s_ago"], h["grace_s"], h["closes_in_s"])
+	default:
 		fmt.Fprintln(w, "driver:    none")
 	}
 	if t, ok := r.Takeover.(map[string]any); ok {
