@@ -373,6 +373,26 @@ func PublishStateOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node)
 	return st, nil
 }
 
+// FormSends is what the form a control sends would send (JSFormSendsOf):
+// where it goes, how, what it sends under each of its publish controls'
+// names, and its checked publish controls.
+type FormSends struct {
+	Action string              `json:"action"`
+	Method string              `json:"method"`
+	Fields map[string][]string `json:"fields"`
+	State  []PublishState      `json:"state"`
+}
+
+// FormSendsOf reads FormSends for the form the control n sends, in one
+// synchronous read of the page.
+func FormSendsOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*FormSends, error) {
+	var fs FormSends
+	if err := Call(ctx, conn, w, n, JSFormSendsOf, &fs); err != nil {
+		return nil, err
+	}
+	return &fs, nil
+}
+
 // SubmitCandidate is a control that sends a form, as a submit-by-text
 // error lists it.
 type SubmitCandidate struct {

@@ -147,6 +147,12 @@ type act struct {
 	before  *treeRead    // the action map before the input (changes.go)
 	res     *ActResult
 	exp     *Expectation // the download the call declared
+	// sender is the control that sends the form a declared submission
+	// sends, when a tool knows it better than the element acted on
+	// (publish's submit); sends is what that form sends, read before
+	// anyone is asked (readSends).
+	sender *page.Node
+	sends  *page.FormSends
 }
 
 // act runs one acting call through the pipeline described above.
@@ -217,6 +223,9 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 			return nil, err
 		}
 	}
+	if spec.opts.Intent.Submit {
+		a.readSends(ctx)
+	}
 	if err := m.credit(ctx, a, actsIn); err != nil {
 		return nil, err
 	}
@@ -255,6 +264,48 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, err
 	}
 	return res, nil
+}
+
+// readSends reads, for a declared submission, where the form of the
+// control that sends it goes and the publish state it sends
+// (page.FormSendsOf): the question names the destination, and the credit
+// pays only for that publish state. Nothing is read for an element in no
+// form, or when the page does not answer; the guard still holds whatever
+// is sent to what was approved.
+func (a *act) readSends(ctx context.Context) {
+	n := a.sender
+	if n == nil && a.loc != nil {
+		n = a.loc.Node
+	}
+	if n == nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, a.spec.opts.Timeout)
+	defer cancel()
+	if fs, err := page.FormSendsOf(rctx, a.b.conn, &a.b.worlds, n); err == nil {
+		a.sends = fs
+	}
+}
+
+// approvedForm is the publish state the form sends, as the credit holds
+// it; nil when it has no publish control.
+func approvedForm(fs *page.FormSends) *policy.ApprovedForm {
+	if fs == nil || len(fs.Fields) == 0 {
+		return nil
+	}
+	return &policy.ApprovedForm{Fields: fs.Fields}
+}
+
+// bindSends holds the call's SUBMIT and PUBLISH credits to what the form
+// sends now (fs), just before the tool sends it.
+func (a *act) bindSends(fs *page.FormSends) {
+	a.sends = fs
+	form := approvedForm(fs)
+	for _, cr := range a.credits {
+		if cr.cap == policy.Submit || cr.cap == policy.Publish {
+			a.m.grants.Bind(a.c.ID, cr.scope, cr.cap, cr.tab, form)
+		}
+	}
 }
 
 // current is the browser, or nil.
@@ -616,6 +667,20 @@ func (a *act) blockedAnswer(ctx context.Context, r *Refusal) *Error {
 	url, _ := a.b.fresh(ctx, a.tab)
 	if r.Reason == cdpguard.ReasonBodyTooLarge || r.Reason == cdpguard.ReasonBodyNotHandedOver {
 		return bodyTooLarge(r).with("url", url)
+	}
+	switch {
+	case r.Reason == policy.ReasonPublishStateChanged:
+		return newError(StatusNotPrivate, "the page changed the publish state of the form as it was sent ("+r.BodyMismatch+"): the guard stopped the send before it left, nothing was sent",
+			"The page's own script sets the form's publish state when it sends; read_draft shows it. Tell the user: this page publishes what it sends, whatever save_draft was approved for.").
+			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+	case r.Reason == policy.ReasonBodyUnreadable:
+		return newError(StatusBlocked, "the guard could not read the publish state out of what the form sent ("+r.BodyMismatch+"), so it stopped the send before it left: nothing was sent",
+			"The form's publish state could not be checked in its body (a file the browser did not hand over, or a text/plain form). Send the item without the attachment, or ask the user to send it themselves (request_takeover).").
+			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+	case r.CrossOrigin != "" && r.Capability == string(policy.Navigate):
+		return newError(StatusBlocked, "the guard refused a form sent to "+r.CrossOrigin+", another site than the one approved for the send: nothing was sent",
+			"The page sent the form somewhere else than its action said when the user was asked. Tell the user; to send there, navigate to "+r.CrossOrigin+" first (the user is asked), then repeat the action.").
+			with("url", url).with("refused", r.CrossOrigin)
 	}
 	e := newError(StatusBlocked, "the guard refused a navigation: nothing approved covers "+policy.ScopeOf(r.URL).Loggable(),
 		"The tab has not moved. To go there, call navigate with that site's URL (the user is asked); to send a form, repeat the action with submits=true.").
