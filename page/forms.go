@@ -393,6 +393,21 @@ func FormSendsOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*
 	return &fs, nil
 }
 
+// ArmSendCheck arms the check of what the forms of n's frame send against
+// fields, the publish state approved (JSArmSendCheck).
+func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fields map[string][]string) error {
+	var ok bool
+	return Call(ctx, conn, w, n, JSArmSendCheck, &ok, fields)
+}
+
+// SendStopped says what the armed check stopped in n's frame ("" for
+// nothing): the publish field that did not hold what was approved.
+func SendStopped(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (string, error) {
+	var s string
+	err := Call(ctx, conn, w, n, JSSendStopped, &s)
+	return s, err
+}
+
 // SubmitCandidate is a control that sends a form, as a submit-by-text
 // error lists it.
 type SubmitCandidate struct {

@@ -614,3 +614,53 @@ const JSFormSendsOf = `function() {` + jsFormHelpers + `
   }
   return out;
 }`
+
+// JSArmSendCheck arms, on the control that sends a form, lyrad's check of
+// what the frame's forms send: fields is the publish state approved
+// (FormSends.Fields). Chrome 156 hands no navigation's body to DevTools,
+// so the check stands where the browser builds the body: a listener for
+// the formdata event on the frame's window, which the browser fires on
+// every form submission once the page's submit handlers have run and
+// clones into the body as soon as its listeners return. It is the last
+// listener (it stops those the page adds after it), and it reads the
+// entry list the browser is about to send. When the publish fields do
+// not hold what was approved, it takes the form out of the document for
+// that moment: the browser then drops the submission (a form that is no
+// longer connected cannot navigate), and the form is put back. What it
+// stopped is kept for JSSendStopped. Armed again, it replaces itself.
+const JSArmSendCheck = `function(fields) {
+  const win = this.ownerDocument.defaultView;
+  if (globalThis.lyradSendCheck) globalThis.lyradSendCheck.win.removeEventListener('formdata', globalThis.lyradSendCheck.listener);
+  globalThis.lyradSendStopped = '';
+  const names = Object.keys(fields);
+  const want = {};
+  for (const n of names) want[n] = fields[n].map(String).sort();
+  const q = s => JSON.stringify(String(s).slice(0, 60));
+  const listener = e => {
+    if (!e.isTrusted) return;
+    e.stopImmediatePropagation();
+    let bad = '';
+    for (const n of names) {
+      const got = e.formData.getAll(n).map(v => typeof v === 'string' ? v : '\u0000file').sort();
+      if (JSON.stringify(got) !== JSON.stringify(want[n])) {
+        bad = q(n) + ' sent as ' + (got.length ? got.slice(0, 4).map(q).join(', ') : 'nothing') +
+          ', approved as ' + (want[n].length ? want[n].slice(0, 4).map(q).join(', ') : 'nothing');
+        break;
+      }
+    }
+    if (!bad) return;
+    const form = e.target;
+    const parent = form.parentNode, next = form.nextSibling;
+    globalThis.lyradSendStopped = bad;
+    if (!parent) return;
+    parent.removeChild(form);
+    setTimeout(() => { try { parent.insertBefore(form, next && next.parentNode === parent ? next : null); } catch (x) {} }, 0);
+  };
+  globalThis.lyradSendCheck = {win, listener};
+  win.addEventListener('formdata', listener);
+  return true;
+}`
+
+// JSSendStopped answers what the armed check stopped in this frame since
+// it was armed ("" for nothing).
+const JSSendStopped = `function() { return String(globalThis.lyradSendStopped || ''); }`

@@ -115,8 +115,8 @@ func TestJudgeApprovedForm(t *testing.T) {
 	if v.Allow || v.Reason != ReasonPublishStateChanged || v.Spent != "" || !strings.Contains(v.Fields()["body_mismatch"].(string), `"is_draft"`) {
 		t.Errorf("a flipped body: %+v", v)
 	}
-	if v := judge(nil); v.Allow || v.Reason != ReasonBodyUnreadable {
-		t.Errorf("a body not handed over: %+v", v)
+	if v := judge(&Body{ContentType: "text/plain", Parts: [][]byte{[]byte("is_draft=1")}}); v.Allow || v.Reason != ReasonBodyUnreadable || v.Spent != "" {
+		t.Errorf("a body the guard cannot read a form from: %+v", v)
 	}
 	if v := judge(urlBody("is_draft=1")); !v.Allow || v.Spent != Submit {
 		t.Errorf("the approved body: %+v", v)

@@ -202,10 +202,14 @@ func Judge(j Judgement) Verdict {
 			continue
 		}
 		if c.Kind == Submission {
-			if reason, detail := info.Form.Check(j.body()); reason != "" {
-				v = deny(j, v)
-				v.Capability, v.Reason, v.BodyMismatch = cap, reason, detail
-				return v
+			// Chrome 156 hands no navigation's body over (Judgement.Body);
+			// when it does, the body must send the approved state.
+			if b := j.Body; b != nil && !b.Unread {
+				if reason, detail := info.Form.Check(*b); reason != "" {
+					v = deny(j, v)
+					v.Capability, v.Reason, v.BodyMismatch = cap, reason, detail
+					return v
+				}
 			}
 			if refused, ok := destinationRefused(j, v); ok {
 				return refused
@@ -259,12 +263,7 @@ func destinationRefused(j Judgement, v Verdict) (Verdict, bool) {
 	return v, true
 }
 
-func (j Judgement) body() Body {
-	if j.Body == nil {
-		return Body{Unread: j.Class.HasBody}
-	}
-	return *j.Body
-}
+
 
 func deny(j Judgement, v Verdict) Verdict {
 	v.Reason = ReasonNotGranted

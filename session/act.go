@@ -153,6 +153,7 @@ type act struct {
 	// anyone is asked (readSends).
 	sender *page.Node
 	sends  *page.FormSends
+	armed  *page.Node // where the check of what the form sends is armed (armSends)
 }
 
 // act runs one acting call through the pipeline described above.
@@ -253,8 +254,14 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		a.w = page.Watch(b.conn, watchEnv{a}, a.tab.ID, a.tab.SessionID, spec.watch == settleLoaded, a.watchSessions()...)
 		defer a.w.Close()
 	}
+	if err := a.armSends(actx, a.sends); err != nil {
+		return nil, a.annotate(actx, err)
+	}
 	if err := spec.do(actx, a); err != nil {
 		return nil, a.annotate(actx, err)
+	}
+	if err := a.stoppedSend(ctx); err != nil {
+		return nil, err
 	}
 	if res, err = a.finish(ctx); err != nil {
 		return nil, err
@@ -296,9 +303,9 @@ func approvedForm(fs *page.FormSends) *policy.ApprovedForm {
 	return &policy.ApprovedForm{Fields: fs.Fields}
 }
 
-// bindSends holds the call's SUBMIT and PUBLISH credits to what the form
-// sends now (fs), just before the tool sends it.
-func (a *act) bindSends(fs *page.FormSends) {
+// bindSends holds the call's SUBMIT and PUBLISH credits, and the check in
+// the page, to what the form sends now (fs), just before the tool sends it.
+func (a *act) bindSends(ctx context.Context, fs *page.FormSends) error {
 	a.sends = fs
 	form := approvedForm(fs)
 	for _, cr := range a.credits {
@@ -306,6 +313,51 @@ func (a *act) bindSends(fs *page.FormSends) {
 			a.m.grants.Bind(a.c.ID, cr.scope, cr.cap, cr.tab, form)
 		}
 	}
+	return a.armSends(ctx, fs)
+}
+
+// armSends arms, in the frame of the control that sends the form, the
+// check of what the browser is about to send (page.ArmSendCheck): a
+// submission whose publish fields do not hold fs's is stopped there. A
+// form with no publish control is not checked. The check cannot be left
+// out: a call that cannot arm it sends nothing.
+func (a *act) armSends(ctx context.Context, fs *page.FormSends) error {
+	if fs == nil || len(fs.Fields) == 0 {
+		return nil
+	}
+	n := a.sender
+	if n == nil && a.loc != nil {
+		n = a.loc.Node
+	}
+	if n == nil {
+		return nil
+	}
+	if err := page.ArmSendCheck(ctx, a.b.conn, &a.b.worlds, n, fs.Fields); err != nil {
+		return err
+	}
+	a.armed = n
+	return nil
+}
+
+// stoppedSend answers not_private when the armed check stopped a send
+// whose publish state was not the one approved.
+func (a *act) stoppedSend(ctx context.Context) *Error {
+	if a.armed == nil {
+		return nil
+	}
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	what, err := page.SendStopped(qctx, a.b.conn, &a.b.worlds, a.armed)
+	if err != nil || what == "" {
+		return nil
+	}
+	if a.res.Sent != nil {
+		a.res.Sent.Published = false
+	}
+	e := a.failure(StatusNotPrivate, "the page changed the publish state of the form as it was sent ("+what+"): lyrad stopped the send before it left, nothing was sent",
+		"The page's own script changes the form's publish state when it is sent; read_draft shows the form. Tell the user: this page publishes what it sends, whatever was approved.")
+	e.Result = a.res
+	return e
 }
 
 // current is the browser, or nil.

@@ -178,7 +178,9 @@ func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts A
 			if err != nil {
 				return err
 			}
-			a.bindSends(fs)
+			if err := a.bindSends(ctx, fs); err != nil {
+				return err
+			}
 			return a.send(ctx, a.loc.Node, &SendResult{State: fs.State})
 		}})
 }
@@ -299,7 +301,9 @@ func (m *Manager) Publish(ctx context.Context, c Caller, selector, submit string
 			if err != nil {
 				return err
 			}
-			a.bindSends(fs)
+			if err := a.bindSends(ctx, fs); err != nil {
+				return err
+			}
 			return a.send(ctx, send.Node, &SendResult{Published: true, State: fs.State})
 		}})
 }
