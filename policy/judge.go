@@ -263,8 +263,6 @@ func destinationRefused(j Judgement, v Verdict) (Verdict, bool) {
 	return v, true
 }
 
-
-
 func deny(j Judgement, v Verdict) Verdict {
 	v.Reason = ReasonNotGranted
 	if j.Class.RedirectFrom != "" {
