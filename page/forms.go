@@ -395,9 +395,17 @@ func FormSendsOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*
 
 // ArmSendCheck arms the check of what the forms of n's frame send against
 // fields, the publish state approved (JSArmSendCheck).
-func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fields map[string][]string) error {
+// token names this arming for DisarmSendCheck.
+func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fields map[string][]string, token string) error {
 	var ok bool
-	return Call(ctx, conn, w, n, JSArmSendCheck, &ok, fields)
+	return Call(ctx, conn, w, n, JSArmSendCheck, &ok, fields, token)
+}
+
+// DisarmSendCheck takes the check armed with token away, unless it was
+// armed again since.
+func DisarmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, token string) error {
+	var ok bool
+	return Call(ctx, conn, w, n, JSDisarmSendCheck, &ok, token)
 }
 
 // SendStopped says what the armed check stopped in n's frame ("" for

@@ -627,8 +627,9 @@ const JSFormSendsOf = `function() {` + jsFormHelpers + `
 // not hold what was approved, it takes the form out of the document for
 // that moment: the browser then drops the submission (a form that is no
 // longer connected cannot navigate), and the form is put back. What it
-// stopped is kept for JSSendStopped. Armed again, it replaces itself.
-const JSArmSendCheck = `function(fields) {
+// stopped is kept for JSSendStopped. Armed again, it replaces itself;
+// JSDisarmSendCheck takes it away.
+const JSArmSendCheck = `function(fields, token) {
   const win = this.ownerDocument.defaultView;
   if (globalThis.lyradSendCheck) globalThis.lyradSendCheck.win.removeEventListener('formdata', globalThis.lyradSendCheck.listener);
   globalThis.lyradSendStopped = '';
@@ -656,8 +657,18 @@ const JSArmSendCheck = `function(fields) {
     parent.removeChild(form);
     setTimeout(() => { try { parent.insertBefore(form, next && next.parentNode === parent ? next : null); } catch (x) {} }, 0);
   };
-  globalThis.lyradSendCheck = {win, listener};
+  globalThis.lyradSendCheck = {win, listener, token};
   win.addEventListener('formdata', listener);
+  return true;
+}`
+
+// JSDisarmSendCheck takes the check armed with token away (one armed
+// since by another call stays).
+const JSDisarmSendCheck = `function(token) {
+  const c = globalThis.lyradSendCheck;
+  if (!c || c.token !== token) return false;
+  c.win.removeEventListener('formdata', c.listener);
+  globalThis.lyradSendCheck = null;
   return true;
 }`
 

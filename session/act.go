@@ -231,6 +231,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, err
 	}
 	defer m.releaseCredits(a)
+	defer a.disarmSends()
 	if in := a.spec.opts.Intent; in.Publish {
 		// The form this call sends spends its PUBLISH, not a SUBMIT.
 		if o, ok := policy.ScopeOf(actsIn).Origin(); ok {
@@ -332,11 +333,30 @@ func (a *act) armSends(ctx context.Context, fs *page.FormSends) error {
 	if n == nil {
 		return nil
 	}
-	if err := page.ArmSendCheck(ctx, a.b.conn, &a.b.worlds, n, fs.Fields); err != nil {
+	if err := page.ArmSendCheck(ctx, a.b.conn, &a.b.worlds, n, fs.Fields, a.group); err != nil {
 		return err
 	}
 	a.armed = n
 	return nil
+}
+
+// disarmSends takes the check away once the call's credits are gone (the
+// release grace after the call): a submission after that needs a call of
+// its own, which arms its own. The node is resolved again (the call's
+// handles are released by then).
+func (a *act) disarmSends() {
+	if a.armed == nil {
+		return
+	}
+	group := page.NewActGroup()
+	n := page.NewNode(a.armed.Session, a.armed.Frame, a.armed.Backend, group)
+	b, token, grace := a.b, a.group, a.m.cfg.ReleaseGrace
+	time.AfterFunc(grace, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = page.DisarmSendCheck(ctx, b.conn, &b.worlds, n, token)
+		page.ReleaseHandles(b.conn, group, n.Session)
+	})
 }
 
 // stoppedSend answers not_private when the armed check stopped a send
