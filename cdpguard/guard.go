@@ -176,7 +176,13 @@ type Options struct {
 	// browser to a download the user started during a takeover): every
 	// other pause waits meanwhile.
 	RefuseResponse func(r Response) bool
-	Logger         *zap.Logger
+	// Slow says whether Decide must ask the page before it can judge a
+	// document request (a send whose check runs in the page that sends it).
+	// It runs on the event loop and must not block. Decide is then called
+	// off the event loop and may call into the browser (the page is not
+	// held: only its request is); the request stays paused meanwhile.
+	Slow   func(r Request) bool
+	Logger *zap.Logger
 }
 
 // TargetEvent reports a change to the set of page targets.
@@ -930,6 +936,10 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 	g.rememberLocked(p.RequestID, hop{url: clip(r.URL), sender: r.Sender, activated: r.UserActivated, session: sid, at: start})
 	g.mu.Unlock()
 
+	if g.opts.Slow != nil && g.opts.Slow(r) {
+		go func() { g.answer(ctx, r, g.opts.Decide(ctx, r), start) }()
+		return
+	}
 	g.answer(ctx, r, g.opts.Decide(ctx, r), start)
 }
 

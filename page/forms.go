@@ -401,6 +401,29 @@ func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, f
 	return Call(ctx, conn, w, n, JSArmSendCheck, &ok, fields, token)
 }
 
+// SendCheckBinding is the binding through which the armed check tells
+// lyrad, from its world, that it passed a submission (its payload is the
+// token it was armed with): Runtime.bindingCalled on the frame's session.
+const SendCheckBinding = "lyradSendChecked"
+
+// AddSendCheckBinding exposes SendCheckBinding to lyrad's world in the
+// target of session s (no page script can call it).
+func AddSendCheckBinding(ctx context.Context, s *cdpconn.Session) error {
+	_, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: SendCheckBinding, ExecutionContextName: WorldName})
+	return err
+}
+
+// TakeSendCheck answers whether the check armed with token passed a
+// submission not taken yet, and takes it (JSTakeSendCheck): 1 passed,
+// 0 none, -1 not armed.
+// It runs in the frame's world with no node: it is asked while the
+// frame's navigation is held, when DOM.resolveNode does not answer.
+func TakeSendCheck(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, token string) (int, error) {
+	var r int
+	err := w.CallFunction(ctx, s, frame, JSTakeSendCheck, &r, token)
+	return r, err
+}
+
 // DisarmSendCheck takes the check armed with token away, unless it was
 // armed again since.
 func DisarmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, token string) error {

@@ -649,7 +649,13 @@ const JSArmSendCheck = `function(fields, token) {
         break;
       }
     }
-    if (!bad) return;
+    if (!bad) {
+      check.passed++;
+      // Told at once, while the page still answers: a frame whose
+      // navigation is held answers no DevTools call.
+      try { if (typeof lyradSendChecked === 'function') lyradSendChecked(token); } catch (x) {}
+      return;
+    }
     const form = e.target;
     const parent = form.parentNode, next = form.nextSibling;
     globalThis.lyradSendStopped = bad;
@@ -657,9 +663,22 @@ const JSArmSendCheck = `function(fields, token) {
     parent.removeChild(form);
     setTimeout(() => { try { parent.insertBefore(form, next && next.parentNode === parent ? next : null); } catch (x) {} }, 0);
   };
-  globalThis.lyradSendCheck = {win, listener, token};
+  const check = {win, listener, token, passed: 0, used: 0};
+  globalThis.lyradSendCheck = check;
   win.addEventListener('formdata', listener);
   return true;
+}`
+
+// JSTakeSendCheck answers, for the check armed with token, whether it
+// passed a submission not yet taken (1, and takes it), passed none (0), or
+// is no longer armed (-1): the guard lets a checked send go only when the
+// check passed it, so a page that keeps the formdata event from it sends
+// nothing.
+const JSTakeSendCheck = `function(token) {
+  const c = globalThis.lyradSendCheck;
+  if (!c || c.token !== token) return -1;
+  if (c.passed > c.used) { c.used++; return 1; }
+  return 0;
 }`
 
 // JSDisarmSendCheck takes the check armed with token away (one armed

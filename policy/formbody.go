@@ -41,6 +41,10 @@ const (
 	// the body (a file it was not handed, text/plain, malformed), so it
 	// cannot tell that the send keeps what was approved.
 	ReasonBodyUnreadable = "body_unreadable"
+	// ReasonSendUnchecked: a declared send held to a publish state that
+	// the check in the page that sends it did not pass (a page that keeps
+	// the formdata event from it).
+	ReasonSendUnchecked = "send_unchecked"
 )
 
 // Bounds of what FormFields keeps: a publish field's value is a word, and

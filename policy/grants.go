@@ -298,6 +298,21 @@ func (g *Grants) Bind(session string, scope Scope, cap Capability, tab string, f
 	return true
 }
 
+// DropBound forgets session's live single-use credits that hold a publish
+// state (GrantInfo.Form): the declared send they were bought for is over.
+func (g *Grants) DropBound(session string) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k, r := range g.m {
+		if k.session == session && r.single && r.Form != nil {
+			delete(g.m, k)
+		}
+	}
+}
+
 // DropSession forgets every grant of session: close_browser, or the window
 // handed on to the next session.
 func (g *Grants) DropSession(session string) {

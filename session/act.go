@@ -219,6 +219,11 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	}
 	m.calls.begin(toolFrom(ctx))
 	defer m.calls.finish()
+	// The declared send of an earlier call is over once another acting
+	// call begins: its check, and the credits held to its publish state,
+	// go (a late send of it is refused, not sent unchecked).
+	m.checks.disarm("")
+	m.grants.DropBound(c.ID)
 	if spec.on != onDestination {
 		if err := m.grantInteract(ctx, c, actsIn, spec.opts.Intent.Reason); err != nil {
 			return nil, err
@@ -333,6 +338,9 @@ func (a *act) armSends(ctx context.Context, fs *page.FormSends) error {
 	if n == nil {
 		return nil
 	}
+	if err := a.m.checks.arm(ctx, a.b, a.tab.ID, n, a.group); err != nil {
+		return err
+	}
 	if err := page.ArmSendCheck(ctx, a.b.conn, &a.b.worlds, n, fs.Fields, a.group); err != nil {
 		return err
 	}
@@ -350,8 +358,9 @@ func (a *act) disarmSends() {
 	}
 	group := page.NewActGroup()
 	n := page.NewNode(a.armed.Session, a.armed.Frame, a.armed.Backend, group)
-	b, token, grace := a.b, a.group, a.m.cfg.ReleaseGrace
+	m, b, token, grace := a.m, a.b, a.group, a.m.cfg.ReleaseGrace
 	time.AfterFunc(grace, func() {
+		m.checks.disarm(token)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = page.DisarmSendCheck(ctx, b.conn, &b.worlds, n, token)
@@ -744,6 +753,10 @@ func (a *act) blockedAnswer(ctx context.Context, r *Refusal) *Error {
 	case r.Reason == policy.ReasonPublishStateChanged:
 		return newError(StatusNotPrivate, "the page changed the publish state of the form as it was sent ("+r.BodyMismatch+"): the guard stopped the send before it left, nothing was sent",
 			"The page's own script sets the form's publish state when it sends; read_draft shows it. Tell the user: this page publishes what it sends, whatever save_draft was approved for.").
+			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+	case r.Reason == policy.ReasonSendUnchecked:
+		return newError(StatusNotPrivate, "the page kept lyrad from checking what its form sends (its own script stopped the formdata event), so the guard stopped the send before it left: nothing was sent",
+			"The page hides what it sends; read_draft shows the form. Tell the user: this page's sends cannot be held to what was approved; they can send it themselves (request_takeover).").
 			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
 	case r.Reason == policy.ReasonBodyUnreadable:
 		return newError(StatusBlocked, "the guard could not read the publish state out of what the form sent ("+r.BodyMismatch+"), so it stopped the send before it left: nothing was sent",

@@ -212,6 +212,11 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	if r.Subresource {
 		return m.decideSend(r)
 	}
+	if m.slowSend(r) {
+		if v, refused := m.checkedSend(ctx, r); refused {
+			return v
+		}
+	}
 	cls := policy.Classify(policy.Request{
 		URL: r.URL, Method: r.Method, HasBody: r.HasBody,
 		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,
