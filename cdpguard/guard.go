@@ -37,8 +37,9 @@ import (
 	"github.com/lyrad/lyrad/cdpconn"
 )
 
-// Request is a paused request as the Decider sees it. It never carries the
-// body: the guard only needs to know whether there is one.
+// Request is a paused request as the Decider sees it. A document request
+// carries its body, as the browser handed it over, for the Decider only:
+// it is dropped once the request is answered, and never recorded.
 type Request struct {
 	TargetID     target.ID
 	TabID        target.ID // the page (tab or popup) the request belongs to
@@ -93,6 +94,14 @@ type Request struct {
 	// a report), held because Options.HoldSends asked for it. Only sends
 	// with a method other than GET and HEAD reach the Decider.
 	Subresource bool
+	// ContentType is a document request's Content-Type header.
+	ContentType string
+	// Body is a document request's body, in the pieces the browser handed
+	// over (Fetch.requestPaused's postDataEntries); nil once answered.
+	Body [][]byte
+	// BodyUnread: the request has a body that was not handed over, whole
+	// or in part (an entry with no bytes: a file or a stream).
+	BodyUnread bool
 }
 
 // Send is a request a guarded page (or a worker) sent that is not a
@@ -167,7 +176,13 @@ type Options struct {
 	// browser to a download the user started during a takeover): every
 	// other pause waits meanwhile.
 	RefuseResponse func(r Response) bool
-	Logger         *zap.Logger
+	// Slow says whether Decide must ask the page before it can judge a
+	// document request (a send whose check runs in the page that sends it).
+	// It runs on the event loop and must not block. Decide is then called
+	// off the event loop and may call into the browser (the page is not
+	// held: only its request is); the request stays paused meanwhile.
+	Slow   func(r Request) bool
+	Logger *zap.Logger
 }
 
 // TargetEvent reports a change to the set of page targets.
@@ -906,7 +921,9 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		ResourceType: p.ResourceType,
 		Sender:       header(p.Request.Headers, "Origin"),
 		NoAccept:     header(p.Request.Headers, "Accept") == "",
+		ContentType:  header(p.Request.Headers, "Content-Type"),
 	}
+	r.Body, r.BodyUnread = bodyOf(p.Request)
 	r.UserActivated = g.gestures.take(p.NetworkID)
 	g.placeLocked(&r, t)
 	if p.RedirectedRequestID != "" {
@@ -919,7 +936,28 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 	g.rememberLocked(p.RequestID, hop{url: clip(r.URL), sender: r.Sender, activated: r.UserActivated, session: sid, at: start})
 	g.mu.Unlock()
 
+	if g.opts.Slow != nil && g.opts.Slow(r) {
+		go func() { g.answer(ctx, r, g.opts.Decide(ctx, r), start) }()
+		return
+	}
 	g.answer(ctx, r, g.opts.Decide(ctx, r), start)
+}
+
+// bodyOf is a request's body as the browser handed it over, and whether
+// some of it was not: Chrome writes one entry per element of the body, and
+// an element it does not hand over (a file, a stream) has no bytes.
+func bodyOf(r *network.Request) (parts [][]byte, unread bool) {
+	if !r.HasPostData {
+		return nil, false
+	}
+	for _, e := range r.PostDataEntries {
+		if e == nil || len(e.Bytes) == 0 {
+			unread = true
+			continue
+		}
+		parts = append(parts, e.Bytes)
+	}
+	return parts, unread || len(parts) == 0
 }
 
 // isFile: a file: URL, whose every request is judged.
@@ -960,6 +998,7 @@ func (g *Guard) judgeSend(ctx context.Context, sid target.SessionID, p *fetch.Ev
 // refused send fails as the network would, blocked by the client. The
 // answer is written at once; its reply is only looked at for an error.
 func (g *Guard) answer(ctx context.Context, r Request, v Verdict, start time.Time) {
+	r.Body = nil                             // judged: nothing after keeps it
 	quiet := r.Subresource && v.Reason == "" // a GET let go unjudged
 	var method string
 	var params any

@@ -373,6 +373,72 @@ func PublishStateOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node)
 	return st, nil
 }
 
+// FormSends is what the form a control sends would send (JSFormSendsOf):
+// where it goes, how, what it sends under each of its publish controls'
+// names, and its checked publish controls.
+type FormSends struct {
+	Action string              `json:"action"`
+	Method string              `json:"method"`
+	Fields map[string][]string `json:"fields"`
+	State  []PublishState      `json:"state"`
+}
+
+// FormSendsOf reads FormSends for the form the control n sends, in one
+// synchronous read of the page.
+func FormSendsOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*FormSends, error) {
+	var fs FormSends
+	if err := Call(ctx, conn, w, n, JSFormSendsOf, &fs); err != nil {
+		return nil, err
+	}
+	return &fs, nil
+}
+
+// ArmSendCheck arms the check of what the forms of n's frame send against
+// fields, the publish state approved (JSArmSendCheck).
+// token names this arming for DisarmSendCheck.
+func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fields map[string][]string, token string) error {
+	var ok bool
+	return Call(ctx, conn, w, n, JSArmSendCheck, &ok, fields, token)
+}
+
+// SendCheckBinding is the binding through which the armed check tells
+// lyrad, from its world, that it passed a submission (its payload is the
+// token it was armed with): Runtime.bindingCalled on the frame's session.
+const SendCheckBinding = "lyradSendChecked"
+
+// AddSendCheckBinding exposes SendCheckBinding to lyrad's world in the
+// target of session s (no page script can call it).
+func AddSendCheckBinding(ctx context.Context, s *cdpconn.Session) error {
+	_, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: SendCheckBinding, ExecutionContextName: WorldName})
+	return err
+}
+
+// TakeSendCheck answers whether the check armed with token passed a
+// submission not taken yet, and takes it (JSTakeSendCheck): 1 passed,
+// 0 none, -1 not armed.
+// It runs in the frame's world with no node: it is asked while the
+// frame's navigation is held, when DOM.resolveNode does not answer.
+func TakeSendCheck(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, token string) (int, error) {
+	var r int
+	err := w.CallFunction(ctx, s, frame, JSTakeSendCheck, &r, token)
+	return r, err
+}
+
+// DisarmSendCheck takes the check armed with token away, unless it was
+// armed again since.
+func DisarmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, token string) error {
+	var ok bool
+	return Call(ctx, conn, w, n, JSDisarmSendCheck, &ok, token)
+}
+
+// SendStopped says what the armed check stopped in n's frame ("" for
+// nothing): the publish field that did not hold what was approved.
+func SendStopped(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (string, error) {
+	var s string
+	err := Call(ctx, conn, w, n, JSSendStopped, &s)
+	return s, err
+}
+
 // SubmitCandidate is a control that sends a form, as a submit-by-text
 // error lists it.
 type SubmitCandidate struct {

@@ -558,3 +558,139 @@ const JSLocateSubmit = `function(want) {` + jsFormHelpers + `
 const JSSubmitterOf = `function() {` + jsFormHelpers + `
   return {text: shownText(this), name: cut(this.getAttribute('name'), 80), value: cut(this.getAttribute('value'), 80)};
 }`
+
+// JSFormSendsOf reads, on the control that sends a form (or any element
+// in one), where the form goes and what it sends under the names of its
+// publish controls, in one synchronous read, so that the page cannot
+// change one between the two: action (the control's formaction for a
+// submit button, else the form's action), method, fields (for each publish
+// control's name, the values the browser would put in the body now:
+// checked radios and checkboxes, any other field of that name, the
+// control itself when it is a named submit button), and state, as
+// JSPublishStateOf reads it. It fires no event (new FormData would fire
+// the page's formdata listeners). A form-associated custom element with
+// such a name, whose value this world cannot read, puts an impossible
+// value in: no body matches it.
+const JSFormSendsOf = `function() {` + jsFormHelpers + `
+  const f = formOf(this);
+  const out = {action: '', method: '', fields: {}, state: []};
+  const roots = allRoots();
+  for (const el of queryAll(roots, 'input[type=radio],input[type=checkbox]')) {
+    if (f && el.form !== f) continue;
+    if (!el.checked || !isPublishControl(el) || out.state.length >= 20) continue;
+    out.state.push({name: cut(el.name, 80), value: cut(el.value, 80), label: cut(optionLabel(el), 60), id: cut(el.id, 80)});
+  }
+  if (!f) return out;
+  const submitter = ((this.localName === 'button' && this.type === 'submit') ||
+    (this.localName === 'input' && (this.type === 'submit' || this.type === 'image'))) && this.form === f ? this : null;
+  out.action = String(submitter && submitter.hasAttribute('formaction') ? submitter.formAction : f.action);
+  out.method = String(submitter && submitter.hasAttribute('formmethod') ? submitter.formMethod : f.method);
+  const names = [];
+  for (const el of f.elements) {
+    if (el.localName === 'input' && (el.type === 'radio' || el.type === 'checkbox') && el.name && isPublishControl(el) &&
+      !names.includes(el.name) && names.length < 20) names.push(el.name);
+  }
+  if (!names.length) return out;
+  const value = v => String(v).slice(0, 4097).replace(/\r\n|\r|\n/g, '\r\n');
+  for (const n of names) out.fields[n] = [];
+  const listed = ['input', 'select', 'textarea', 'button', 'fieldset', 'object', 'output'];
+  for (const el of f.elements) {
+    const name = el.getAttribute('name') || '';
+    if (!names.includes(name)) continue;
+    if (!listed.includes(el.localName)) { out.fields[name].push('\u0000unreadable'); continue; }
+    if (disabledOf(el) || el.closest('datalist')) continue;
+    if (el.localName === 'fieldset' || el.localName === 'object' || el.localName === 'output') continue;
+    if (el.localName === 'button' || isButtonInput(el)) {
+      if (el === submitter && el.type !== 'image') out.fields[name].push(value(el.value));
+      continue;
+    }
+    if (el.localName === 'select') {
+      for (const o of el.selectedOptions) if (!o.disabled) out.fields[name].push(value(o.value));
+      continue;
+    }
+    if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio') && !el.checked) continue;
+    if (el.localName === 'input' && el.type === 'file') { out.fields[name].push('\u0000unreadable'); continue; }
+    out.fields[name].push(value(el.value));
+  }
+  return out;
+}`
+
+// JSArmSendCheck arms, on the control that sends a form, lyrad's check of
+// what the frame's forms send: fields is the publish state approved
+// (FormSends.Fields). Chrome 156 hands no navigation's body to DevTools,
+// so the check stands where the browser builds the body: a listener for
+// the formdata event on the frame's window, which the browser fires on
+// every form submission once the page's submit handlers have run and
+// clones into the body as soon as its listeners return. It is the last
+// listener (it stops those the page adds after it), and it reads the
+// entry list the browser is about to send. When the publish fields do
+// not hold what was approved, it takes the form out of the document for
+// that moment: the browser then drops the submission (a form that is no
+// longer connected cannot navigate), and the form is put back. What it
+// stopped is kept for JSSendStopped. Armed again, it replaces itself;
+// JSDisarmSendCheck takes it away.
+const JSArmSendCheck = `function(fields, token) {
+  const win = this.ownerDocument.defaultView;
+  if (globalThis.lyradSendCheck) globalThis.lyradSendCheck.win.removeEventListener('formdata', globalThis.lyradSendCheck.listener);
+  globalThis.lyradSendStopped = '';
+  const names = Object.keys(fields);
+  const want = {};
+  for (const n of names) want[n] = fields[n].map(String).sort();
+  const q = s => JSON.stringify(String(s).slice(0, 60));
+  const listener = e => {
+    if (!e.isTrusted) return;
+    e.stopImmediatePropagation();
+    let bad = '';
+    for (const n of names) {
+      const got = e.formData.getAll(n).map(v => typeof v === 'string' ? v : '\u0000file').sort();
+      if (JSON.stringify(got) !== JSON.stringify(want[n])) {
+        bad = q(n) + ' sent as ' + (got.length ? got.slice(0, 4).map(q).join(', ') : 'nothing') +
+          ', approved as ' + (want[n].length ? want[n].slice(0, 4).map(q).join(', ') : 'nothing');
+        break;
+      }
+    }
+    if (!bad) {
+      check.passed++;
+      // Told at once, while the page still answers: a frame whose
+      // navigation is held answers no DevTools call.
+      try { if (typeof lyradSendChecked === 'function') lyradSendChecked(token); } catch (x) {}
+      return;
+    }
+    const form = e.target;
+    const parent = form.parentNode, next = form.nextSibling;
+    globalThis.lyradSendStopped = bad;
+    if (!parent) return;
+    parent.removeChild(form);
+    setTimeout(() => { try { parent.insertBefore(form, next && next.parentNode === parent ? next : null); } catch (x) {} }, 0);
+  };
+  const check = {win, listener, token, passed: 0, used: 0};
+  globalThis.lyradSendCheck = check;
+  win.addEventListener('formdata', listener);
+  return true;
+}`
+
+// JSTakeSendCheck answers, for the check armed with token, whether it
+// passed a submission not yet taken (1, and takes it), passed none (0), or
+// is no longer armed (-1): the guard lets a checked send go only when the
+// check passed it, so a page that keeps the formdata event from it sends
+// nothing.
+const JSTakeSendCheck = `function(token) {
+  const c = globalThis.lyradSendCheck;
+  if (!c || c.token !== token) return -1;
+  if (c.passed > c.used) { c.used++; return 1; }
+  return 0;
+}`
+
+// JSDisarmSendCheck takes the check armed with token away (one armed
+// since by another call stays).
+const JSDisarmSendCheck = `function(token) {
+  const c = globalThis.lyradSendCheck;
+  if (!c || c.token !== token) return false;
+  c.win.removeEventListener('formdata', c.listener);
+  globalThis.lyradSendCheck = null;
+  return true;
+}`
+
+// JSSendStopped answers what the armed check stopped in this frame since
+// it was armed ("" for nothing).
+const JSSendStopped = `function() { return String(globalThis.lyradSendStopped || ''); }`

@@ -47,13 +47,14 @@
 //     Interaction and needs INTERACT there. A search box puts what you typed in
 //     the query string; gating that would gate every link with parameters.
 //   - A body, or any method but GET and HEAD, is a Submission. It is
-//     authorised by the origin that sends it (the document issuing it), not by
-//     where it goes: cross-origin form actions are ordinary (payments, SSO) and
-//     no tool can read an action before the click without a race. It spends one
-//     SUBMIT credit of the sender; a send to another origin is recorded as
-//     cross_origin_send, a label on the audit row and never a capability. A
-//     document with no origin (an about:blank frame, a file: page) cannot lend
-//     one, so its send is authorised at the destination.
+//     authorised by the origin that sends it (the document issuing it): it
+//     spends one SUBMIT credit of the sender. A send to another origin goes
+//     there as any navigation does and also needs NAVIGATE on its
+//     destination (held or trusted; not spent, not renewed); it is recorded
+//     as cross_origin_send. A credit approved with a publish state
+//     (ApprovedForm) pays only for a body that sends it, when the browser
+//     hands the body over. A document with no origin (an about:blank frame,
+//     a file: page) cannot lend one, and its send is refused (no_sender).
 //   - A main-frame GET to another origin, to a URL with no origin, or a load
 //     the browser starts from no document is Leaving and needs NAVIGATE on the
 //     destination. A site bouncing to its own subdomain lands here too: it

@@ -20,6 +20,8 @@ func Example() {
 	shop, _ := policy.OriginOf(page)
 	grants.Grant("s1", shop.Scope(), policy.Navigate, policy.GrantOptions{Channel: policy.ChannelElicit})
 	grants.Grant("s1", shop.Scope(), policy.Submit, policy.GrantOptions{Channel: policy.ChannelElicit})
+	// The form goes to the payment site: the user approved going there too.
+	grants.Grant("s1", policy.ScopeOf("https://pay.test/"), policy.Navigate, policy.GrantOptions{Channel: policy.ChannelElicit})
 
 	decide := func(r policy.Request, current string) policy.Verdict {
 		return policy.Judge(policy.Judgement{

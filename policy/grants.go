@@ -74,6 +74,9 @@ type GrantOptions struct {
 	// Tab binds a single-use grant to the tab whose action bought it: only
 	// a request sent from that tab spends it. "" is unbound.
 	Tab string
+	// Form, on a SUBMIT or PUBLISH credit, is the publish state the send
+	// was approved with: only a body that sends it spends the credit.
+	Form *ApprovedForm
 }
 
 // GrantInfo is what the store knows about a live grant.
@@ -82,6 +85,9 @@ type GrantInfo struct {
 	Channel      string
 	TrustedEntry string
 	Expires      time.Time // zero: until spent, released or dropped
+	// Form is the publish state a send must carry to spend this credit
+	// (GrantOptions.Form); nil: any.
+	Form *ApprovedForm
 }
 
 // Grants holds the grants of every session: (session, scope, capability).
@@ -145,7 +151,7 @@ func (g *Grants) Grant(session string, scope Scope, cap Capability, opts GrantOp
 	}
 	now := g.now()
 	rec := &grantRec{
-		GrantInfo: GrantInfo{Capability: cap, Channel: opts.Channel, TrustedEntry: opts.TrustedEntry},
+		GrantInfo: GrantInfo{Capability: cap, Channel: opts.Channel, TrustedEntry: opts.TrustedEntry, Form: opts.Form},
 		single:    singleUse(scope, cap),
 	}
 	switch {
@@ -272,6 +278,38 @@ func (g *Grants) ReleaseAfter(session string, scope Scope, cap Capability, tab s
 	}
 	if r.Expires.IsZero() || deadline.Before(r.Expires) {
 		r.Expires = deadline
+	}
+}
+
+// Bind sets the publish state a live single-use credit's send must carry
+// (GrantOptions.Form), replacing the one it had: the state as it stands
+// just before the action sends. It reports whether the credit was live.
+func (g *Grants) Bind(session string, scope Scope, cap Capability, tab string, form *ApprovedForm) bool {
+	if g == nil {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.m[grantKey{session, scope, cap, tab}]
+	if r == nil || !r.single || r.expired(g.now()) {
+		return false
+	}
+	r.Form = form
+	return true
+}
+
+// DropBound forgets session's live single-use credits that hold a publish
+// state (GrantInfo.Form): the declared send they were bought for is over.
+func (g *Grants) DropBound(session string) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k, r := range g.m {
+		if k.session == session && r.single && r.Form != nil {
+			delete(g.m, k)
+		}
 	}
 }
 

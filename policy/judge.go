@@ -57,6 +57,10 @@ type Judgement struct {
 	// Tab is the tab the request was sent from. A single-use credit bought
 	// for an action on one tab pays only for requests that tab sends.
 	Tab string
+	// Body is the request's body as the guard was handed it; nil when it
+	// has none or none was handed over. A credit approved with a publish
+	// state (GrantInfo.Form) pays only for a body that sends that state.
+	Body *Body
 }
 
 // Verdict is the judgement's answer. Fields gives its audit columns.
@@ -74,8 +78,11 @@ type Verdict struct {
 	RedirectFrom    string // the previous hop, as LoggableURL
 	RedirectedTo    string // a refused hop's destination origin, for the reply
 	CrossOriginSend string // a submission's destination on another origin
-	WouldDeny       bool   // observe mode: enforce would have refused this
-	UserDriven      bool   // the user held the browser and did this
+	// BodyMismatch says what a send refused for its body carried
+	// (ReasonPublishStateChanged, ReasonBodyUnreadable).
+	BodyMismatch string
+	WouldDeny    bool // observe mode: enforce would have refused this
+	UserDriven   bool // the user held the browser and did this
 	// DuringTakeover: the user held the browser, but the page did this by
 	// itself, and it was judged as the agent's would be.
 	DuringTakeover bool
@@ -110,6 +117,7 @@ func (v Verdict) Fields() map[string]any {
 	put("redirect_from", v.RedirectFrom)
 	put("redirected_to", v.RedirectedTo)
 	put("cross_origin_send", v.CrossOriginSend)
+	put("body_mismatch", v.BodyMismatch)
 	if v.WouldDeny {
 		m["would_deny"] = true
 	}
@@ -186,15 +194,29 @@ func Judge(j Judgement) Verdict {
 		}
 	}
 	for _, cap := range caps {
-		var info GrantInfo
-		var ok bool
-		if enforce {
-			info, ok = j.Grants.take(j.Session, c.Subject, cap, j.Tab, j.Now, true)
-		} else {
-			info, ok = j.Grants.take(j.Session, c.Subject, cap, j.Tab, j.Now, false)
-		}
+		// Looked at first, spent only once everything else holds: a send
+		// refused for its body or its destination leaves the credit to the
+		// send that was approved.
+		info, ok := j.Grants.take(j.Session, c.Subject, cap, j.Tab, j.Now, false)
 		if !ok {
 			continue
+		}
+		if c.Kind == Submission {
+			// Chrome 156 hands no navigation's body over (Judgement.Body);
+			// when it does, the body must send the approved state.
+			if b := j.Body; b != nil && !b.Unread {
+				if reason, detail := info.Form.Check(*b); reason != "" {
+					v = deny(j, v)
+					v.Capability, v.Reason, v.BodyMismatch = cap, reason, detail
+					return v
+				}
+			}
+			if refused, ok := destinationRefused(j, v); ok {
+				return refused
+			}
+		}
+		if enforce {
+			info, _ = j.Grants.take(j.Session, c.Subject, cap, j.Tab, j.Now, true)
 		}
 		v.Allow, v.Reason = true, ReasonGranted
 		v.Capability = cap
@@ -205,6 +227,11 @@ func Judge(j Judgement) Verdict {
 		return v
 	}
 	if entry, ok := j.Trust.Answers(c.Capability, c.Subject, j.ConsentOff); ok {
+		if c.Kind == Submission {
+			if refused, ok := destinationRefused(j, v); ok {
+				return refused
+			}
+		}
 		v.Allow, v.Reason = true, ReasonTrusted
 		v.ConsentChannel, v.TrustedEntry = ChannelTrusted, entry
 		if enforce && (c.Capability == Navigate || c.Capability == Interact) && j.Grants != nil {
@@ -214,6 +241,26 @@ func Judge(j Judgement) Verdict {
 		return v
 	}
 	return deny(j, v)
+}
+
+// destinationRefused: a submission to another origin than its sender's
+// goes there as any navigation does, and needs NAVIGATE on its destination
+// (held, or answered by the trusted navigate list), which it does not
+// spend or renew. ok reports a refusal, with its verdict.
+func destinationRefused(j Judgement, v Verdict) (Verdict, bool) {
+	c := j.Class
+	if c.CrossOriginSend == "" {
+		return v, false
+	}
+	if j.Grants.Has(j.Session, c.Destination, Navigate, j.Now) {
+		return v, false
+	}
+	if _, ok := j.Trust.Answers(Navigate, c.Destination, j.ConsentOff); ok {
+		return v, false
+	}
+	v = deny(j, v)
+	v.Capability, v.Origin = Navigate, c.Destination.Loggable()
+	return v, true
 }
 
 func deny(j Judgement, v Verdict) Verdict {

@@ -23,6 +23,7 @@ type env struct {
 	taken bool
 	user  bool // the request carries the user's activation
 	decl  Declared
+	body  *Body
 }
 
 func newEnv(t *testing.T) *env {
@@ -41,7 +42,17 @@ func (e *env) judge(r Request, current string) Verdict {
 	return Judge(Judgement{
 		Class: Classify(r, current), Session: "s1", Grants: e.g, Now: e.clk.Now(),
 		Mode: e.mode, Takeover: e.taken, UserActivated: e.user, ConsentOff: e.off, Trust: e.trust, Declared: e.decl,
+		Body: e.body,
 	})
+}
+
+func mustTrusted(t *testing.T, list string) []TrustedEntry {
+	t.Helper()
+	es, warns := ParseTrusted(list)
+	if len(warns) > 0 || len(es) == 0 {
+		t.Fatalf("ParseTrusted(%q): %v", list, warns)
+	}
+	return es
 }
 
 func post(u string) Request { return Request{URL: u, Method: "POST", HasBody: true} }
@@ -99,15 +110,30 @@ func TestJudgeSubmission(t *testing.T) {
 func TestJudgeCrossOriginSend(t *testing.T) {
 	e := newEnv(t)
 	e.grant(shop, Submit, ChannelElicit)
+	// The destination is somewhere the send goes, as any navigation: with
+	// no NAVIGATE there it is refused, and the credit is left unspent.
 	v := e.judge(post(pay), shop)
-	if !v.Allow || v.CrossOriginSend != "https://pay.test" || v.Origin != "https://shop.example" {
-		t.Errorf("a form posted to a payment handler is paid by the sender and labelled: %+v", v)
+	if v.Allow || v.Capability != Navigate || v.Origin != "https://pay.test" || v.CrossOriginSend != "https://pay.test" || v.Spent != "" {
+		t.Errorf("a form posted to an unapproved site is refused for NAVIGATE there: %+v", v)
+	}
+	e.grant(pay, Navigate, ChannelElicit)
+	v = e.judge(post(pay), shop)
+	if !v.Allow || v.CrossOriginSend != "https://pay.test" || v.Origin != "https://shop.example" || v.Spent != Submit {
+		t.Errorf("a form posted to an approved payment handler is paid by the sender and labelled: %+v", v)
 	}
 	if f := v.Fields(); f["cross_origin_send"] != "https://pay.test" {
 		t.Errorf("audit fields: %v", f)
 	}
-	if e.g.Has("s1", ScopeOf(pay), Navigate, e.clk.Now()) {
+	if e.g.Has("s1", ScopeOf(pay), Submit, e.clk.Now()) {
 		t.Error("cross_origin_send buys nothing at the destination")
+	}
+	// The trusted navigate list answers for the destination as for a
+	// navigation.
+	e = newEnv(t)
+	e.grant(shop, Submit, ChannelElicit)
+	e.trust = Trust{Navigate: mustTrusted(t, "pay.test")}
+	if v := e.judge(post(pay), shop); !v.Allow || v.Spent != Submit {
+		t.Errorf("a destination on the trusted navigate list: %+v", v)
 	}
 }
 
@@ -118,6 +144,7 @@ func TestJudgeRedirectHops(t *testing.T) {
 	for _, status := range []int{307, 308} {
 		e := newEnv(t)
 		e.grant(shop, Submit, ChannelElicit)
+		e.grant(pay, Navigate, ChannelElicit)
 		if v := e.judge(post(pay), shop); !v.Allow {
 			t.Fatalf("%d: first POST: %+v", status, v)
 		}

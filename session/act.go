@@ -147,6 +147,13 @@ type act struct {
 	before  *treeRead    // the action map before the input (changes.go)
 	res     *ActResult
 	exp     *Expectation // the download the call declared
+	// sender is the control that sends the form a declared submission
+	// sends, when a tool knows it better than the element acted on
+	// (publish's submit); sends is what that form sends, read before
+	// anyone is asked (readSends).
+	sender *page.Node
+	sends  *page.FormSends
+	armed  *page.Node // where the check of what the form sends is armed (armSends)
 }
 
 // act runs one acting call through the pipeline described above.
@@ -212,15 +219,24 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	}
 	m.calls.begin(toolFrom(ctx))
 	defer m.calls.finish()
+	// The declared send of an earlier call is over once another acting
+	// call begins: its check, and the credits held to its publish state,
+	// go (a late send of it is refused, not sent unchecked).
+	m.checks.disarm("")
+	m.grants.DropBound(c.ID)
 	if spec.on != onDestination {
 		if err := m.grantInteract(ctx, c, actsIn, spec.opts.Intent.Reason); err != nil {
 			return nil, err
 		}
 	}
+	if spec.opts.Intent.Submit {
+		a.readSends(ctx)
+	}
 	if err := m.credit(ctx, a, actsIn); err != nil {
 		return nil, err
 	}
 	defer m.releaseCredits(a)
+	defer a.disarmSends()
 	if in := a.spec.opts.Intent; in.Publish {
 		// The form this call sends spends its PUBLISH, not a SUBMIT.
 		if o, ok := policy.ScopeOf(actsIn).Origin(); ok {
@@ -244,8 +260,14 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		a.w = page.Watch(b.conn, watchEnv{a}, a.tab.ID, a.tab.SessionID, spec.watch == settleLoaded, a.watchSessions()...)
 		defer a.w.Close()
 	}
+	if err := a.armSends(actx, a.sends); err != nil {
+		return nil, a.annotate(actx, err)
+	}
 	if err := spec.do(actx, a); err != nil {
 		return nil, a.annotate(actx, err)
+	}
+	if err := a.stoppedSend(ctx); err != nil {
+		return nil, err
 	}
 	if res, err = a.finish(ctx); err != nil {
 		return nil, err
@@ -255,6 +277,116 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, err
 	}
 	return res, nil
+}
+
+// readSends reads, for a declared submission, where the form of the
+// control that sends it goes and the publish state it sends
+// (page.FormSendsOf): the question names the destination, and the credit
+// pays only for that publish state. Nothing is read for an element in no
+// form, or when the page does not answer; the guard still holds whatever
+// is sent to what was approved.
+func (a *act) readSends(ctx context.Context) {
+	n := a.sender
+	if n == nil && a.loc != nil {
+		n = a.loc.Node
+	}
+	if n == nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, a.spec.opts.Timeout)
+	defer cancel()
+	if fs, err := page.FormSendsOf(rctx, a.b.conn, &a.b.worlds, n); err == nil {
+		a.sends = fs
+	}
+}
+
+// approvedForm is the publish state the form sends, as the credit holds
+// it; nil when it has no publish control.
+func approvedForm(fs *page.FormSends) *policy.ApprovedForm {
+	if fs == nil || len(fs.Fields) == 0 {
+		return nil
+	}
+	return &policy.ApprovedForm{Fields: fs.Fields}
+}
+
+// bindSends holds the call's SUBMIT and PUBLISH credits, and the check in
+// the page, to what the form sends now (fs), just before the tool sends it.
+func (a *act) bindSends(ctx context.Context, fs *page.FormSends) error {
+	a.sends = fs
+	form := approvedForm(fs)
+	for _, cr := range a.credits {
+		if cr.cap == policy.Submit || cr.cap == policy.Publish {
+			a.m.grants.Bind(a.c.ID, cr.scope, cr.cap, cr.tab, form)
+		}
+	}
+	return a.armSends(ctx, fs)
+}
+
+// armSends arms, in the frame of the control that sends the form, the
+// check of what the browser is about to send (page.ArmSendCheck): a
+// submission whose publish fields do not hold fs's is stopped there. A
+// form with no publish control is not checked. The check cannot be left
+// out: a call that cannot arm it sends nothing.
+func (a *act) armSends(ctx context.Context, fs *page.FormSends) error {
+	if fs == nil || len(fs.Fields) == 0 {
+		return nil
+	}
+	n := a.sender
+	if n == nil && a.loc != nil {
+		n = a.loc.Node
+	}
+	if n == nil {
+		return nil
+	}
+	if err := a.m.checks.arm(ctx, a.b, a.tab.ID, n, a.group); err != nil {
+		return err
+	}
+	if err := page.ArmSendCheck(ctx, a.b.conn, &a.b.worlds, n, fs.Fields, a.group); err != nil {
+		return err
+	}
+	a.armed = n
+	return nil
+}
+
+// disarmSends takes the check away once the call's credits are gone (the
+// release grace after the call): a submission after that needs a call of
+// its own, which arms its own. The node is resolved again (the call's
+// handles are released by then).
+func (a *act) disarmSends() {
+	if a.armed == nil {
+		return
+	}
+	group := page.NewActGroup()
+	n := page.NewNode(a.armed.Session, a.armed.Frame, a.armed.Backend, group)
+	m, b, token, grace := a.m, a.b, a.group, a.m.cfg.ReleaseGrace
+	time.AfterFunc(grace, func() {
+		m.checks.disarm(token)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = page.DisarmSendCheck(ctx, b.conn, &b.worlds, n, token)
+		page.ReleaseHandles(b.conn, group, n.Session)
+	})
+}
+
+// stoppedSend answers not_private when the armed check stopped a send
+// whose publish state was not the one approved.
+func (a *act) stoppedSend(ctx context.Context) *Error {
+	if a.armed == nil {
+		return nil
+	}
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	what, err := page.SendStopped(qctx, a.b.conn, &a.b.worlds, a.armed)
+	if err != nil || what == "" {
+		return nil
+	}
+	if a.res.Sent != nil {
+		a.res.Sent.Published = false
+	}
+	e := a.failure(StatusNotPrivate, "the page changed the publish state of the form as it was sent ("+what+"): lyrad stopped the send before it left, nothing was sent",
+		"The page's own script changes the form's publish state when it is sent; read_draft shows the form. Tell the user: this page publishes what it sends, whatever was approved.")
+	e.Result = a.res
+	return e
 }
 
 // current is the browser, or nil.
@@ -616,6 +748,24 @@ func (a *act) blockedAnswer(ctx context.Context, r *Refusal) *Error {
 	url, _ := a.b.fresh(ctx, a.tab)
 	if r.Reason == cdpguard.ReasonBodyTooLarge || r.Reason == cdpguard.ReasonBodyNotHandedOver {
 		return bodyTooLarge(r).with("url", url)
+	}
+	switch {
+	case r.Reason == policy.ReasonPublishStateChanged:
+		return newError(StatusNotPrivate, "the page changed the publish state of the form as it was sent ("+r.BodyMismatch+"): the guard stopped the send before it left, nothing was sent",
+			"The page's own script sets the form's publish state when it sends; read_draft shows it. Tell the user: this page publishes what it sends, whatever save_draft was approved for.").
+			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+	case r.Reason == policy.ReasonSendUnchecked:
+		return newError(StatusNotPrivate, "the page kept lyrad from checking what its form sends (its own script stopped the formdata event), so the guard stopped the send before it left: nothing was sent",
+			"The page hides what it sends; read_draft shows the form. Tell the user: this page's sends cannot be held to what was approved; they can send it themselves (request_takeover).").
+			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+	case r.Reason == policy.ReasonBodyUnreadable:
+		return newError(StatusBlocked, "the guard could not read the publish state out of what the form sent ("+r.BodyMismatch+"), so it stopped the send before it left: nothing was sent",
+			"The form's publish state could not be checked in its body (a file the browser did not hand over, or a text/plain form). Send the item without the attachment, or ask the user to send it themselves (request_takeover).").
+			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+	case r.CrossOrigin != "" && r.Capability == string(policy.Navigate):
+		return newError(StatusBlocked, "the guard refused a form sent to "+r.CrossOrigin+", another site than the one approved for the send: nothing was sent",
+			"The page sent the form somewhere else than its action said when the user was asked. Tell the user; to send there, navigate to "+r.CrossOrigin+" first (the user is asked), then repeat the action.").
+			with("url", url).with("refused", r.CrossOrigin)
 	}
 	e := newError(StatusBlocked, "the guard refused a navigation: nothing approved covers "+policy.ScopeOf(r.URL).Loggable(),
 		"The tab has not moved. To go there, call navigate with that site's URL (the user is asked); to send a form, repeat the action with submits=true.").

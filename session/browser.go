@@ -447,6 +447,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		OnSend:         func(s cdpguard.Send) { m.onSend(b, s) },
 		HoldSends:      m.cfg.GuardSends == SendsJudge,
 		RefuseResponse: refuseResponse,
+		Slow:           m.slowSend,
 		Prepare:        prepare,
 		Logger:         m.log,
 	})

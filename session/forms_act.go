@@ -146,7 +146,7 @@ func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts A
 	// sends, and refuses unless it reads private and the control does not
 	// itself say it publishes (a form's "Publish" button beside its "Save
 	// draft").
-	mustBePrivate := func(ctx context.Context, a *act) ([]page.PublishState, error) {
+	mustBePrivate := func(ctx context.Context, a *act) (*page.FormSends, error) {
 		if who, err := page.SubmitterOf(ctx, a.b.conn, &a.b.worlds, a.loc.Node); err != nil {
 			return nil, err
 		} else if who.Publishes() {
@@ -154,16 +154,19 @@ func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts A
 				"save_draft sends with the control that keeps the item private (read_form submitText, e.g. Save draft); to release the item, ask the user and call publish.").
 				with("argument", "submit")
 		}
-		st, err := page.PublishStateOf(ctx, a.b.conn, &a.b.worlds, a.loc.Node)
+		// The state read and what the form sends under it are one read:
+		// the credit pays only for a body that sends what was read private.
+		fs, err := page.FormSendsOf(ctx, a.b.conn, &a.b.worlds, a.loc.Node)
 		if err != nil {
 			return nil, err
 		}
+		st := fs.State
 		if !page.StateIsPrivate(st) {
 			return nil, a.failure(StatusNotPrivate, "the form's publish state does not read private, so sending it could publish the item: nothing was sent",
 				"read_draft shows the state. Set the form back to its draft/private setting (click it), then save_draft again; to release the item, ask the user and call publish.").
 				with("state", publishStateWire(st))
 		}
-		return st, nil
+		return fs, nil
 	}
 	return m.act(ctx, c, actSpec{verb: "save_draft", opts: opts, usable: actClick, on: onElement, watch: settleInput,
 		prepare: func(ctx context.Context, a *act) error {
@@ -177,11 +180,14 @@ func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts A
 		do: func(ctx context.Context, a *act) error {
 			// Checked again as the form is sent: the page had the time the
 			// user took to answer to change it.
-			st, err := mustBePrivate(ctx, a)
+			fs, err := mustBePrivate(ctx, a)
 			if err != nil {
 				return err
 			}
-			return a.send(ctx, a.loc.Node, &SendResult{State: st})
+			if err := a.bindSends(ctx, fs); err != nil {
+				return err
+			}
+			return a.send(ctx, a.loc.Node, &SendResult{State: fs.State})
 		}})
 }
 
@@ -273,6 +279,7 @@ func (m *Manager) Publish(ctx context.Context, c Caller, selector, submit string
 			if send, _, err = a.usable(ctx, sel, actClick); err != nil {
 				return a.submitNotFound(ctx, sel, err)
 			}
+			a.sender = send.Node
 			a.spec.opts.Intent.Detail = publishDetail(a.itemSummary(ctx))
 			return nil
 		},
@@ -293,8 +300,17 @@ func (m *Manager) Publish(ctx context.Context, c Caller, selector, submit string
 				return a.failure(StatusNotActionable, "the live control did not stay set after it was clicked: nothing was sent",
 					"selector should name the radio or checkbox that makes the item public (read_form lists them under drafts).")
 			}
-			st, _ := page.PublishStateOf(ctx, a.b.conn, &a.b.worlds, send.Node)
-			return a.send(ctx, send.Node, &SendResult{Published: true, State: st})
+			// What the user approved is the item made public: the form as
+			// it stands with its live control set is what the credits pay
+			// for.
+			fs, err := page.FormSendsOf(ctx, a.b.conn, &a.b.worlds, send.Node)
+			if err != nil {
+				return err
+			}
+			if err := a.bindSends(ctx, fs); err != nil {
+				return err
+			}
+			return a.send(ctx, send.Node, &SendResult{Published: true, State: fs.State})
 		}})
 }
 

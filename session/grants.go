@@ -108,9 +108,29 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 	if scope.IsZero() {
 		return newError(StatusError, "the page has no address to act from", "Navigate to a page first.")
 	}
+	// A form that goes to another site goes there as any navigation does:
+	// the question names where, and NAVIGATE there is needed (asked for
+	// after the credits, unless held). The guard holds the send to it
+	// whatever the form says by then (policy.Judge).
+	var to policy.Scope
+	if a.sends != nil && in.Submit {
+		if d := policy.ScopeOf(a.sends.Action); !d.Opaque() && !d.IsZero() && d != scope {
+			to = d
+		}
+	}
+	// The publish state the form sends now: the credit pays only for a
+	// body that sends it. publish binds it once its live control is set.
+	var form *policy.ApprovedForm
+	if !in.Publish {
+		form = approvedForm(a.sends)
+	}
 	var need *ConsentNeeded
 	for _, cap := range caps {
-		channel, entry, err := m.obtainAsk(ctx, a.c, cap, scope, in.Detail, in.Reason)
+		detail := in.Detail
+		if cap == policy.Submit && !to.IsZero() {
+			detail = joinLines("The form goes to "+promptLine(to.Loggable(), 300)+", another site than the one it is sent from.", detail)
+		}
+		channel, entry, err := m.obtainAsk(ctx, a.c, cap, scope, detail, in.Reason)
 		var q *ConsentNeeded
 		if errors.As(err, &q) {
 			// Every unanswered question goes out in this round: asking one
@@ -128,17 +148,53 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 			return err
 		}
 		tab := string(a.tab.ID)
-		if err := m.grants.Grant(a.c.ID, scope, cap, policy.GrantOptions{Channel: channel, TrustedEntry: entry, Tab: tab}); err != nil {
+		opts := policy.GrantOptions{Channel: channel, TrustedEntry: entry, Tab: tab}
+		if cap == policy.Submit || cap == policy.Publish {
+			opts.Form = form
+		}
+		if err := m.grants.Grant(a.c.ID, scope, cap, opts); err != nil {
 			m.releaseCredits(a)
 			return newError(StatusError, err.Error(), "")
 		}
 		a.credits = append(a.credits, credit{scope, cap, tab})
+	}
+	if !to.IsZero() {
+		if _, ok := m.grants.Use(a.c.ID, to, policy.Navigate, time.Now()); !ok {
+			channel, entry, err := m.obtainAsk(ctx, a.c, policy.Navigate, to,
+				"A form from "+promptLine(scope.Loggable(), 300)+" goes there.", in.Reason)
+			var q *ConsentNeeded
+			if errors.As(err, &q) {
+				// In the same round as the credits' questions.
+				if need == nil {
+					need = q
+				} else {
+					need.More = append(need.More, q)
+				}
+			} else if err != nil {
+				m.releaseCredits(a)
+				return err
+			} else if err := m.grants.Grant(a.c.ID, to, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry}); err != nil {
+				m.releaseCredits(a)
+				return newError(StatusError, err.Error(), "")
+			}
+		}
 	}
 	if need != nil {
 		m.releaseCredits(a)
 		return need
 	}
 	return nil
+}
+
+// joinLines joins the non-empty lines of a prompt.
+func joinLines(lines ...string) string {
+	var out []string
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // releaseCredits hands back an action's unused single-use scopes after the
@@ -156,6 +212,11 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	if r.Subresource {
 		return m.decideSend(r)
 	}
+	if m.slowSend(r) {
+		if v, refused := m.checkedSend(ctx, r); refused {
+			return v
+		}
+	}
 	cls := policy.Classify(policy.Request{
 		URL: r.URL, Method: r.Method, HasBody: r.HasBody,
 		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,
@@ -165,7 +226,12 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	owner := m.owner
 	m.mu.Unlock()
 	t := m.takeover.active(m.current())
+	var body *policy.Body
+	if r.HasBody {
+		body = &policy.Body{ContentType: r.ContentType, Parts: r.Body, Unread: r.BodyUnread}
+	}
 	v := policy.Judge(policy.Judgement{
+		Body:  body,
 		Class: cls, Session: owner, Grants: m.grants, Now: time.Now(),
 		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
 		Tab: string(r.SenderTab), Declared: m.calls.declaration(),

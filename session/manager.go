@@ -58,6 +58,7 @@ type Manager struct {
 	grants   *policy.Grants
 	rows     rowLimiter  // audit rows of one kind from one tab, bounded
 	calls    calls       // the acting call under way, for the sends it sets off
+	checks   sendChecks  // the send check armed in a page (act.armSends)
 	asks     pendingAsks // consent asked of a session through its client and not yet answered
 	dl       dlStore     // the download directory
 	takeover takeovers   // the user holding the browser (takeover.go)

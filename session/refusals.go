@@ -28,6 +28,13 @@ type Refusal struct {
 	// (cdpguard.ReasonBodyTooLarge), the size of the DevTools message it
 	// dropped; -1 when unknown.
 	MessageBytes int64
+	// Capability is what was needed and not held; for a send refused for
+	// its body (policy.ReasonPublishStateChanged, ReasonBodyUnreadable),
+	// BodyMismatch says what it carried. CrossOrigin: a send going to
+	// another site than its sender's (its origin).
+	Capability   string
+	BodyMismatch string
+	CrossOrigin  string
 }
 
 // newRefusal keeps what a call needs of a refused request: the origin it
@@ -38,9 +45,13 @@ func newRefusal(r cdpguard.Request, v cdpguard.Verdict) Refusal {
 	if !ok {
 		size = -1
 	}
-	return Refusal{At: time.Now(), TabID: r.TabID, URL: audit.CutURL(r.URL), RedirectFrom: audit.CutURL(r.RedirectFrom),
+	x := Refusal{At: time.Now(), TabID: r.TabID, URL: audit.CutURL(r.URL), RedirectFrom: audit.CutURL(r.RedirectFrom),
 		Reason: v.Reason, MainFrame: r.TargetID == r.TabID && !r.InSubframe, NetworkID: r.NetworkID, Issuer: urlKey(r.Issuer),
 		MessageBytes: size}
+	x.Capability, _ = v.Fields["capability"].(string)
+	x.BodyMismatch, _ = v.Fields["body_mismatch"].(string)
+	x.CrossOrigin, _ = v.Fields["cross_origin_send"].(string)
+	return x
 }
 
 // urlKey is a URL small enough to keep that still tells two long URLs

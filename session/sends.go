@@ -6,8 +6,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -270,4 +275,133 @@ func (m *Manager) flushSuppressed(session, tab string) {
 		m.audit(audit.Row{Kind: "suppressed", Session: session, Status: kind, Extra: map[string]any{
 			"of_kind": kind, "tab_id": tab, "count": n}})
 	}
+}
+
+// sendChecks is the send check armed in a page for the declared send of
+// the call under way or just ended (act.armSends), until it is taken away
+// after the release grace: each document send with a body its tab makes
+// meanwhile goes only when that check passed a submission (the browser
+// built its body, and the publish fields held what was approved), as the
+// check told through page.SendCheckBinding. A page that keeps the formdata
+// event from lyrad's listener thus sends nothing. (The page is not asked
+// when the send is judged: a frame whose navigation is held answers no
+// DevTools call.)
+type sendChecks struct {
+	mu           sync.Mutex
+	tab          target.ID
+	token        string
+	passed, used int
+	wake         chan struct{} // closed and replaced when passed grows
+	stop         func()        // ends the watch of the binding
+}
+
+// checkWait bounds the wait, as a send is judged, for the check's word:
+// it is sent before the send starts, but on another path.
+const checkWait = 3 * time.Second
+
+// arm holds tab's sends to the check armed with token in n's frame,
+// watching the binding on its session (added first).
+func (c *sendChecks) arm(ctx context.Context, b *Browser, tab target.ID, n *page.Node, token string) error {
+	s := b.conn.Session(n.Session)
+	events, stop := s.Subscribe(runtime.BindingCalled.Method)
+	if err := page.AddSendCheckBinding(ctx, s); err != nil {
+		stop()
+		return err
+	}
+	c.mu.Lock()
+	if c.stop != nil {
+		c.stop()
+	}
+	c.tab, c.token, c.passed, c.used, c.wake, c.stop = tab, token, 0, 0, make(chan struct{}), stop
+	c.mu.Unlock()
+	go func() {
+		for ev := range events {
+			var e runtime.EventBindingCalled
+			if jsonv2.Unmarshal(ev, &e) != nil || e.Name != page.SendCheckBinding {
+				continue
+			}
+			c.mu.Lock()
+			if e.Payload == c.token && c.token != "" {
+				c.passed++
+				close(c.wake)
+				c.wake = make(chan struct{})
+			}
+			c.mu.Unlock()
+		}
+	}()
+	return nil
+}
+
+// disarm takes the check armed with token away; "" takes any.
+func (c *sendChecks) disarm(token string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.token != token && token != "" {
+		return
+	}
+	if c.stop != nil {
+		c.stop()
+	}
+	c.tab, c.token, c.passed, c.used, c.stop = "", "", 0, 0, nil
+}
+
+// armedFor: a check holds tab's sends.
+func (c *sendChecks) armedFor(tab target.ID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.token != "" && tab != "" && c.tab == tab
+}
+
+// take waits, within checkWait, for a submission the check passed and
+// has not been taken, and takes it.
+func (c *sendChecks) take(ctx context.Context) bool {
+	timer := time.NewTimer(checkWait)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		if c.token == "" {
+			c.mu.Unlock()
+			return false
+		}
+		if c.passed > c.used {
+			c.used++
+			c.mu.Unlock()
+			return true
+		}
+		wake := c.wake
+		c.mu.Unlock()
+		select {
+		case <-wake:
+		case <-timer.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// checkedSend is the guard's judgement of a document send with a body
+// from a tab a send check holds (sendChecks): nothing when the check
+// passed it, else its refusal (send_unchecked).
+func (m *Manager) checkedSend(ctx context.Context, r cdpguard.Request) (cdpguard.Verdict, bool) {
+	if m.checks.take(ctx) {
+		return cdpguard.Verdict{}, false
+	}
+	fields := map[string]any{"kind": string(policy.Submission), "reason": policy.ReasonSendUnchecked,
+		"origin": policy.ScopeOf(r.URL).Loggable()}
+	if r.Sender != "" {
+		fields["sender"] = r.Sender
+	}
+	if m.cfg.Enforcement == policy.Observe {
+		fields["would_deny"] = true
+		return cdpguard.Verdict{Allow: true, Reason: policy.ReasonSendUnchecked, Fields: fields}, true
+	}
+	return cdpguard.Verdict{Allow: false, Reason: policy.ReasonSendUnchecked, Fields: fields}, true
+}
+
+// slowSend: a document send the guard judges only once the page's send
+// check was heard from (sendChecks); a redirect hop carries the body that
+// was checked.
+func (m *Manager) slowSend(r cdpguard.Request) bool {
+	return !r.Subresource && r.HasBody && r.RedirectFrom == "" && m.checks.armedFor(r.SenderTab)
 }
