@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestClickLandsThroughFrames (issue 20, attack 2): a page lays another
+// site's frame, at opacity 0.02, over its own frames and over its own
+// button, so that a click the agent aims at A's button lands on C's
+// "Delete my account". The hit test holds from the top document down:
+// each click, hover and click by ref on what lies under C's frame is
+// refused as element_not_actionable naming C's frame and its origin, and
+// nothing is dispatched (C counts 0 clicks and 0 hovers, A's buttons 0
+// clicks). Also when the cover appears only as the pointer arrives.
+// Frames nobody covers are clicked as before (the negative).
+func TestClickLandsThroughFrames(t *testing.T) {
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	c := newSite(t, "127.0.0.3")
+	frame := func(id, src, left, top, w, h, extra string) string {
+		return fmt.Sprintf(`<iframe id=%s src="%s" style="position:absolute;left:%spx;top:%spx;width:%spx;height:%spx;%s"></iframe>`, id, src, left, top, w, h, extra)
+	}
+	veil := "border:0;opacity:0.02"
+	a.page("/", `<!doctype html><title>hit</title><body style="margin:0">`+
+		frame("inner", "/inner", "20", "20", "300", "120", "border:3px solid #333")+
+		frame("over", c.URL+"/delete?n=1", "20", "20", "306", "126", veil)+
+		frame("xframe", b.URL+"/xinner", "20", "180", "300", "120", "border:3px solid #333")+
+		frame("over2", c.URL+"/delete?n=2", "20", "180", "306", "126", veil)+
+		`<button id=top style="position:absolute;left:360px;top:20px;width:160px;height:40px" onclick="fetch('/top-clicked')">Top button</button>`+
+		frame("over3", c.URL+"/delete?n=3", "350", "10", "180", "60", veil)+
+		frame("late", "/late", "360", "180", "300", "120", "border:3px solid #333")+
+		frame("over4", c.URL+"/delete?n=4", "360", "180", "306", "126", veil+";visibility:hidden")+
+		frame("plain", "/plain", "20", "340", "300", "100", "border:1px solid #333")+
+		frame("xplain", b.URL+"/xplain", "360", "340", "300", "100", "border:1px solid #333")+
+		`<button id=sync style="position:absolute;left:20px;top:470px" onclick="fetch('/sync')">sync</button>`)
+	a.page("/inner", `<!doctype html><body style="margin:0"><div style="height:30px"></div>
+<button id=ab style="margin-left:40px" onclick="fetch('/a-clicked')" onmouseenter="fetch('/a-hovered')">A button</button>
+<input id=ai style="margin-left:10px" oninput="fetch('/a-typed/' + this.value)">`)
+	a.page("/late", `<!doctype html><body style="margin:0"><div style="height:30px"></div>
+<button id=lb style="margin-left:40px" onclick="fetch('/late-clicked')"
+  onmouseenter="parent.document.getElementById('over4').style.visibility = 'visible'">Late button</button>`)
+	a.page("/plain", `<!doctype html><body style="margin:0"><button id=pb style="margin:20px" onclick="fetch('/plain-clicked')">Plain button</button>`)
+	b.page("/xinner", `<!doctype html><body style="margin:0"><div style="height:30px"></div>
+<button id=xb style="margin-left:40px" onclick="fetch('/b-clicked')">B button</button>`)
+	b.page("/xplain", `<!doctype html><body style="margin:0"><button id=xpb style="margin:20px" onclick="fetch('/xplain-clicked')">Cross plain</button>`)
+	c.handle("/delete", func(w http.ResponseWriter, r *http.Request) {
+		n := r.URL.Query().Get("n")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><body style="margin:0" onkeydown="fetch('/c%[1]s-key')">
+<button style="width:100vw;height:100vh" onclick="fetch('/c%[1]s-clicked')" onmouseover="fetch('/c%[1]s-hovered')">Delete my account</button>`, n)
+	})
+	act := newActor(t)
+	act.open(a.URL + "/")
+	waitFor(t, "every frame to load", 15*time.Second, func() bool {
+		return a.count("/inner") == 1 && a.count("/late") == 1 && a.count("/plain") == 1 && b.count("/xinner") == 1 &&
+			b.count("/xplain") == 1 && c.count("/delete") == 4
+	})
+
+	refused := func(tool string, args map[string]any, cover string) map[string]any {
+		t.Helper()
+		env := act.call(tool, args)
+		if env["status"] != "element_not_actionable" {
+			// Go on: what reached C is counted at the end.
+			t.Errorf("%s %v: status %v, want element_not_actionable: %v", tool, args["selector"], env["status"], env)
+			return env
+		}
+		wantFailure(t, env, "element_not_actionable", fmt.Sprint(args["selector"]))
+		if by := fmt.Sprint(env["covered_by"]); !strings.Contains(by, cover) {
+			t.Errorf("%s %v: covered_by = %q, want it to name %s", tool, args["selector"], by, cover)
+		}
+		if env["covered_origin"] != c.URL {
+			t.Errorf("%s %v: covered_origin = %v, want C's %s (%v)", tool, args["selector"], env["covered_origin"], c.URL, env)
+		}
+		t.Logf("%s %v: %v", tool, args["selector"], env["error"])
+		return env
+	}
+	// A hover first, while the pointer has been nowhere near C's frames.
+	refused("hover", map[string]any{"selector": "#ab"}, "iframe#over")
+	// A's own same-origin frame under C's frame: by CSS and by ref.
+	refused("click", map[string]any{"selector": "#ab"}, "iframe#over")
+	tree := fmt.Sprint(act.call("read_page", map[string]any{"mode": "tree"})["tree"])
+	m := regexp.MustCompile(`aria-ref=(e\d+) button "A button"`).FindStringSubmatch(tree)
+	if m == nil {
+		t.Fatalf("no ref for A's button in the tree:\n%s", tree)
+	}
+	refused("click", map[string]any{"selector": "aria-ref=" + m[1]}, "iframe#over")
+	// A cross-site (out-of-process) frame under C's frame.
+	refused("click", map[string]any{"selector": "#xb"}, "iframe#over2")
+	// The page's own top-level button under C's frame.
+	refused("click", map[string]any{"selector": "#top"}, "iframe#over3")
+	// The cover laid over the frame as the pointer arrives.
+	env := refused("click", map[string]any{"selector": "#lb"}, "iframe#over4")
+	if msg := fmt.Sprint(env["error"]); !strings.Contains(msg, "when the pointer reached it") {
+		t.Errorf("the late cover: %q, want it said to have come as the pointer arrived", msg)
+	}
+	// Typing goes to the focused field, not to where a pointer would land:
+	// A's field gets the text, C's frame over it no key.
+	wantStatus(t, act.call("type_text", map[string]any{"selector": "#ai", "text": "hello"}), "ok")
+	waitFor(t, "the text in A's field", 10*time.Second, func() bool { return a.count("/a-typed/hello") == 1 })
+
+	// The negative: frames nothing covers take their clicks, same-origin
+	// and cross-site; and a click in the top document, which orders what
+	// the refused calls could have sent before it.
+	wantStatus(t, act.call("click", map[string]any{"selector": "#pb"}), "ok")
+	wantStatus(t, act.call("click", map[string]any{"selector": "#xpb"}), "ok")
+	wantStatus(t, act.call("click", map[string]any{"selector": "#sync"}), "ok")
+	waitFor(t, "the uncovered clicks", 10*time.Second, func() bool {
+		return a.count("/plain-clicked") == 1 && b.count("/xplain-clicked") == 1 && a.count("/sync") == 1
+	})
+
+	var reachedC int
+	for _, n := range []string{"1", "2", "3", "4"} {
+		reachedC += c.count("/c" + n + "-clicked")
+		reachedC += c.count("/c" + n + "-key")
+	}
+	reachedC += c.count("/c1-hovered") + c.count("/c2-hovered") + c.count("/c3-hovered")
+	reachedA := a.count("/a-clicked") + a.count("/a-hovered") + a.count("/top-clicked") + a.count("/late-clicked") + b.count("/b-clicked")
+	t.Logf("reached C (clicks, keys, hovers): %d; covered targets' clicks and hovers: %d", reachedC, reachedA)
+	if reachedC != 0 || reachedA != 0 {
+		t.Errorf("input reached C %d times and the covered targets %d times, want 0 and 0", reachedC, reachedA)
+	}
+}
