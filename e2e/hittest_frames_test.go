@@ -125,3 +125,77 @@ func TestClickLandsThroughFrames(t *testing.T) {
 		t.Errorf("input reached C %d times and the covered targets %d times, want 0 and 0", reachedC, reachedA)
 	}
 }
+
+// TestClickLandsThroughFramesHidden: the same attack hidden further: the
+// page's frame and C's frame over it inside a closed shadow root; a frame
+// scaled so that the point computed from its box lands beside it; a frame
+// that lets the pointer through (pointer-events: none) to the page; and a
+// frame inside another site's frame, covered in the top document. Each is
+// refused as element_not_actionable and nothing reaches C or the target;
+// the same nested frame uncovered is found by CSS and clicked.
+func TestClickLandsThroughFramesHidden(t *testing.T) {
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	c := newSite(t, "127.0.0.3")
+	a.page("/", `<!doctype html><title>hidden</title><body style="margin:0">
+<div id=host style="position:absolute;left:20px;top:20px;width:320px;height:140px"></div>
+<script>
+const r = document.getElementById('host').attachShadow({mode: 'closed'});
+r.innerHTML = '<iframe src="/inner" style="position:absolute;left:0;top:0;width:300px;height:120px;border:0"></iframe>' +
+  '<iframe src="`+c.URL+`/delete?n=1" style="position:absolute;left:0;top:0;width:300px;height:120px;border:0;opacity:0.02"></iframe>';
+</script>
+<iframe id=scaled src="/scaled" style="position:absolute;left:360px;top:20px;width:300px;height:120px;border:0;transform:scale(0.5);transform-origin:0 0"></iframe>
+<iframe id=beside src="`+c.URL+`/delete?n=2" style="position:absolute;left:510px;top:20px;width:150px;height:60px;border:0;opacity:0.02"></iframe>
+<iframe id=ghost src="/ghost" style="position:absolute;left:20px;top:180px;width:300px;height:120px;border:0;pointer-events:none"></iframe>
+<iframe id=outer src="`+b.URL+`/outer" style="position:absolute;left:360px;top:180px;width:300px;height:160px;border:0"></iframe>
+<iframe id=over3 src="`+c.URL+`/delete?n=3" style="position:absolute;left:360px;top:180px;width:300px;height:160px;border:0;opacity:0.02"></iframe>
+<iframe id=outer2 src="`+b.URL+`/outer2" style="position:absolute;left:20px;top:360px;width:300px;height:160px;border:0"></iframe>
+<button id=sync style="position:absolute;left:360px;top:400px" onclick="fetch('/sync')">sync</button>`)
+	button := func(id, path string) string {
+		return fmt.Sprintf(`<!doctype html><body style="margin:0"><div style="height:30px"></div>
+<button id=%[1]s style="margin-left:40px;width:200px" onclick="fetch('%[2]s')">Target %[1]s</button>
+<script>onload = () => fetch('/loaded-%[1]s')</script>`, id, path)
+	}
+	a.page("/inner", button("ab", "/a-clicked"))
+	a.page("/scaled", button("sb", "/s-clicked"))
+	a.page("/ghost", button("gb", "/g-clicked"))
+	b.page("/outer", `<!doctype html><body style="margin:0"><iframe src="/nested" style="border:0;width:280px;height:120px;margin-top:20px"></iframe>`)
+	b.page("/nested", button("nb", "/n-clicked"))
+	b.page("/outer2", `<!doctype html><body style="margin:0"><iframe src="/nested2" style="border:0;width:280px;height:120px;margin-top:20px"></iframe>`)
+	b.page("/nested2", button("nb2", "/n2-clicked"))
+	c.handle("/delete", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><body style="margin:0"><button style="width:100vw;height:100vh" onclick="fetch('/c%s-clicked')">Delete my account</button>`, r.URL.Query().Get("n"))
+	})
+	act := newActor(t)
+	act.open(a.URL + "/")
+	waitFor(t, "every frame to load", 15*time.Second, func() bool {
+		return a.count("/loaded-ab") == 1 && a.count("/loaded-sb") == 1 && a.count("/loaded-gb") == 1 && b.count("/loaded-nb") == 1 && b.count("/loaded-nb2") == 1 && c.count("/delete") == 3
+	})
+	tree := fmt.Sprint(act.call("read_page", map[string]any{"mode": "tree"})["tree"])
+	ref := func(name string) string {
+		m := regexp.MustCompile(`aria-ref=(e\d+) button "` + name + `"`).FindStringSubmatch(tree)
+		if m == nil {
+			t.Fatalf("no ref for %q in the tree:\n%s", name, tree)
+		}
+		return "aria-ref=" + m[1]
+	}
+	for _, sel := range []string{"#ab", "#sb", "#gb", "#nb", ref("Target nb")} {
+		env := act.call("click", map[string]any{"selector": sel})
+		t.Logf("click %s: %v %v (covered_origin %v)", sel, env["status"], env["error"], env["covered_origin"])
+		if env["status"] != "element_not_actionable" {
+			t.Errorf("click %s: status %v, want element_not_actionable: %v", sel, env["status"], env)
+		}
+	}
+	// The negative: a frame of the same process inside another site's
+	// frame, nothing over it, is found by CSS and clicked.
+	wantStatus(t, act.call("click", map[string]any{"selector": "#nb2"}), "ok")
+	wantStatus(t, act.call("click", map[string]any{"selector": "#sync"}), "ok")
+	waitFor(t, "the nested frame's and the sync click", 10*time.Second, func() bool { return b.count("/n2-clicked") == 1 && a.count("/sync") == 1 })
+	reachedC := c.count("/c1-clicked") + c.count("/c2-clicked") + c.count("/c3-clicked")
+	reached := a.count("/a-clicked") + a.count("/s-clicked") + a.count("/g-clicked") + b.count("/n-clicked")
+	t.Logf("reached C: %d; the targets: %d", reachedC, reached)
+	if reachedC != 0 || reached != 0 {
+		t.Errorf("clicks reached C %d times and the targets %d times, want 0 and 0", reachedC, reached)
+	}
+}
