@@ -205,3 +205,47 @@ r.innerHTML = '<iframe src="/inner" style="position:absolute;left:0;top:0;width:
 		t.Errorf("clicks reached C %d times and the targets %d times, want 0 and 0", reachedC, reached)
 	}
 }
+
+// TestClickWebComponentSlottedText: a web component's own button around
+// text slotted into it takes the click (the hit at its text is the host,
+// the text's parent, and was taken for a cover); an overlay inside the
+// component over its button is still refused, and gets nothing.
+func TestClickWebComponentSlottedText(t *testing.T) {
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>wc</title><body style="margin:20px">
+<my-btn id=ok>Slotted label</my-btn>
+<my-btn id=veiled veil>Veiled label</my-btn>
+<script>
+customElements.define('my-btn', class extends HTMLElement {
+  constructor() {
+    super();
+    const r = this.attachShadow({mode: 'open'});
+    const id = this.id;
+    r.innerHTML = '<div style="position:relative;display:inline-block;margin:10px">' +
+      '<button id=' + id + '-inner style="padding:12px 30px"><slot></slot></button>' +
+      (this.hasAttribute('veil') ? '<div id=' + id + '-veil style="position:absolute;inset:0;opacity:0.05;background:#000"></div>' : '') + '</div>';
+    r.getElementById(id + '-inner').onclick = () => fetch('/' + id + '-clicked');
+    const v = r.getElementById(id + '-veil');
+    if (v) v.onclick = () => fetch('/veil-clicked');
+  }
+});
+</script>`)
+	act := newActor(t)
+	act.open(s.URL + "/")
+	env := act.call("click", map[string]any{"selector": "#ok-inner"})
+	wantStatus(t, env, "ok")
+	env = act.call("click", map[string]any{"selector": "text=Slotted label"})
+	wantStatus(t, env, "ok")
+	waitFor(t, "both clicks on the component's button", 10*time.Second, func() bool { return s.count("/ok-clicked") == 2 })
+	env = act.call("click", map[string]any{"selector": "#veiled-inner"})
+	wantFailure(t, env, "element_not_actionable", "#veiled-inner")
+	if by := fmt.Sprint(env["covered_by"]); !strings.Contains(by, "veiled-veil") {
+		t.Errorf("the veiled button: covered_by %q, want the veil inside the component", by)
+	}
+	// A click after it orders what the refused one could have sent.
+	wantStatus(t, act.call("click", map[string]any{"selector": "#ok-inner"}), "ok")
+	waitFor(t, "the click after", 10*time.Second, func() bool { return s.count("/ok-clicked") == 3 })
+	if n := s.count("/veil-clicked") + s.count("/veiled-clicked"); n != 0 {
+		t.Errorf("the refused click reached the page %d times", n)
+	}
+}

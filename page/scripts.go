@@ -59,12 +59,16 @@ const describe = el => {
   const n = nameOf(el);
   return n ? d + ' "' + n + '"' : d;
 };
-// The element at (x, y) of this frame's viewport, inside open shadow roots.
-const deepHit = (x, y) => {
+// The element at (x, y) of this frame's viewport, inside open shadow roots
+// (and the roots rootOf gives). Text slotted into a host hits the host
+// itself (the text's parent): then what holds it at the point is the
+// topmost element of the host's shadow tree there.
+const deepHit = (x, y, rootOf = h => h.shadowRoot) => {
   let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
+  for (let root; hit && (root = rootOf(hit)); ) {
+    let inner = root.elementFromPoint(x, y);
+    if (!inner || inner === hit) inner = root.elementsFromPoint(x, y).find(e => e !== hit && e.getRootNode() === root);
+    if (!inner) break;
     hit = inner;
   }
   return hit;
@@ -309,14 +313,7 @@ const frameOf = hit => {
 const frameHit = (el, x, y) => {
   const closed = new Map();
   for (let r = el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode()) closed.set(r.host, r);
-  let hit = document.elementFromPoint(x, y);
-  while (hit) {
-    const root = hit.shadowRoot || closed.get(hit);
-    const inner = root && root.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  return hit;
+  return deepHit(x, y, h => h.shadowRoot || closed.get(h));
 };
 const coverName = hit => {
   if (isPage(hit)) return 'nothing drawn at that point (the page itself, ' + hit.localName + ')';
