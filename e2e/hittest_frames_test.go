@@ -108,6 +108,16 @@ func TestClickLandsThroughFrames(t *testing.T) {
 	// the refused calls could have sent before it.
 	wantStatus(t, act.call("click", map[string]any{"selector": "#pb"}), "ok")
 	wantStatus(t, act.call("click", map[string]any{"selector": "#xpb"}), "ok")
+	// A frame element itself is not clicked: the click would land on what
+	// the frame shows, in another document (another site's, needing its
+	// own INTERACT), not on the element named.
+	for _, sel := range []string{"iframe#plain", "iframe#xplain"} {
+		env := act.call("click", map[string]any{"selector": sel})
+		wantFailure(t, env, "element_not_actionable", sel)
+		if msg := fmt.Sprint(env["error"]); !strings.Contains(msg, "is a frame") {
+			t.Errorf("click %s: %q, want it said to be a frame", sel, msg)
+		}
+	}
 	wantStatus(t, act.call("click", map[string]any{"selector": "#sync"}), "ok")
 	waitFor(t, "the uncovered clicks", 10*time.Second, func() bool {
 		return a.count("/plain-clicked") == 1 && b.count("/xplain-clicked") == 1 && a.count("/sync") == 1
@@ -120,6 +130,9 @@ func TestClickLandsThroughFrames(t *testing.T) {
 	}
 	reachedC += c.count("/c1-hovered") + c.count("/c2-hovered") + c.count("/c3-hovered")
 	reachedA := a.count("/a-clicked") + a.count("/a-hovered") + a.count("/top-clicked") + a.count("/late-clicked") + b.count("/b-clicked")
+	if n := a.count("/plain-clicked") + b.count("/xplain-clicked"); n != 2 {
+		t.Errorf("the uncovered frames' buttons got %d clicks, want 1 each (a click on their frame elements lands nowhere)", n)
+	}
 	t.Logf("reached C (clicks, keys, hovers): %d; covered targets' clicks and hovers: %d", reachedC, reachedA)
 	if reachedC != 0 || reachedA != 0 {
 		t.Errorf("input reached C %d times and the covered targets %d times, want 0 and 0", reachedC, reachedA)

@@ -35,6 +35,9 @@ const (
 	// PointFrameDrawn: its frame is not drawn where its box says (scaled,
 	// rotated, or moving), so where the pointer would land is not known.
 	PointFrameDrawn
+	// PointFrameElement: it is a frame element (Covered names it): the
+	// pointer would land on what the frame shows, in its document.
+	PointFrameElement
 )
 
 // PointError: the element cannot take the pointer where it stands;
@@ -64,6 +67,8 @@ func (e *PointError) Error() string {
 		return "the element is covered by " + e.Covered
 	case PointFrameDrawn:
 		return "the element's frame is not drawn where its box says"
+	case PointFrameElement:
+		return "the element is a frame"
 	default:
 		return "the element's frame lies outside the viewport"
 	}
@@ -101,6 +106,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			Page     bool    `json:"coverPage"`
 			Frame    string  `json:"coverFrame"`
 			List     bool    `json:"inList"`
+			FrameEl  string  `json:"frameElement"`
 		}
 		if err := Call(ctx, conn, w, n, JSPrepare, &p); err != nil {
 			return 0, 0, 0, 0, false, err
@@ -108,6 +114,8 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 		switch {
 		case p.Gone:
 			return 0, 0, 0, 0, false, &NodeGoneError{Err: errors.New("detached")}
+		case p.FrameEl != "":
+			return 0, 0, 0, 0, false, &PointError{Why: PointFrameElement, Covered: p.FrameEl}
 		case p.Hidden:
 			return 0, 0, 0, 0, false, &PointError{Why: PointHidden}
 		case p.Outside:
@@ -190,12 +198,6 @@ func FrameHit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *No
 		owner, err := frameOwner(ctx, conn, tab, sid, frame, group)
 		if err != nil {
 			return err
-		}
-		if depth == 0 && owner.Session == n.Session && owner.Backend == n.Backend {
-			// The target is a frame element itself, named by the frame it
-			// holds: its point is in the document around it already.
-			sid, frame = owner.Session, owner.Frame
-			continue
 		}
 		top := owner.Session == tab.Session && owner.Frame == tab.Main()
 		var r struct {

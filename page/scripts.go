@@ -209,6 +209,9 @@ const JSState = `function() {` + jsHelpers + `
 const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   const el = this;
   if (!el.isConnected) return {gone: true};
+  // A frame element: the pointer would land on what the frame shows, in
+  // another document (another site's, maybe), not on the element.
+  if (/^(IFRAME|FRAME|OBJECT|EMBED)$/.test(el.tagName) && el.contentWindow) return {frameElement: describe(el)};
   const vw = document.documentElement.clientWidth || innerWidth, vh = document.documentElement.clientHeight || innerHeight;
   const box = () => [...el.getClientRects()].find(r => r.width > 0 && r.height > 0);
   const up = n => n.assignedSlot || (n.parentNode instanceof ShadowRoot ? n.parentNode.host : n.parentElement);

@@ -35,6 +35,9 @@ func (a *act) pointFailure(ctx context.Context, n *page.Node, pe *page.PointErro
 			return a.coveredOuter(pe, false)
 		}
 		return a.covered(ctx, n, pe.Covered, pe.Frame, pe.Page, pe.X, pe.Y, false)
+	case page.PointFrameElement:
+		return a.failure(StatusNotActionable, "the element is a frame ("+pe.Covered+"): the pointer would land on whatever the frame shows there, in its own document; nothing was dispatched",
+			"Act on the element inside the frame that is meant: a selector finds it there when the page has no match, and read_page(mode=\"tree\") gives it a ref.")
 	case page.PointFrameDrawn:
 		return a.failure(StatusNotActionable, "the element's frame is not drawn where its box says (it is scaled, rotated or moving), so where a click would land cannot be checked; nothing was dispatched",
 			"Wait for the page to settle and retry; a frame drawn transformed cannot be acted on by pointer.")
