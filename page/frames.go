@@ -97,10 +97,14 @@ func ChildFrames(ctx context.Context, conn *cdpconn.Conn, tab Tab) ([]FrameRef, 
 		return nil, err
 	}
 	// An out-of-process frame the tree did not show (it is attached but its
-	// parent's tree has not caught up yet) is still searched.
+	// parent's tree has not caught up yet, or its parent's tree does not
+	// list frames of other processes) is still searched, and the frames of
+	// its own process inside it.
 	for _, f := range tab.oopifs() {
 		if !seen[f.Frame] {
+			seen[f.Frame] = true
 			out = append(out, FrameRef{Session: f.Session, Frame: f.Frame})
+			_ = walk(f.Session, 1)
 		}
 	}
 	return out, nil

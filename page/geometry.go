@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net/url"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
@@ -30,18 +32,29 @@ const (
 	// PointFrameOutside: its frame lies outside the tab's viewport and
 	// scrolling cannot bring it in.
 	PointFrameOutside
+	// PointFrameDrawn: its frame is not drawn where its box says (scaled,
+	// rotated, or moving), so where the pointer would land is not known.
+	PointFrameDrawn
+	// PointFrameElement: it is a frame element (Covered names it): the
+	// pointer would land on what the frame shows, in its document.
+	PointFrameElement
 )
 
 // PointError: the element cannot take the pointer where it stands;
 // Covered names what lies over it (PointCovered), at (X, Y) in the
 // element's frame's viewport; Page, that nothing is drawn over it there
 // (the point reaches the page itself: the element is clipped, or lets the
-// pointer through).
+// pointer through). Outer: what covers it lies in a document above the
+// element's frame, over the frame, at (X, Y) of that document, whose
+// origin is Origin; Frame, the origin a frame that covers it shows.
 type PointError struct {
 	Why     PointWhy
 	Covered string
 	X, Y    float64
 	Page    bool
+	Outer   bool
+	Origin  string
+	Frame   string
 }
 
 func (e *PointError) Error() string {
@@ -52,6 +65,10 @@ func (e *PointError) Error() string {
 		return "the element lies outside the viewport"
 	case PointCovered:
 		return "the element is covered by " + e.Covered
+	case PointFrameDrawn:
+		return "the element's frame is not drawn where its box says"
+	case PointFrameElement:
+		return "the element is a frame"
 	default:
 		return "the element's frame lies outside the viewport"
 	}
@@ -87,7 +104,9 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			Scrolled bool    `json:"scrolled"`
 			Covered  string  `json:"covered"`
 			Page     bool    `json:"coverPage"`
+			Frame    string  `json:"coverFrame"`
 			List     bool    `json:"inList"`
+			FrameEl  string  `json:"frameElement"`
 		}
 		if err := Call(ctx, conn, w, n, JSPrepare, &p); err != nil {
 			return 0, 0, 0, 0, false, err
@@ -95,12 +114,17 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 		switch {
 		case p.Gone:
 			return 0, 0, 0, 0, false, &NodeGoneError{Err: errors.New("detached")}
+		case p.FrameEl != "":
+			return 0, 0, 0, 0, false, &PointError{Why: PointFrameElement, Covered: p.FrameEl}
 		case p.Hidden:
 			return 0, 0, 0, 0, false, &PointError{Why: PointHidden}
 		case p.Outside:
 			return 0, 0, 0, 0, false, &PointError{Why: PointOutside}
 		case p.Covered != "":
-			return 0, 0, 0, 0, false, &PointError{Why: PointCovered, Covered: p.Covered, X: p.X, Y: p.Y, Page: p.Page}
+			if p.Frame == "?" {
+				p.Frame = HitFrameOrigin(ctx, conn, n, p.X, p.Y)
+			}
+			return 0, 0, 0, 0, false, &PointError{Why: PointCovered, Covered: p.Covered, X: p.X, Y: p.Y, Page: p.Page, Frame: p.Frame}
 		}
 		if n.Session == tab.Session && n.Frame == tab.Main() {
 			return p.X, p.Y, p.X, p.Y, p.List, nil
@@ -123,6 +147,9 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 				if err := w.CallFunction(ctx, ms, tab.Main(), JSFrames, nil); err != nil {
 					return 0, 0, 0, 0, false, err
 				}
+			}
+			if err := FrameHit(ctx, conn, w, tab, n, p.X, p.Y, x, y, group); err != nil {
+				return 0, 0, 0, 0, false, err
 			}
 			return x, y, p.X, p.Y, p.List, nil
 		}
@@ -151,6 +178,153 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			return 0, 0, 0, 0, false, &PointError{Why: PointFrameOutside}
 		}
 	}
+}
+
+// FrameHit checks that the point (fx, fy) in the viewport of n's frame,
+// (x, y) in the tab's, reaches that frame through every document above
+// it: in each, what is at the point is the frame element that holds the
+// frame below (through shadow roots), the point carried up by where each
+// frame's content box sits. The top document is tested at (x, y), where
+// input goes; a point carried up to somewhere else (a frame scaled,
+// rotated or moving) is PointFrameDrawn. Anything else at the point is
+// PointCovered, Outer. A target in the tab's main frame has nothing above.
+func FrameHit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, fx, fy, x, y float64, group string) error {
+	sid, frame := n.Session, n.Frame
+	px, py := fx, fy
+	for depth := 0; sid != tab.Session || frame != tab.Main(); depth++ {
+		if depth > 16 {
+			return errors.New("frames nested too deep")
+		}
+		owner, err := frameOwner(ctx, conn, tab, sid, frame, group)
+		if err != nil {
+			return err
+		}
+		top := owner.Session == tab.Session && owner.Frame == tab.Main()
+		var r struct {
+			Gone    bool    `json:"gone"`
+			X       float64 `json:"x"`
+			Y       float64 `json:"y"`
+			HX      float64 `json:"hx"`
+			HY      float64 `json:"hy"`
+			Origin  string  `json:"origin"`
+			Covered string  `json:"covered"`
+			Page    bool    `json:"coverPage"`
+			Frame   string  `json:"frame"`
+		}
+		if err := Call(ctx, conn, w, owner, JSFrameHit, &r, px, py, top, x, y); err != nil {
+			return err
+		}
+		if r.Gone {
+			return &NodeGoneError{Err: errors.New("its frame's element is gone")}
+		}
+		if r.Covered != "" {
+			if r.Frame == "?" {
+				r.Frame = HitFrameOrigin(ctx, conn, owner, r.HX, r.HY)
+			}
+			return &PointError{Why: PointCovered, Covered: r.Covered, X: r.HX, Y: r.HY, Page: r.Page, Outer: true, Origin: r.Origin, Frame: r.Frame}
+		}
+		if top && (math.Abs(r.X-x) > 2 || math.Abs(r.Y-y) > 2) {
+			return &PointError{Why: PointFrameDrawn, X: x, Y: y}
+		}
+		px, py, sid, frame = r.X, r.Y, owner.Session, owner.Frame
+	}
+	return nil
+}
+
+// frameOwner is the element that holds frame (reached over session sid)
+// in the document around it: an out-of-process frame's iframe element in
+// its parent's session (IframeOwner), a same-process frame's in its
+// parent frame.
+func frameOwner(ctx context.Context, conn *cdpconn.Conn, tab Tab, sid target.SessionID, frame cdp.FrameID, group string) (*Node, error) {
+	if sid != tab.Session {
+		for _, f := range tab.oopifs() {
+			if f.Session == sid && f.Frame == frame {
+				return IframeOwner(ctx, conn, tab, sid, group)
+			}
+		}
+	}
+	s := conn.Session(sid)
+	owner, err := cdp.Call(ctx, s, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: frame})
+	if err != nil || owner.BackendNodeID == 0 {
+		return nil, &NodeGoneError{Err: errors.New("its frame's element is gone")}
+	}
+	tree, err := cdp.Call(ctx, s, cdppage.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return nil, err
+	}
+	parent := parentIn(tree.FrameTree, frame)
+	if parent == "" {
+		return nil, &NodeGoneError{Err: errors.New("its frame is gone")}
+	}
+	return NewNode(sid, parent, owner.BackendNodeID, group), nil
+}
+
+// parentIn is the frame that holds frame in the tree t, "" when none does.
+func parentIn(t *cdppage.FrameTree, frame cdp.FrameID) cdp.FrameID {
+	if t == nil || t.Frame == nil {
+		return ""
+	}
+	for _, c := range t.ChildFrames {
+		if c.Frame != nil && c.Frame.ID == frame {
+			return t.Frame.ID
+		}
+		if p := parentIn(c, frame); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// HitFrameOrigin is the origin of the frame that lies at (hx, hy) in the
+// document of owner (an element already called on), when that document
+// cannot read it (another origin's frame): by the frame CDP names for the
+// element, from its session's frame tree or its own target; "another
+// origin" when neither says.
+func HitFrameOrigin(ctx context.Context, conn *cdpconn.Conn, owner *Node, hx, hy float64) string {
+	const unknown = "another origin"
+	s := conn.Session(owner.Session)
+	args, err := JSArgs([]any{hx, hy})
+	if err != nil || owner.object == "" {
+		return unknown
+	}
+	t := true
+	res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: JSFrameHitAt, ObjectID: owner.object, Arguments: args, ObjectGroup: owner.group, Silent: &t,
+	})
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
+		return unknown
+	}
+	d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
+	if err != nil || d.Node == nil || d.Node.FrameID == "" {
+		return unknown
+	}
+	if tree, err := cdp.Call(ctx, s, cdppage.GetFrameTree, cdp.Empty{}); err == nil {
+		if f := findFrame(tree.FrameTree, d.Node.FrameID); f != nil && f.SecurityOrigin != "" && f.SecurityOrigin != "://" {
+			return f.SecurityOrigin
+		}
+	}
+	info, err := cdp.Call(ctx, conn.Browser(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: target.ID(d.Node.FrameID)})
+	if err == nil && info.TargetInfo != nil {
+		if u, err := url.Parse(info.TargetInfo.URL); err == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host
+		}
+	}
+	return unknown
+}
+
+func findFrame(t *cdppage.FrameTree, id cdp.FrameID) *cdp.Frame {
+	if t == nil || t.Frame == nil {
+		return nil
+	}
+	if t.Frame.ID == id {
+		return t.Frame
+	}
+	for _, c := range t.ChildFrames {
+		if f := findFrame(c, id); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 // centreDelta is how far to scroll to bring v to the middle of a viewport

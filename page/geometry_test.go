@@ -3,7 +3,9 @@ package page
 import (
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	cdppage "github.com/chromedp/cdproto/page"
 )
 
 func TestCentreDelta(t *testing.T) {
@@ -25,5 +27,20 @@ func TestQuadMin(t *testing.T) {
 	x, y := quadMin(dom.Quad{30, 5, 50, 25, 30, 45, 10, 25})
 	if x != 10 || y != 5 {
 		t.Fatalf("quadMin = %v, %v, want 10, 5", x, y)
+	}
+}
+
+func TestParentIn(t *testing.T) {
+	f := func(id string, kids ...*cdppage.FrameTree) *cdppage.FrameTree {
+		return &cdppage.FrameTree{Frame: &cdp.Frame{ID: cdp.FrameID(id)}, ChildFrames: kids}
+	}
+	tree := f("main", f("a", f("a1")), f("b"))
+	for _, c := range []struct{ frame, want string }{{"a", "main"}, {"a1", "a"}, {"b", "main"}, {"main", ""}, {"gone", ""}} {
+		if got := parentIn(tree, cdp.FrameID(c.frame)); got != cdp.FrameID(c.want) {
+			t.Errorf("parentIn(%s) = %q, want %q", c.frame, got, c.want)
+		}
+	}
+	if parentIn(nil, "a") != "" {
+		t.Error("parentIn(nil) found a parent")
 	}
 }

@@ -125,11 +125,9 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		if err != nil || d.Node == nil {
 			return 0, nil, "", &NodeGoneError{Err: errors.New("the element went away as it was found")}
 		}
-		frame := f.Frame
-		if d.Node.FrameID != "" {
-			frame = d.Node.FrameID
-		}
-		return count, &Node{Session: f.Session, Frame: frame, Backend: d.Node.BackendNodeID, object: el, group: group}, why, nil
+		// The element's frame is the one searched: DescribeNode's frame id
+		// is, for a frame element, the frame it holds.
+		return count, &Node{Session: f.Session, Frame: f.Frame, Backend: d.Node.BackendNodeID, object: el, group: group}, why, nil
 	}
 }
 

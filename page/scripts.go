@@ -59,12 +59,16 @@ const describe = el => {
   const n = nameOf(el);
   return n ? d + ' "' + n + '"' : d;
 };
-// The element at (x, y) of this frame's viewport, inside open shadow roots.
-const deepHit = (x, y) => {
+// The element at (x, y) of this frame's viewport, inside open shadow roots
+// (and the roots rootOf gives). Text slotted into a host hits the host
+// itself (the text's parent): then what holds it at the point is the
+// topmost element of the host's shadow tree there.
+const deepHit = (x, y, rootOf = h => h.shadowRoot) => {
   let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
+  for (let root; hit && (root = rootOf(hit)); ) {
+    let inner = root.elementFromPoint(x, y);
+    if (!inner || inner === hit) inner = root.elementsFromPoint(x, y).find(e => e !== hit && e.getRootNode() === root);
+    if (!inner) break;
     hit = inner;
   }
   return hit;
@@ -205,6 +209,9 @@ const JSState = `function() {` + jsHelpers + `
 const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   const el = this;
   if (!el.isConnected) return {gone: true};
+  // A frame element: the pointer would land on what the frame shows, in
+  // another document (another site's, maybe), not on the element.
+  if (/^(IFRAME|FRAME|OBJECT|EMBED)$/.test(el.tagName) && el.contentWindow) return {frameElement: describe(el)};
   const vw = document.documentElement.clientWidth || innerWidth, vh = document.documentElement.clientHeight || innerHeight;
   const box = () => [...el.getClientRects()].find(r => r.width > 0 && r.height > 0);
   const up = n => n.assignedSlot || (n.parentNode instanceof ShadowRoot ? n.parentNode.host : n.parentElement);
@@ -264,7 +271,7 @@ const JSPrepare = `function() {` + jsHelpers + jsCovered + `
   const like = n => { const p = n && n.parentElement; return !!p && [...p.children].filter(c => c.localName === n.localName && c.className === n.className).length >= 3; };
   const inList = !!el.closest('li, option, [role=option], [role=menuitem], [role=menuitemradio], [role=menuitemcheckbox], [role=treeitem], [role=row], [role=listbox], [role=menu], [role=tree], [role=grid]') ||
     like(el) || like(el.parentElement) || like(el.parentElement && el.parentElement.parentElement);
-  return {x: p.x, y: p.y, left: l.left, top: l.top, scrolled, covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit), inList};
+  return {x: p.x, y: p.y, left: l.left, top: l.top, scrolled, covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit), coverFrame: hit ? frameOf(hit) : '', inList};
 }`
 
 // JSHit answers, after the pointer moved, whether the element is still
@@ -276,7 +283,7 @@ const JSPrepare = `function() {` + jsHelpers + jsCovered + `
 const JSHit = `function(x, y) {` + jsHelpers + jsCovered + `
   if (!this.isConnected) return {gone: true};
   const hit = coveredBy(this, x, y);
-  return {covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit)};
+  return {covered: hit ? coverName(hit) : '', coverPage: !!hit && isPage(hit), coverFrame: hit ? frameOf(hit) : ''};
 }`
 
 // jsCovered is appended to jsHelpers for the two functions above:
@@ -298,6 +305,19 @@ const coveredBy = (el, x, y) => {
   return hit;
 };
 const isPage = n => n === document.documentElement || n === document.body;
+// frameOf is the origin a frame element shows, "?" when this document
+// cannot read it (another origin's), "" for any other element.
+const frameOf = hit => {
+  if (!/^(IFRAME|FRAME|OBJECT|EMBED)$/.test(hit.tagName)) return '';
+  try { return hit.contentWindow.location.origin || '?'; } catch (e) { return '?'; }
+};
+// frameHit is the element at (x, y) of this document's viewport, inside
+// open shadow roots and the closed ones el (a frame element) lies in.
+const frameHit = (el, x, y) => {
+  const closed = new Map();
+  for (let r = el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode()) closed.set(r.host, r);
+  return deepHit(x, y, h => h.shadowRoot || closed.get(h));
+};
 const coverName = hit => {
   if (isPage(hit)) return 'nothing drawn at that point (the page itself, ' + hit.localName + ')';
   let c = hit;
@@ -313,6 +333,35 @@ const coverName = hit => {
   return role === 'generic' || role === c.localName || (role === 'button' && c.localName === 'button') ? d : role + ' ' + d;
 };
 `
+
+// JSFrameHit runs on a frame's element (an iframe, frame, object or
+// embed) in the document around it, for the point (x, y) in the frame's
+// viewport: it answers where that point lies in this document's viewport
+// (the frame's content box is where its viewport starts) and what this
+// document has there, through open shadow roots and the closed ones the
+// frame element lies in. With top set, the point tested is (tx, ty)
+// instead, the point in the tab's viewport where input is dispatched.
+// Nothing is covered when the frame element itself is hit; otherwise
+// covered names what is, and frame is the origin a frame hit shows ("?"
+// when it is not this document's to read).
+const JSFrameHit = `function(x, y, top, tx, ty) {` + jsHelpers + jsCovered + `
+  const el = this;
+  if (!el.isConnected) return {gone: true};
+  const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+  const wx = x + r.left + el.clientLeft + (parseFloat(cs.paddingLeft) || 0);
+  const wy = y + r.top + el.clientTop + (parseFloat(cs.paddingTop) || 0);
+  const hx = top ? tx : wx, hy = top ? ty : wy;
+  const hit = frameHit(el, hx, hy) || document.documentElement;
+  const base = {x: wx, y: wy, hx, hy, origin: location.origin};
+  if (hit === el) return base;
+  return {...base, covered: coverName(hit), coverPage: isPage(hit), frame: frameOf(hit)};
+}`
+
+// JSFrameHitAt is the element JSFrameHit found at (hx, hy), as an object
+// (whose frame CDP can name).
+const JSFrameHitAt = `function(hx, hy) {` + jsHelpers + jsCovered + `
+  return frameHit(this, hx, hy);
+}`
 
 // JSFocusText focuses a text field and selects what it holds, so that the
 // text typed next replaces it. It reports whether focus arrived.

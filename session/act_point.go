@@ -31,7 +31,16 @@ func (a *act) pointFailure(ctx context.Context, n *page.Node, pe *page.PointErro
 		return a.failure(StatusNotActionable, "the element lies outside the viewport and scrolling cannot bring it in (it is placed off-screen)",
 			"It is not meant to be reached from here; look for the control that shows it.")
 	case page.PointCovered:
-		return a.covered(ctx, n, pe.Covered, pe.Page, pe.X, pe.Y, false)
+		if pe.Outer {
+			return a.coveredOuter(pe, false)
+		}
+		return a.covered(ctx, n, pe.Covered, pe.Frame, pe.Page, pe.X, pe.Y, false)
+	case page.PointFrameElement:
+		return a.failure(StatusNotActionable, "the element is a frame ("+pe.Covered+"): the pointer would land on whatever the frame shows there, in its own document; nothing was dispatched",
+			"Act on the element inside the frame that is meant: a selector finds it there when the page has no match, and read_page(mode=\"tree\") gives it a ref.")
+	case page.PointFrameDrawn:
+		return a.failure(StatusNotActionable, "the element's frame is not drawn where its box says (it is scaled, rotated or moving), so where a click would land cannot be checked; nothing was dispatched",
+			"Wait for the page to settle and retry; a frame drawn transformed cannot be acted on by pointer.")
 	default:
 		return a.failure(StatusNotActionable, "the element's frame lies outside the viewport and scrolling cannot bring it in",
 			"Scroll the page to the frame (scroll with a selector for the iframe), then retry.")
@@ -44,8 +53,11 @@ func (a *act) pointFailure(ctx context.Context, n *page.Node, pe *page.PointErro
 // cover, a CSS class two layers share). onArrival: it came over the
 // element as the pointer arrived (a hover effect). bare: nothing is drawn
 // there but the page itself (the element is clipped, or lets the pointer
-// through).
-func (a *act) covered(ctx context.Context, n *page.Node, by string, bare bool, x, y float64, onArrival bool) *Error {
+// through). frame: what lies on top is a frame, showing that origin.
+func (a *act) covered(ctx context.Context, n *page.Node, by, frame string, bare bool, x, y float64, onArrival bool) *Error {
+	if frame != "" {
+		by += " (a frame of " + frame + ")"
+	}
 	if bare {
 		return a.failure(StatusNotActionable, "the element does not take the pointer where a person would click it, even scrolled to the middle of every panel around it: the point reaches the page itself (it is clipped by a panel, or lets the pointer through)",
 			"Read the page (read_page) for the control that shows it or the one to use instead; if it sits in a panel, scroll(selector=...) on it, then retry.")
@@ -65,7 +77,35 @@ func (a *act) covered(ctx context.Context, n *page.Node, by string, bare bool, x
 	default:
 		hint = "Something lies over it at the point a person would click (a banner, a dialog, an overlay: " + by + "): act on that or dismiss it first (read_page(mode=\"tree\") lists its controls), then retry."
 	}
-	return a.failure(StatusNotActionable, msg, hint).with("covered_by", by).with("covered_matches", also)
+	e := a.failure(StatusNotActionable, msg, hint).with("covered_by", by).with("covered_matches", also)
+	if frame != "" {
+		e.with("covered_origin", frame)
+	}
+	return e
+}
+
+// coveredOuter is the answer for an element whose frame something in a
+// document above it lies over at the point a person would click: a frame
+// laid over another frame takes the click (clickjacking), so nothing is
+// dispatched. onArrival: it came over as the pointer arrived.
+func (a *act) coveredOuter(pe *page.PointError, onArrival bool) *Error {
+	origin := pe.Origin
+	by := pe.Covered
+	if pe.Frame != "" {
+		by += " (a frame of " + pe.Frame + ")"
+		origin = pe.Frame
+	}
+	by += " in the document of " + pe.Origin
+	msg := "the element is covered by " + by + ", over the frame the element is in; nothing was dispatched"
+	if pe.Page {
+		msg = "the point a person would click reaches the document around the element's frame (" + pe.Origin + "), not the frame: the frame is clipped there or lets the pointer through; nothing was dispatched"
+	}
+	if onArrival {
+		msg = "when the pointer reached it, " + msg
+	}
+	return a.failure(StatusNotActionable, msg,
+		"What lies over the element's frame would take the click. Do not work around it: read the page (read_page) for what it shows, dismiss what is on top if it is the page's own, or tell the user.").
+		with("covered_by", by).with("covered_origin", origin).with("covered_matches", false)
 }
 
 // coverMatches says whether what lies at (x, y) in n's frame is one of

@@ -97,6 +97,7 @@ func (a *act) clickNode(ctx context.Context, n *page.Node) error {
 		Gone    bool   `json:"gone"`
 		Covered string `json:"covered"`
 		Page    bool   `json:"coverPage"`
+		Frame   string `json:"coverFrame"`
 	}
 	if err := a.b.call(ctx, n, page.JSHit, &hit, fx, fy); err != nil {
 		return err
@@ -105,7 +106,22 @@ func (a *act) clickNode(ctx context.Context, n *page.Node) error {
 		return &page.NodeGoneError{Err: errors.New("detached")}
 	}
 	if hit.Covered != "" {
-		return a.covered(ctx, n, hit.Covered, hit.Page, fx, fy, true)
+		if hit.Frame == "?" {
+			hit.Frame = page.HitFrameOrigin(ctx, a.b.conn, n, fx, fy)
+		}
+		return a.covered(ctx, n, hit.Covered, hit.Frame, hit.Page, fx, fy, true)
+	}
+	// And through the documents above its frame, which can lay something
+	// over the frame as the pointer arrives.
+	if err := page.FrameHit(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, fx, fy, x, y, a.group); err != nil {
+		var pe *page.PointError
+		if errors.As(err, &pe) {
+			if pe.Why == page.PointCovered {
+				return a.coveredOuter(pe, true)
+			}
+			return a.pointFailure(ctx, n, pe)
+		}
+		return err
 	}
 	return page.MouseClick(ctx, a.b.conn.Session(a.tab.SessionID), x, y)
 }
