@@ -147,6 +147,7 @@ type act struct {
 	before  *treeRead    // the action map before the input (changes.go)
 	res     *ActResult
 	exp     *Expectation // the download the call declared
+	dlFrom  policy.Scope // the site its DOWNLOAD grant was approved for
 }
 
 // act runs one acting call through the pipeline described above.
@@ -229,7 +230,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	}
 
 	if spec.opts.Intent.Download {
-		exp, err := b.downloads.Expect(ctx, []target.ID{a.tab.ID}, c.ID)
+		exp, err := b.downloads.Expect(ctx, []target.ID{a.tab.ID}, c.ID, a.dlFrom)
 		if err != nil {
 			return nil, newError(StatusError, "the browser did not open to the download: "+err.Error(), "Retry.")
 		}

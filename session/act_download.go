@@ -35,6 +35,11 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 			f := out.File
 			a.res.Download = &DownloadInfo{Filename: f.Filename, Path: f.Path, Bytes: f.Bytes, URLOrigin: f.URLOrigin, Observed: out.Observed}
 			return nil
+		case DownloadBlocked:
+			return newError(StatusDownloadBlocked,
+				fmt.Sprintf("the file %s came from %s, not from %s, which the DOWNLOAD approval names: it was not kept", out.Filename, out.URLOrigin, a.dlFrom.Loggable()),
+				"Nothing reached the disk. A page, a frame in it or a redirect handed over another site's file. To save a file from "+out.URLOrigin+", navigate to its URL there with download=true (the user is asked for that site).").
+				with("blocked_download", BlockedDownload{Filename: out.Filename, URLOrigin: out.URLOrigin}.Reply()).with("approved_origin", a.dlFrom.Loggable())
 		case DownloadFailed:
 			return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
 				failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)

@@ -17,6 +17,7 @@ import (
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/download"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // Downloads behind the guard.
@@ -67,7 +68,7 @@ import (
 //
 //	// download=true, after the DOWNLOAD grant was bought and before the
 //	// input is sent:
-//	exp, err := b.downloads.Expect(ctx, []target.ID{tab}, caller.ID)
+//	exp, err := b.downloads.Expect(ctx, []target.ID{tab}, caller.ID, grantScope)
 //	if err != nil { ... answer error, the grant is handed back ... }
 //	defer exp.Close()
 //	... send the click / key / navigation ...
@@ -86,7 +87,9 @@ import (
 //	// aborted waits 2 s instead.)
 //
 // Expect covers the tabs named and any popup they open; a second file in
-// the same call is cancelled (one file per grant).
+// the same call is cancelled (one file per grant). It pays only for a file
+// from the grant's site (downloadScope): the first from another site ends
+// the wait as DownloadBlocked.
 
 // Download outcomes of a declared call. Wait answers saved, not_started
 // or failed; blocked is what AwaitBlocked reports for a call that declared
@@ -193,6 +196,7 @@ type dlItem struct {
 	observed                          bool
 	user                              bool   // started by the user during a takeover
 	folded                            bool   // its response was refused and recorded already
+	foreign                           string // blocked: the call's grant was for this other site
 	cancelReason                      string // why lyrad cancels it: blocked, too_large, timeout
 	cancelSent                        bool
 	timer                             *time.Timer
@@ -202,12 +206,16 @@ type dlItem struct {
 // Expectation is one declared call's claim on the next download of its
 // tabs. Close it when the call ends.
 type Expectation struct {
-	d       *downloads
-	tabs    []target.ID
-	caller  string
-	started chan struct{} // closed when a download is claimed
-	ended   chan struct{} // closed when the claimed one ends
+	d      *downloads
+	tabs   []target.ID
+	caller string
+	// from is what the DOWNLOAD grant was approved for: a file from
+	// anywhere else is blocked (downloadScope).
+	from    policy.Scope
+	started chan struct{} // closed when a download is claimed, or blocked
+	ended   chan struct{} // closed when the claimed one ends, or blocked
 	closed  bool
+	decided bool // a download of its tabs was claimed or blocked
 	item    *dlItem
 	out     DownloadOutcome
 }
@@ -265,9 +273,10 @@ func (d *downloads) setBehavior(ctx context.Context, allow bool) error {
 }
 
 // Expect declares that the call about to send its input on tabs may start
-// one download, and opens the browser to it. The caller must Close it.
-func (d *downloads) Expect(ctx context.Context, tabs []target.ID, caller string) (*Expectation, error) {
-	e := &Expectation{d: d, tabs: tabs, caller: caller, started: make(chan struct{}), ended: make(chan struct{})}
+// one download from the site from (the DOWNLOAD grant's scope), and opens
+// the browser to it. The caller must Close it.
+func (d *downloads) Expect(ctx context.Context, tabs []target.ID, caller string, from policy.Scope) (*Expectation, error) {
+	e := &Expectation{d: d, tabs: tabs, caller: caller, from: from, started: make(chan struct{}), ended: make(chan struct{})}
 	d.mu.Lock()
 	d.expects = append(d.expects, e)
 	d.mu.Unlock()
@@ -438,9 +447,11 @@ func (d *downloads) transferringLocked() bool {
 }
 
 // claimLocked finds the waiting expectation a download on tab belongs to.
+// The caller checks that the file is from the site it was approved for
+// (e.pays).
 func (d *downloads) claimLocked(tab target.ID) *Expectation {
 	for _, e := range d.expects {
-		if e.item != nil || e.closed {
+		if e.decided || e.closed {
 			continue
 		}
 		for _, t := range e.tabs {
@@ -450,6 +461,37 @@ func (d *downloads) claimLocked(tab target.ID) *Expectation {
 		}
 	}
 	return nil
+}
+
+// downloadScope is the site a download's file is from, which a DOWNLOAD
+// grant must name: the origin of its URL as the browser reports it, the
+// last of its redirects (a blob: URL's is the page's that made it); for a
+// data: URL, which has none, the document that started it.
+func downloadScope(rawURL, doc string) policy.Scope {
+	if strings.HasPrefix(strings.ToLower(rawURL), "data:") {
+		if s := policy.ScopeOf(doc); !s.Opaque() {
+			return s
+		}
+		return policy.Scope{}
+	}
+	return policy.ScopeOf(rawURL)
+}
+
+// pays reports whether the expectation's grant pays for a file at rawURL,
+// started by the document doc.
+func (e *Expectation) pays(rawURL, doc string) bool {
+	s := downloadScope(rawURL, doc)
+	return !s.IsZero() && s == e.from
+}
+
+// blockLocked ends the expectation's wait with a download of its tabs from
+// another site than the one approved: the call answers download_blocked,
+// and its grant pays for nothing more in this call.
+func (e *Expectation) blockLocked(filename, origin string) {
+	e.decided = true
+	e.out = DownloadOutcome{Kind: DownloadBlocked, Filename: filename, URLOrigin: origin}
+	close(e.started)
+	close(e.ended)
 }
 
 func (d *downloads) began(w *browser.EventDownloadWillBegin) {
@@ -478,10 +520,19 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		// Refused at its response: recorded then, and it never had a byte.
 		delete(d.refused, w.URL)
 		it.cancelReason, it.folded = "blocked", true
-	} else if e := d.claimLocked(tab); e != nil {
+	} else if e := d.claimLocked(tab); e != nil && (d.rules.observe || e.pays(w.URL, doc)) {
 		it.exp, it.keep = e, true
-		e.item = it
+		// Observe mode keeps a file from another site too, flagged.
+		it.observed = !e.pays(w.URL, doc)
+		e.item, e.decided = it, true
 		close(e.started)
+	} else if e != nil {
+		// The call's tab, but not the site its grant was approved for (a
+		// frame or a redirect swapped in another site's file).
+		it.cancelReason = "blocked"
+		it.foreign = e.from.Loggable()
+		e.blockLocked(it.filename, it.origin)
+		d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin})
 	} else if d.userWantsLocked(w.URL) {
 		it.keep, it.user = true, true
 	} else if d.rules.observe {
@@ -646,6 +697,9 @@ func (d *downloads) row(it *dlItem, status string, extra map[string]any) {
 	}
 	if it.exp != nil {
 		x["declared"] = true
+	}
+	if it.foreign != "" {
+		x["approved_for"] = it.foreign
 	}
 	for k, v := range extra {
 		x[k] = v

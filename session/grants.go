@@ -133,6 +133,9 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 			return newError(StatusError, err.Error(), "")
 		}
 		a.credits = append(a.credits, credit{scope, cap, tab})
+		if cap == policy.Download {
+			a.dlFrom = scope // the one site whose file it pays for
+		}
 	}
 	if need != nil {
 		m.releaseCredits(a)
