@@ -54,11 +54,27 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 	}
 	if bd := a.b.downloads.AwaitBlocked(ctx, tabs, a.start, a.spec.downloadGrace); bd != nil {
 		if bd.Observed {
-			// Observe mode kept it: nothing is refused, the reply says so.
-			a.res.Download = &DownloadInfo{Filename: bd.Filename, URLOrigin: bd.URLOrigin, Observed: true}
-			return nil
+			// Observe mode lets it through: saved like a declared one, and
+			// answered so, observed.
+			return a.observedAnswer(ctx, bd)
 		}
 		return downloadBlocked(bd)
+	}
+	return nil
+}
+
+// observedAnswer waits for the file observe mode let through and answers
+// with it, as a declared call would.
+func (a *act) observedAnswer(ctx context.Context, bd *BlockedDownload) *Error {
+	out := a.b.downloads.WaitObserved(ctx, bd)
+	switch out.Kind {
+	case DownloadSaved:
+		f := out.File
+		a.res.Download = &DownloadInfo{Filename: f.Filename, Path: f.Path, Bytes: f.Bytes, URLOrigin: f.URLOrigin, Observed: true}
+		return nil
+	case DownloadFailed:
+		return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
+			failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)
 	}
 	return nil
 }

@@ -130,8 +130,9 @@ type BlockedDownload struct {
 	Filename  string
 	URLOrigin string
 	// Observed: observe mode kept it instead (the call answers ok with
-	// observed: true).
+	// observed: true and the file, once it is saved: WaitObserved).
 	Observed bool
+	item     *dlItem
 }
 
 // Reply is the reply's blocked_download.
@@ -201,6 +202,9 @@ type dlItem struct {
 	cancelSent                        bool
 	timer                             *time.Timer
 	done                              bool
+	// ended is closed when the download was kept or given up, with out.
+	ended chan struct{}
+	out   DownloadOutcome
 }
 
 // Expectation is one declared call's claim on the next download of its
@@ -502,6 +506,7 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		origin:    urlOrigin(w.URL),
 		initiator: urlOrigin(doc),
 		tab:       tab,
+		ended:     make(chan struct{}),
 	}
 	if it.initiator == "" && tab != "" && d.opener != nil {
 		// A popup's first document is its opener's doing.
@@ -537,7 +542,7 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		it.keep, it.user = true, true
 	} else if d.rules.observe {
 		it.keep, it.observed = true, true
-		d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin, Observed: true})
+		d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin, Observed: true, item: it})
 	} else {
 		it.cancelReason = "blocked"
 		b := BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin}
@@ -652,6 +657,10 @@ func (d *downloads) finish(it *dlItem, out DownloadOutcome) {
 	}
 	d.mu.Lock()
 	delete(d.items, it.guid)
+	if it.ended != nil && it.out.Kind == "" {
+		it.out = out
+		close(it.ended)
+	}
 	e := it.exp
 	if e != nil && e.out.Kind == "" {
 		e.out = out
@@ -743,10 +752,48 @@ func (d *downloads) downloadSinceLocked(since time.Time, tabs []target.ID, obser
 	return nil
 }
 
+// WaitObserved waits for a download observe mode let through (bd.Observed)
+// to be kept or given up, as a declared call waits for its own: the
+// transfer is bounded by the download timeout, and a ctx that ends first
+// cancels it.
+func (d *downloads) WaitObserved(ctx context.Context, bd *BlockedDownload) DownloadOutcome {
+	it := bd.item
+	if it == nil {
+		return DownloadOutcome{Kind: DownloadNotStarted}
+	}
+	select {
+	case <-it.ended:
+	case <-ctx.Done():
+		d.cancel(it, "error")
+		select {
+		case <-it.ended:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if it.out.Kind == "" {
+		return DownloadOutcome{Kind: DownloadFailed, Reason: "error", Filename: it.filename, URLOrigin: it.origin}
+	}
+	return it.out
+}
+
 // AwaitBlocked is BlockedSince after waiting, up to grace from now, for
 // the response of a download request the call made (an <a download>
 // click) to be judged. A call that made none does not wait.
 func (d *downloads) AwaitBlocked(ctx context.Context, tabs []target.ID, since time.Time, grace time.Duration) *BlockedDownload {
+	return d.awaitDownload(ctx, tabs, since, grace, false)
+}
+
+// AwaitAborted is AwaitBlocked for a navigation the browser aborted, which
+// a download may have replaced: in observe mode, where no response is held
+// and so none is known to be under way, it waits the grace out for the
+// browser to announce one.
+func (d *downloads) AwaitAborted(ctx context.Context, tabs []target.ID, since time.Time, grace time.Duration) *BlockedDownload {
+	return d.awaitDownload(ctx, tabs, since, grace, d.rules.observe)
+}
+
+func (d *downloads) awaitDownload(ctx context.Context, tabs []target.ID, since time.Time, grace time.Duration, anyway bool) *BlockedDownload {
 	deadline := time.NewTimer(grace)
 	defer deadline.Stop()
 	for {
@@ -755,7 +802,7 @@ func (d *downloads) AwaitBlocked(ctx context.Context, tabs []target.ID, since ti
 			d.mu.Unlock()
 			return b
 		}
-		if !d.pendingSinceLocked(since, tabs) {
+		if !anyway && !d.pendingSinceLocked(since, tabs) {
 			// No download request of this call is waiting for its
 			// response: nothing will be blocked for it.
 			d.mu.Unlock()

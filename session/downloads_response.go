@@ -133,6 +133,11 @@ func (b *Browser) downloadRequested(r cdpguard.Request) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.pendingLocked(r.URL, r.TabID)
+}
+
+// pendingLocked notes a download request of tab, to url, under way.
+func (d *downloads) pendingLocked(url string, tab target.ID) {
 	if d.pending == nil {
 		d.pending = map[string]pendingDownload{}
 	}
@@ -141,7 +146,10 @@ func (b *Browser) downloadRequested(r cdpguard.Request) {
 			delete(d.pending, u)
 		}
 	}
-	d.pending[r.URL] = pendingDownload{tab: r.TabID, at: time.Now()}
+	if p, ok := d.pending[url]; ok && p.tab == tab {
+		return // its request was noted already, at its own time
+	}
+	d.pending[url] = pendingDownload{tab: tab, at: time.Now()}
 }
 
 // answered: the response of url was judged; a call waiting for it looks

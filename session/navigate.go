@@ -140,7 +140,10 @@ func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cd
 		if a.exp != nil {
 			return nil
 		}
-		if bd := a.b.downloads.AwaitBlocked(ctx, []target.ID{a.tab.ID}, a.start, BlockedGrace); bd != nil {
+		if bd := a.b.downloads.AwaitAborted(ctx, []target.ID{a.tab.ID}, a.start, BlockedGrace); bd != nil {
+			if bd.Observed {
+				return nil // observe mode saves it: downloadAnswer waits for the file
+			}
 			return downloadBlocked(bd)
 		}
 		return newError(StatusNavigationFailed, nav.ErrorText,
