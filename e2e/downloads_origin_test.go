@@ -13,7 +13,8 @@ import (
 // through a frame, through a frame that A redirects to C, or through a
 // top-level redirect from A to C (C approved for navigation) answers
 // download_blocked naming C, and nothing of C's file is kept; C served each
-// (so the test could fail). A's own file through the same frame is saved.
+// (so the test could fail). A's own file through the same frame is saved,
+// and so is a data: file A's page makes.
 func TestDownloadGrantIsForItsSite(t *testing.T) {
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
@@ -39,7 +40,8 @@ func TestDownloadGrantIsForItsSite(t *testing.T) {
 <button id=frame onclick="`+frame(c.URL+"/invoice")+`">invoice</button>
 <button id=framehop onclick="`+frame(a.URL+"/hop")+`">invoice</button>
 <button id=tophop onclick="location.href='/hop'">invoice</button>
-<button id=own onclick="`+frame(a.URL+"/own")+`">invoice</button>`)
+<button id=own onclick="`+frame(a.URL+"/own")+`">invoice</button>
+<a id=data download="notes.txt" href="data:text/plain,A-NOTES">notes</a>`)
 
 	dir := t.TempDir()
 	home, tmp, env := dlEnv(t)
@@ -93,9 +95,12 @@ func TestDownloadGrantIsForItsSite(t *testing.T) {
 	if dl, _ := own["download"].(map[string]any); dl["filename"] != "invoice.pdf" || dl["url_origin"] != a.URL {
 		t.Errorf("A's own file: %v", own)
 	}
+	// A data: URL is the file of the document that made it, A's here.
+	notes := call(t, cs, "click", map[string]any{"selector": "#data", "download": true})
+	wantStatus(t, notes, "ok")
 	kept := keptFiles(t, store)
-	if len(kept) != 1 || kept["invoice.pdf"] != int64(len(dlBody)) {
-		t.Errorf("kept %v, want only A's invoice.pdf", kept)
+	if len(kept) != 2 || kept["invoice.pdf"] != int64(len(dlBody)) || kept["notes.txt"] != int64(len("A-NOTES")) {
+		t.Errorf("kept %v, want only A's invoice.pdf and notes.txt", kept)
 	}
 	for name := range kept {
 		if strings.HasSuffix(name, ".exe") {
