@@ -2,20 +2,36 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 )
 
 // TestObserveSavesUndeclared: with LYRA_BROWSER_ENFORCEMENT=observe an
 // undeclared download is saved like a declared one (seed, Downloads): an
-// <a download> click and a navigation to an attachment each answer ok with
+// <a download> click, a navigation to an attachment and a reload that turns
+// into one each answer ok with
 // download {filename, path, bytes, url_origin, observed: true}, the file is
 // at that path, byte for byte, when the reply comes, and its would_block
 // row is written by then; the tab does not move.
 func TestObserveSavesUndeclared(t *testing.T) {
 	needBrowser(t)
 	s := downloadSite(t)
+	var flip atomic.Bool // /flip is a page, then a file
+	s.handle("/flip", func(w http.ResponseWriter, r *http.Request) {
+		if flip.Load() {
+			w.Header().Set("Content-Disposition", `attachment; filename="flipped.bin"`)
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write(dlBody)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprint(w, `<!doctype html><title>Flip</title>`)
+	})
 	dir := t.TempDir()
 	_, _, env := dlEnv(t)
 	cs := connectStdio(t, dir, proto2026, append(env, "LYRA_BROWSER_ENFORCEMENT=observe")...)
@@ -48,8 +64,12 @@ func TestObserveSavesUndeclared(t *testing.T) {
 	if n := s.count("/file"); n != 2 {
 		t.Errorf("the site served /file %d times, want 2", n)
 	}
-	if kept := keptFiles(t, store); len(kept) != 2 {
-		t.Errorf("kept %v, want the 2 files", kept)
+	// A reload that turns into a download.
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/flip"}), "ok")
+	flip.Store(true)
+	saved("a reload that is a file", call(t, cs, "reload_page", nil), "flipped.bin", 3)
+	if kept := keptFiles(t, store); len(kept) != 3 {
+		t.Errorf("kept %v, want the 3 files", kept)
 	}
 	noSecretInAudit(t, dir)
 }

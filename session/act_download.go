@@ -22,7 +22,8 @@ const (
 )
 
 // errDownloadStarted ends a navigation's wait: what it loads is the file
-// the call declared, which has started.
+// the call declared (or, in observe mode, one it let through), which has
+// started.
 var errDownloadStarted = errors.New("the declared download started")
 
 // downloadAnswer waits for the call's declared download, or looks for one
@@ -98,6 +99,11 @@ func (a *act) blockedNow() error {
 	}
 	if bd := a.b.downloads.BlockedSince(a.start, a.tab.ID); bd != nil {
 		return downloadBlocked(bd)
+	}
+	if a.b.downloads.ObservedSince(a.start, a.tab.ID) != nil {
+		// Observe mode let it through: what the tab loads is that file,
+		// which downloadAnswer waits for.
+		return errDownloadStarted
 	}
 	return nil
 }

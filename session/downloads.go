@@ -728,6 +728,24 @@ func (d *downloads) BlockedSince(since time.Time, tabs ...target.ID) *BlockedDow
 	return d.blockedSinceLocked(since, tabs)
 }
 
+// ObservedSince is BlockedSince for the undeclared downloads observe mode
+// let through.
+func (d *downloads) ObservedSince(since time.Time, tabs ...target.ID) *BlockedDownload {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, b := range d.blocked {
+		if !b.Observed || b.At.Before(since) {
+			continue
+		}
+		for _, t := range tabs {
+			if b.Tab == t || (b.Tab != "" && d.opener != nil && d.opener(b.Tab) == t) {
+				return &b
+			}
+		}
+	}
+	return nil
+}
+
 func (d *downloads) blockedSinceLocked(since time.Time, tabs []target.ID) *BlockedDownload {
 	return d.downloadSinceLocked(since, tabs, false)
 }

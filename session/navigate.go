@@ -261,10 +261,14 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 				}
 				return false
 			}
-			if err := a.load(ctx, page.LoadSpec{WaitUntil: waitUntil, Check: check, Stayed: stayed, History: true}); err != nil {
-				return err
+			err = a.load(ctx, page.LoadSpec{WaitUntil: waitUntil, Check: check, Stayed: stayed, History: true})
+			if err == nil {
+				err = check()
 			}
-			return check()
+			if errors.Is(err, errDownloadStarted) {
+				return nil // observe mode saves the file it turned into: downloadAnswer waits for it
+			}
+			return err
 		}}
 	if back {
 		// No earlier page is answered before anyone is asked.
