@@ -24,18 +24,7 @@ func TestFloodOfHugeURLs(t *testing.T) {
 	a.page("/", "<title>home</title>home")
 	b.handle("/f", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "frame") })
 	const frames, urlBytes = 150, 2 << 20
-	a.page("/flood", fmt.Sprintf(`<!doctype html><title>flood</title><body><script>
-const pad = "x".repeat(%d);
-let n = 0;
-const add = () => {
-  if (n >= %d) { document.title = "flooded"; return; }
-  const f = document.createElement("iframe");
-  f.src = %q + "/f?n=" + (n++) + "&p=" + pad;
-  document.body.appendChild(f);
-  setTimeout(add, 10);
-};
-add();
-</script>`, urlBytes-200, frames, b.URL))
+	a.page("/flood", floodPage(b.URL, frames, urlBytes))
 	dir := t.TempDir()
 	l := startServe(t, dir)
 	cs := l.connectHTTP(t, proto2026)
@@ -89,6 +78,71 @@ add();
 	if rss > 60<<10 {
 		t.Errorf("lyrad RSS %d KB after the flood, want < 60 MB", rss)
 	}
+}
+
+// TestFloodLetsGo: a page that adds 150 iframes at 2 MB URLs in one burst
+// holds the browser for about a minute (each frame is some 10 MB of
+// DevTools events and a request the guard judges; its own
+// DOMContentLoaded comes after them, past the 30 s navigation timeout).
+// The next navigate, to another site, answers ok, within the navigation
+// timeout: the tab's loading is stopped before it is sent.
+func TestFloodLetsGo(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	b := newSite(t, "127.0.0.2")
+	c := newSite(t, "127.0.0.3")
+	a.page("/", "<title>A</title>A")
+	c.page("/", "<title>home</title>home")
+	b.handle("/f", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "frame") })
+	a.page("/flood", fmt.Sprintf(`<!doctype html><title>flood</title><body><script>
+const pad = "x".repeat(%d);
+for (let n = 0; n < 150; n++) { const f = document.createElement("iframe"); f.src = %q + "/f?n=" + n + "&p=" + pad; document.body.appendChild(f); }
+</script>`, (2<<20)-200, b.URL))
+	dir := t.TempDir()
+	cs := connectStdio(t, dir, proto2026)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": c.URL + "/"}), "ok")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/"}), "ok")
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/flood", "wait_until": "commit"}), "ok")
+	judged := func() int {
+		rows := auditRows(t, dir)
+		n := len(rowsWhere(rows, has{"kind": "guard", "request_url": urlHas("/f?")}))
+		for _, r := range rowsWhere(rows, has{"kind": "suppressed"}) {
+			n += int(r["count"].(float64))
+		}
+		return n
+	}
+	// The flood is under way: some frames were judged, most are to come.
+	waitFor(t, "the flood's first frames to be judged", 90*time.Second, func() bool { return judged() >= 5 })
+	at := judged()
+	start := time.Now()
+	env := call(t, cs, "navigate", map[string]any{"url": c.URL + "/"})
+	took := time.Since(start)
+	t.Logf("navigate away after %d of 150 frames judged: %v in %v; %d judged when it answered", at, env["status"], took, judged())
+	wantStatus(t, env, "ok")
+	if env["title"] != "home" {
+		t.Errorf("navigate answered %v", env)
+	}
+	if n := b.count("/f"); n != 0 {
+		t.Errorf("%d frames at 2 MB URLs were let through", n)
+	}
+	wantStatus(t, call(t, cs, "get_url", nil), "ok")
+}
+
+// floodPage adds n iframes at urlBytes-long URLs of frameSite, one every
+// 10 ms.
+func floodPage(frameSite string, n, urlBytes int) string {
+	return fmt.Sprintf(`<!doctype html><title>flood</title><body><script>
+const pad = "x".repeat(%d);
+let n = 0;
+const add = () => {
+  if (n >= %d) { document.title = "flooded"; return; }
+  const f = document.createElement("iframe");
+  f.src = %q + "/f?n=" + (n++) + "&p=" + pad;
+  document.body.appendChild(f);
+  setTimeout(add, 10);
+};
+add();
+</script>`, urlBytes-200, n, frameSite)
 }
 
 func rssKB(t *testing.T, pid int) int { return procStatusKB(t, pid, "VmRSS:") }

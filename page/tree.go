@@ -64,7 +64,7 @@ func (f *treeFrame) findOwner(ctx context.Context, conn *cdpconn.Conn, w *Worlds
 	f.owner, f.ownerOf, f.ownerOK = frameElement(ctx, conn, w, frames, f.Frame)
 	f.cached = false
 	if f.ownerOK {
-		w.setOwner(f.ID, frameOwner{id: f.owner, token: f.ownerOf})
+		w.setOwner(f.ID, ownerEntry{id: f.owner, token: f.ownerOf})
 	}
 }
 

@@ -37,15 +37,15 @@ type Worlds struct {
 
 	mu      sync.Mutex
 	ctx     map[cdp.FrameID]worldEntry
-	owners  map[cdp.FrameID]frameOwner // a frame's frame element, by the frame
+	owners  map[cdp.FrameID]ownerEntry // a frame's frame element, by the frame
 	pruneAt int                        // prune when the cache grows past this
 }
 
-// frameOwner is a frame's frame element: its id in the table of its
+// ownerEntry is a frame's frame element: its id in the table of its
 // parent's world, and that table's token. A frame keeps its element for its
 // life (an iframe moved or replaced is a new frame), so a tree read asks
 // again only when the parent's world is another one.
-type frameOwner struct {
+type ownerEntry struct {
 	id    int64
 	token string
 }
@@ -125,17 +125,17 @@ func (w *Worlds) Prune() {
 }
 
 // owner is frame's frame element as cached by setOwner.
-func (w *Worlds) owner(frame cdp.FrameID) (frameOwner, bool) {
+func (w *Worlds) owner(frame cdp.FrameID) (ownerEntry, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	o, ok := w.owners[frame]
 	return o, ok
 }
 
-func (w *Worlds) setOwner(frame cdp.FrameID, o frameOwner) {
+func (w *Worlds) setOwner(frame cdp.FrameID, o ownerEntry) {
 	w.mu.Lock()
 	if w.owners == nil {
-		w.owners = map[cdp.FrameID]frameOwner{}
+		w.owners = map[cdp.FrameID]ownerEntry{}
 	}
 	w.owners[frame] = o
 	w.mu.Unlock()

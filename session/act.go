@@ -154,6 +154,7 @@ type act struct {
 	sender *page.Node
 	sends  *page.FormSends
 	armed  *page.Node // where the check of what the form sends is armed (armSends)
+	dlFrom  policy.Scope // the site its DOWNLOAD grant was approved for
 }
 
 // act runs one acting call through the pipeline described above.
@@ -245,7 +246,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	}
 
 	if spec.opts.Intent.Download {
-		exp, err := b.downloads.Expect(ctx, []target.ID{a.tab.ID}, c.ID)
+		exp, err := b.downloads.Expect(ctx, []target.ID{a.tab.ID}, c.ID, a.dlFrom)
 		if err != nil {
 			return nil, newError(StatusError, "the browser did not open to the download: "+err.Error(), "Retry.")
 		}

@@ -22,7 +22,8 @@ const (
 )
 
 // errDownloadStarted ends a navigation's wait: what it loads is the file
-// the call declared, which has started.
+// the call declared (or, in observe mode, one it let through), which has
+// started.
 var errDownloadStarted = errors.New("the declared download started")
 
 // downloadAnswer waits for the call's declared download, or looks for one
@@ -35,6 +36,11 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 			f := out.File
 			a.res.Download = &DownloadInfo{Filename: f.Filename, Path: f.Path, Bytes: f.Bytes, URLOrigin: f.URLOrigin, Observed: out.Observed}
 			return nil
+		case DownloadBlocked:
+			return newError(StatusDownloadBlocked,
+				fmt.Sprintf("the file %s came from %s, not from %s, which the DOWNLOAD approval names: it was not kept", out.Filename, out.URLOrigin, a.dlFrom.Loggable()),
+				"Nothing reached the disk. A page, a frame in it or a redirect handed over another site's file. To save a file from "+out.URLOrigin+", navigate to its URL there with download=true (the user is asked for that site).").
+				with("blocked_download", BlockedDownload{Filename: out.Filename, URLOrigin: out.URLOrigin}.Reply()).with("approved_origin", a.dlFrom.Loggable())
 		case DownloadFailed:
 			return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
 				failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)
@@ -49,11 +55,27 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 	}
 	if bd := a.b.downloads.AwaitBlocked(ctx, tabs, a.start, a.spec.downloadGrace); bd != nil {
 		if bd.Observed {
-			// Observe mode kept it: nothing is refused, the reply says so.
-			a.res.Download = &DownloadInfo{Filename: bd.Filename, URLOrigin: bd.URLOrigin, Observed: true}
-			return nil
+			// Observe mode lets it through: saved like a declared one, and
+			// answered so, observed.
+			return a.observedAnswer(ctx, bd)
 		}
 		return downloadBlocked(bd)
+	}
+	return nil
+}
+
+// observedAnswer waits for the file observe mode let through and answers
+// with it, as a declared call would.
+func (a *act) observedAnswer(ctx context.Context, bd *BlockedDownload) *Error {
+	out := a.b.downloads.WaitObserved(ctx, bd)
+	switch out.Kind {
+	case DownloadSaved:
+		f := out.File
+		a.res.Download = &DownloadInfo{Filename: f.Filename, Path: f.Path, Bytes: f.Bytes, URLOrigin: f.URLOrigin, Observed: true}
+		return nil
+	case DownloadFailed:
+		return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
+			failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)
 	}
 	return nil
 }
@@ -77,6 +99,11 @@ func (a *act) blockedNow() error {
 	}
 	if bd := a.b.downloads.BlockedSince(a.start, a.tab.ID); bd != nil {
 		return downloadBlocked(bd)
+	}
+	if a.b.downloads.ObservedSince(a.start, a.tab.ID) != nil {
+		// Observe mode let it through: what the tab loads is that file,
+		// which downloadAnswer waits for.
+		return errDownloadStarted
 	}
 	return nil
 }

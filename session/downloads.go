@@ -17,6 +17,7 @@ import (
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/download"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // Downloads behind the guard.
@@ -67,7 +68,7 @@ import (
 //
 //	// download=true, after the DOWNLOAD grant was bought and before the
 //	// input is sent:
-//	exp, err := b.downloads.Expect(ctx, []target.ID{tab}, caller.ID)
+//	exp, err := b.downloads.Expect(ctx, []target.ID{tab}, caller.ID, grantScope)
 //	if err != nil { ... answer error, the grant is handed back ... }
 //	defer exp.Close()
 //	... send the click / key / navigation ...
@@ -86,7 +87,9 @@ import (
 //	// aborted waits 2 s instead.)
 //
 // Expect covers the tabs named and any popup they open; a second file in
-// the same call is cancelled (one file per grant).
+// the same call is cancelled (one file per grant). It pays only for a file
+// from the grant's site (downloadScope): the first from another site ends
+// the wait as DownloadBlocked.
 
 // Download outcomes of a declared call. Wait answers saved, not_started
 // or failed; blocked is what AwaitBlocked reports for a call that declared
@@ -127,8 +130,9 @@ type BlockedDownload struct {
 	Filename  string
 	URLOrigin string
 	// Observed: observe mode kept it instead (the call answers ok with
-	// observed: true).
+	// observed: true and the file, once it is saved: WaitObserved).
 	Observed bool
+	item     *dlItem
 }
 
 // Reply is the reply's blocked_download.
@@ -193,21 +197,29 @@ type dlItem struct {
 	observed                          bool
 	user                              bool   // started by the user during a takeover
 	folded                            bool   // its response was refused and recorded already
+	foreign                           string // blocked: the call's grant was for this other site
 	cancelReason                      string // why lyrad cancels it: blocked, too_large, timeout
 	cancelSent                        bool
 	timer                             *time.Timer
 	done                              bool
+	// ended is closed when the download was kept or given up, with out.
+	ended chan struct{}
+	out   DownloadOutcome
 }
 
 // Expectation is one declared call's claim on the next download of its
 // tabs. Close it when the call ends.
 type Expectation struct {
-	d       *downloads
-	tabs    []target.ID
-	caller  string
-	started chan struct{} // closed when a download is claimed
-	ended   chan struct{} // closed when the claimed one ends
+	d      *downloads
+	tabs   []target.ID
+	caller string
+	// from is what the DOWNLOAD grant was approved for: a file from
+	// anywhere else is blocked (downloadScope).
+	from    policy.Scope
+	started chan struct{} // closed when a download is claimed, or blocked
+	ended   chan struct{} // closed when the claimed one ends, or blocked
 	closed  bool
+	decided bool // a download of its tabs was claimed or blocked
 	item    *dlItem
 	out     DownloadOutcome
 }
@@ -265,9 +277,10 @@ func (d *downloads) setBehavior(ctx context.Context, allow bool) error {
 }
 
 // Expect declares that the call about to send its input on tabs may start
-// one download, and opens the browser to it. The caller must Close it.
-func (d *downloads) Expect(ctx context.Context, tabs []target.ID, caller string) (*Expectation, error) {
-	e := &Expectation{d: d, tabs: tabs, caller: caller, started: make(chan struct{}), ended: make(chan struct{})}
+// one download from the site from (the DOWNLOAD grant's scope), and opens
+// the browser to it. The caller must Close it.
+func (d *downloads) Expect(ctx context.Context, tabs []target.ID, caller string, from policy.Scope) (*Expectation, error) {
+	e := &Expectation{d: d, tabs: tabs, caller: caller, from: from, started: make(chan struct{}), ended: make(chan struct{})}
 	d.mu.Lock()
 	d.expects = append(d.expects, e)
 	d.mu.Unlock()
@@ -438,9 +451,11 @@ func (d *downloads) transferringLocked() bool {
 }
 
 // claimLocked finds the waiting expectation a download on tab belongs to.
+// The caller checks that the file is from the site it was approved for
+// (e.pays).
 func (d *downloads) claimLocked(tab target.ID) *Expectation {
 	for _, e := range d.expects {
-		if e.item != nil || e.closed {
+		if e.decided || e.closed {
 			continue
 		}
 		for _, t := range e.tabs {
@@ -452,6 +467,37 @@ func (d *downloads) claimLocked(tab target.ID) *Expectation {
 	return nil
 }
 
+// downloadScope is the site a download's file is from, which a DOWNLOAD
+// grant must name: the origin of its URL as the browser reports it, the
+// last of its redirects (a blob: URL's is the page's that made it); for a
+// data: URL, which has none, the document that started it.
+func downloadScope(rawURL, doc string) policy.Scope {
+	if strings.HasPrefix(strings.ToLower(rawURL), "data:") {
+		if s := policy.ScopeOf(doc); !s.Opaque() {
+			return s
+		}
+		return policy.Scope{}
+	}
+	return policy.ScopeOf(rawURL)
+}
+
+// pays reports whether the expectation's grant pays for a file at rawURL,
+// started by the document doc.
+func (e *Expectation) pays(rawURL, doc string) bool {
+	s := downloadScope(rawURL, doc)
+	return !s.IsZero() && s == e.from
+}
+
+// blockLocked ends the expectation's wait with a download of its tabs from
+// another site than the one approved: the call answers download_blocked,
+// and its grant pays for nothing more in this call.
+func (e *Expectation) blockLocked(filename, origin string) {
+	e.decided = true
+	e.out = DownloadOutcome{Kind: DownloadBlocked, Filename: filename, URLOrigin: origin}
+	close(e.started)
+	close(e.ended)
+}
+
 func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 	tab, doc, _ := d.frameOf(w.FrameID)
 	it := &dlItem{
@@ -460,6 +506,7 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		origin:    urlOrigin(w.URL),
 		initiator: urlOrigin(doc),
 		tab:       tab,
+		ended:     make(chan struct{}),
 	}
 	if it.initiator == "" && tab != "" && d.opener != nil {
 		// A popup's first document is its opener's doing.
@@ -478,15 +525,24 @@ func (d *downloads) began(w *browser.EventDownloadWillBegin) {
 		// Refused at its response: recorded then, and it never had a byte.
 		delete(d.refused, w.URL)
 		it.cancelReason, it.folded = "blocked", true
-	} else if e := d.claimLocked(tab); e != nil {
+	} else if e := d.claimLocked(tab); e != nil && (d.rules.observe || e.pays(w.URL, doc)) {
 		it.exp, it.keep = e, true
-		e.item = it
+		// Observe mode keeps a file from another site too, flagged.
+		it.observed = !e.pays(w.URL, doc)
+		e.item, e.decided = it, true
 		close(e.started)
+	} else if e != nil {
+		// The call's tab, but not the site its grant was approved for (a
+		// frame or a redirect swapped in another site's file).
+		it.cancelReason = "blocked"
+		it.foreign = e.from.Loggable()
+		e.blockLocked(it.filename, it.origin)
+		d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin})
 	} else if d.userWantsLocked(w.URL) {
 		it.keep, it.user = true, true
 	} else if d.rules.observe {
 		it.keep, it.observed = true, true
-		d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin, Observed: true})
+		d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin, Observed: true, item: it})
 	} else {
 		it.cancelReason = "blocked"
 		b := BlockedDownload{At: time.Now(), Tab: tab, Filename: it.filename, URLOrigin: it.origin}
@@ -601,6 +657,10 @@ func (d *downloads) finish(it *dlItem, out DownloadOutcome) {
 	}
 	d.mu.Lock()
 	delete(d.items, it.guid)
+	if it.ended != nil && it.out.Kind == "" {
+		it.out = out
+		close(it.ended)
+	}
 	e := it.exp
 	if e != nil && e.out.Kind == "" {
 		e.out = out
@@ -647,6 +707,9 @@ func (d *downloads) row(it *dlItem, status string, extra map[string]any) {
 	if it.exp != nil {
 		x["declared"] = true
 	}
+	if it.foreign != "" {
+		x["approved_for"] = it.foreign
+	}
 	for k, v := range extra {
 		x[k] = v
 	}
@@ -663,6 +726,24 @@ func (d *downloads) BlockedSince(since time.Time, tabs ...target.ID) *BlockedDow
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.blockedSinceLocked(since, tabs)
+}
+
+// ObservedSince is BlockedSince for the undeclared downloads observe mode
+// let through.
+func (d *downloads) ObservedSince(since time.Time, tabs ...target.ID) *BlockedDownload {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, b := range d.blocked {
+		if !b.Observed || b.At.Before(since) {
+			continue
+		}
+		for _, t := range tabs {
+			if b.Tab == t || (b.Tab != "" && d.opener != nil && d.opener(b.Tab) == t) {
+				return &b
+			}
+		}
+	}
+	return nil
 }
 
 func (d *downloads) blockedSinceLocked(since time.Time, tabs []target.ID) *BlockedDownload {
@@ -689,10 +770,48 @@ func (d *downloads) downloadSinceLocked(since time.Time, tabs []target.ID, obser
 	return nil
 }
 
+// WaitObserved waits for a download observe mode let through (bd.Observed)
+// to be kept or given up, as a declared call waits for its own: the
+// transfer is bounded by the download timeout, and a ctx that ends first
+// cancels it.
+func (d *downloads) WaitObserved(ctx context.Context, bd *BlockedDownload) DownloadOutcome {
+	it := bd.item
+	if it == nil {
+		return DownloadOutcome{Kind: DownloadNotStarted}
+	}
+	select {
+	case <-it.ended:
+	case <-ctx.Done():
+		d.cancel(it, "error")
+		select {
+		case <-it.ended:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if it.out.Kind == "" {
+		return DownloadOutcome{Kind: DownloadFailed, Reason: "error", Filename: it.filename, URLOrigin: it.origin}
+	}
+	return it.out
+}
+
 // AwaitBlocked is BlockedSince after waiting, up to grace from now, for
 // the response of a download request the call made (an <a download>
 // click) to be judged. A call that made none does not wait.
 func (d *downloads) AwaitBlocked(ctx context.Context, tabs []target.ID, since time.Time, grace time.Duration) *BlockedDownload {
+	return d.awaitDownload(ctx, tabs, since, grace, false)
+}
+
+// AwaitAborted is AwaitBlocked for a navigation the browser aborted, which
+// a download may have replaced: in observe mode, where no response is held
+// and so none is known to be under way, it waits the grace out for the
+// browser to announce one.
+func (d *downloads) AwaitAborted(ctx context.Context, tabs []target.ID, since time.Time, grace time.Duration) *BlockedDownload {
+	return d.awaitDownload(ctx, tabs, since, grace, d.rules.observe)
+}
+
+func (d *downloads) awaitDownload(ctx context.Context, tabs []target.ID, since time.Time, grace time.Duration, anyway bool) *BlockedDownload {
 	deadline := time.NewTimer(grace)
 	defer deadline.Stop()
 	for {
@@ -701,7 +820,7 @@ func (d *downloads) AwaitBlocked(ctx context.Context, tabs []target.ID, since ti
 			d.mu.Unlock()
 			return b
 		}
-		if !d.pendingSinceLocked(since, tabs) {
+		if !anyway && !d.pendingSinceLocked(since, tabs) {
 			// No download request of this call is waiting for its
 			// response: nothing will be blocked for it.
 			d.mu.Unlock()

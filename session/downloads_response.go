@@ -33,7 +33,9 @@ func (d *downloads) refuseResponse(r cdpguard.Response) bool {
 		return false
 	}
 	d.mu.Lock()
-	if d.claimLocked(r.TabID) != nil {
+	_, doc, _ := d.frameOf(r.FrameID)
+	e := d.claimLocked(r.TabID)
+	if e != nil && (d.rules.observe || e.pays(r.URL, doc)) {
 		d.mu.Unlock()
 		return false
 	}
@@ -52,7 +54,6 @@ func (d *downloads) refuseResponse(r cdpguard.Response) bool {
 		d.mu.Unlock()
 		return false
 	}
-	_, doc, _ := d.frameOf(r.FrameID)
 	it := &dlItem{
 		filename:     download.SanitizeName(responseFilename(r)),
 		origin:       urlOrigin(r.URL),
@@ -75,6 +76,11 @@ func (d *downloads) refuseResponse(r cdpguard.Response) bool {
 		}
 	}
 	d.refused[r.URL] = time.Now()
+	if e != nil {
+		// The call's tab, but another site than its grant names.
+		it.foreign = e.from.Loggable()
+		e.blockLocked(it.filename, it.origin)
+	}
 	d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: r.TabID, Filename: it.filename, URLOrigin: it.origin})
 	d.mu.Unlock()
 	d.row(it, "blocked", map[string]any{"stopped_at": "response"})
@@ -127,6 +133,11 @@ func (b *Browser) downloadRequested(r cdpguard.Request) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.pendingLocked(r.URL, r.TabID)
+}
+
+// pendingLocked notes a download request of tab, to url, under way.
+func (d *downloads) pendingLocked(url string, tab target.ID) {
 	if d.pending == nil {
 		d.pending = map[string]pendingDownload{}
 	}
@@ -135,7 +146,10 @@ func (b *Browser) downloadRequested(r cdpguard.Request) {
 			delete(d.pending, u)
 		}
 	}
-	d.pending[r.URL] = pendingDownload{tab: r.TabID, at: time.Now()}
+	if p, ok := d.pending[url]; ok && p.tab == tab {
+		return // its request was noted already, at its own time
+	}
+	d.pending[url] = pendingDownload{tab: tab, at: time.Now()}
 }
 
 // answered: the response of url was judged; a call waiting for it looks

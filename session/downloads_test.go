@@ -19,6 +19,7 @@ import (
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/policy"
 )
 
 func TestURLOrigin(t *testing.T) {
@@ -160,7 +161,7 @@ func TestDeclaredDownloads(t *testing.T) {
 	}
 	declared := func(path string, window time.Duration) DownloadOutcome {
 		t.Helper()
-		exp, err := b.downloads.Expect(ctx, tabs, c.ID)
+		exp, err := b.downloads.Expect(ctx, tabs, c.ID, policy.ScopeOf(srv.URL))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,6 +263,32 @@ func TestResponseLooksLikeADownload(t *testing.T) {
 	} {
 		if got := responseFilename(c.r); got != c.want {
 			t.Errorf("responseFilename(%+v) = %q, want %q", c.r, got, c.want)
+		}
+	}
+}
+
+func TestDownloadScope(t *testing.T) {
+	a := "http://127.0.0.1:8080"
+	for _, c := range []struct {
+		url, doc string
+		pays     bool
+	}{
+		{a + "/f?x=1", "", true},
+		{"HTTP://127.0.0.1:8080/f", "", true},
+		{"blob:" + a + "/0f-uuid", "http://127.0.0.2:9/", true}, // the blob's maker, not the frame
+		{"http://127.0.0.2:8080/f", a + "/", false},             // another site, started from A
+		{"http://127.0.0.1:8081/f", a + "/", false},             // another port
+		{"https://127.0.0.1:8080/f", a + "/", false},            // another scheme
+		{"blob:http://127.0.0.2:9/0f-uuid", a + "/", false},
+		{"data:application/octet-stream;base64,AA", a + "/page", true},
+		{"data:application/octet-stream;base64,AA", "http://127.0.0.2:9/", false},
+		{"data:application/octet-stream;base64,AA", "", false},
+		{"data:application/octet-stream;base64,AA", "about:blank", false},
+		{"about:blank", a, false},
+	} {
+		e := &Expectation{from: policy.ScopeOf(a + "/page")}
+		if got := e.pays(c.url, c.doc); got != c.pays {
+			t.Errorf("pays(%q, %q) = %v, want %v", c.url, c.doc, got, c.pays)
 		}
 	}
 }

@@ -157,6 +157,9 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 			return newError(StatusError, err.Error(), "")
 		}
 		a.credits = append(a.credits, credit{scope, cap, tab})
+		if cap == policy.Download {
+			a.dlFrom = scope // the one site whose file it pays for
+		}
 	}
 	if !to.IsZero() {
 		if _, ok := m.grants.Use(a.c.ID, to, policy.Navigate, time.Now()); !ok {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+	"go.uber.org/zap"
 
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpguard"
@@ -127,6 +129,7 @@ const navigateDownloadWait = 2 * time.Second
 
 // navigate sends the navigation and waits for its load.
 func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cdp.LoaderID, check func() error) error {
+	a.stopLoading(ctx, rawURL)
 	nav, err := cdp.Call(ctx, a.b.conn.Session(a.tab.SessionID), cdppage.Navigate, cdppage.NavigateParams{URL: rawURL})
 	if err != nil {
 		return callError(ctx, err, "navigate")
@@ -140,7 +143,10 @@ func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cd
 		if a.exp != nil {
 			return nil
 		}
-		if bd := a.b.downloads.AwaitBlocked(ctx, []target.ID{a.tab.ID}, a.start, BlockedGrace); bd != nil {
+		if bd := a.b.downloads.AwaitAborted(ctx, []target.ID{a.tab.ID}, a.start, BlockedGrace); bd != nil {
+			if bd.Observed {
+				return nil // observe mode saves it: downloadAnswer waits for the file
+			}
 			return downloadBlocked(bd)
 		}
 		return newError(StatusNavigationFailed, nav.ErrorText,
@@ -160,6 +166,34 @@ func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cd
 	// A refusal that landed with the load (a page moving itself on
 	// as it loads) is still this navigation's answer.
 	return check()
+}
+
+// stopLoading stops what the tab is still loading before it is sent
+// elsewhere: a page that keeps adding frames (150 iframes at 2 MB URLs,
+// each some 10 MB of DevTools events and a request the guard must judge)
+// would otherwise go on feeding the browser and the guard until the new
+// document commits, and the navigation waited behind it. A move within
+// the document (a fragment) leaves the page loading.
+func (a *act) stopLoading(ctx context.Context, rawURL string) {
+	if sameDocument(a.tab.URL, rawURL) {
+		return
+	}
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := cdp.Call(sctx, a.b.conn.Session(a.tab.SessionID), cdppage.StopLoading, cdp.Empty{}); err != nil {
+		a.m.log.Debug("stop loading before navigate", zap.Error(err))
+	}
+}
+
+// sameDocument: to differs from from only in its fragment.
+func sameDocument(from, to string) bool {
+	f, err1 := url.Parse(from)
+	t, err2 := url.Parse(to)
+	if err1 != nil || err2 != nil || t.Fragment == "" && !strings.HasSuffix(to, "#") {
+		return false
+	}
+	f.Fragment, t.Fragment, f.RawFragment, t.RawFragment = "", "", "", ""
+	return f.String() == t.String()
 }
 
 // load waits with the call's watcher and records what it found.
@@ -227,10 +261,14 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 				}
 				return false
 			}
-			if err := a.load(ctx, page.LoadSpec{WaitUntil: waitUntil, Check: check, Stayed: stayed, History: true}); err != nil {
-				return err
+			err = a.load(ctx, page.LoadSpec{WaitUntil: waitUntil, Check: check, Stayed: stayed, History: true})
+			if err == nil {
+				err = check()
 			}
-			return check()
+			if errors.Is(err, errDownloadStarted) {
+				return nil // observe mode saves the file it turned into: downloadAnswer waits for it
+			}
+			return err
 		}}
 	if back {
 		// No earlier page is answered before anyone is asked.
