@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
@@ -79,6 +80,10 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 	}
 	d.mu.Lock()
 	d.userDriven = func() bool { return m.takeover.active(b) != nil }
+	d.userHand = func(at time.Time) bool {
+		user, _ := m.userHand(m.takeover.active(b), at)
+		return user
+	}
 	d.mu.Unlock()
 	b.mu.Lock()
 	b.downloads = d
