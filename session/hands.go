@@ -145,15 +145,21 @@ func (m *Manager) userHand(t *takeoverState, activatedAt time.Time) (bool, strin
 	if t == nil || activatedAt.IsZero() {
 		return false, ""
 	}
-	b := t.b
-	from := t.since
-	if quiet := b.conn.InputAt().Add(agentActivation); quiet.After(from) {
+	return userHandAt(t.since, t.b.conn.InputAt(), activatedAt, t.b.hands.between)
+}
+
+// userHandAt is userHand's rule: a takeover since then, lyrad's own input
+// last at input, a first hop seen with a gesture at activatedAt, heard
+// telling whether a real press came within a span.
+func userHandAt(since, input, activatedAt time.Time, heard func(from, to time.Time) bool) (bool, string) {
+	from := since
+	if quiet := input.Add(agentActivation); !input.IsZero() && quiet.After(from) {
 		if !activatedAt.After(quiet) {
 			return false, "agent_input"
 		}
 		from = quiet
 	}
-	if !b.hands.between(from, activatedAt) {
+	if !heard(from, activatedAt) {
 		return false, "no_real_input"
 	}
 	return true, ""
