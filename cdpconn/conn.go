@@ -84,6 +84,8 @@ type Conn struct {
 	err     error // why it ended; set with closed
 	pending map[int64]*pending
 	subs    map[string]map[*subscription]struct{} // by method
+
+	inputs inputs // lyrad's own input commands (InputAt)
 }
 
 // pending is a call waiting for its reply.
@@ -363,6 +365,7 @@ func (c *Conn) Mark(token string) error {
 }
 
 func (c *Conn) handleReply(m message) {
+	c.inputs.replied(m.id)
 	c.mu.Lock()
 	p := c.pending[m.id]
 	delete(c.pending, m.id)
@@ -415,6 +418,7 @@ func (c *Conn) detach(id target.SessionID) {
 		}
 	}
 	c.mu.Unlock()
+	c.inputs.detached(id)
 
 	for _, s := range ended {
 		s.end()

@@ -118,6 +118,9 @@ func (s *Session) send(method string, params any, mark jsonv2.Value, done func(e
 	}
 	c.pending[id] = p
 	c.mu.Unlock()
+	if isInput(method) {
+		c.inputs.sent(id, s.id)
+	}
 
 	wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	err = c.ws.Write(wctx, websocket.MessageText, msg)

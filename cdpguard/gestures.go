@@ -68,16 +68,19 @@ func (g *gestures) observe(ev cdpconn.Event) {
 	g.m[w.RequestID] = now
 }
 
-// take reports whether the document request with Network id id had the
-// user's gesture, and forgets it.
-func (g *gestures) take(nid network.RequestID) bool {
+// take reports when the document request with Network id id was seen
+// with a user's gesture (zero: it had none), and forgets it.
+func (g *gestures) take(nid network.RequestID) time.Time {
 	id := string(nid)
 	if id == "" {
-		return false
+		return time.Time{}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	at, ok := g.m[id]
 	delete(g.m, id)
-	return ok && time.Since(at) <= gestureTTL
+	if !ok || time.Since(at) > gestureTTL {
+		return time.Time{}
+	}
+	return at
 }

@@ -3,6 +3,7 @@ package cdpguard
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 
@@ -17,17 +18,18 @@ func willBeSent(id, typ string, gesture bool) cdpconn.Event {
 
 func TestGestures(t *testing.T) {
 	var g gestures
+	before := time.Now()
 	g.observe(willBeSent("L1", "Document", true))
 	g.observe(willBeSent("L2", "Document", false))
 	g.observe(willBeSent("R3", "Fetch", true)) // not a document
-	if !g.take("L1") {
-		t.Error("a document request with the user's gesture")
+	if at := g.take("L1"); at.Before(before) || at.After(time.Now()) {
+		t.Errorf("a document request with the user's gesture, seen at %v", at)
 	}
-	if g.take("L1") {
+	if !g.take("L1").IsZero() {
 		t.Error("taken twice")
 	}
 	for _, id := range []network.RequestID{"L2", "R3", "", "nobody"} {
-		if g.take(id) {
+		if !g.take(id).IsZero() {
 			t.Errorf("%q has no gesture", id)
 		}
 	}
@@ -38,7 +40,7 @@ func TestGestures(t *testing.T) {
 	if n := len(g.m); n > maxGestures {
 		t.Errorf("%d entries, bound %d", n, maxGestures)
 	}
-	if !g.take(network.RequestID(fmt.Sprint("F", 10*maxGestures-1))) {
+	if g.take(network.RequestID(fmt.Sprint("F", 10*maxGestures-1))).IsZero() {
 		t.Error("the latest gesture was dropped")
 	}
 }

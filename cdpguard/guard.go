@@ -90,6 +90,11 @@ type Request struct {
 	// after the Fetch domain has seen the request: a paused request never
 	// carries it.)
 	UserActivated bool
+	// ActivatedAt is when the browser told of that first hop
+	// (requestWillBeSent, read on the connection's reader), for
+	// UserActivated requests: whose input the gesture was is for the
+	// Decider to tell (a takeover counts only a person's).
+	ActivatedAt time.Time
 	// Subresource marks a send that is not a document (fetch, XHR, beacon,
 	// a report), held because Options.HoldSends asked for it. Only sends
 	// with a method other than GET and HEAD reach the Decider.
@@ -232,7 +237,7 @@ type worker struct {
 type hop struct {
 	url       string
 	sender    string
-	activated bool // the chain's first hop had the user's gesture
+	activated time.Time // when the chain's first hop was seen with a gesture; zero for none
 	session   target.SessionID
 	at        time.Time
 }
@@ -924,16 +929,17 @@ func (g *Guard) judge(ctx context.Context, sid target.SessionID, p *fetch.EventR
 		ContentType:  header(p.Request.Headers, "Content-Type"),
 	}
 	r.Body, r.BodyUnread = bodyOf(p.Request)
-	r.UserActivated = g.gestures.take(p.NetworkID)
+	r.ActivatedAt = g.gestures.take(p.NetworkID)
 	g.placeLocked(&r, t)
 	if p.RedirectedRequestID != "" {
 		if prev, ok := g.hops[p.RedirectedRequestID]; ok {
 			// The browser rewrites Origin on a hop; the chain's sender is
 			// the one who started it, and so is its activation.
-			r.RedirectFrom, r.Sender, r.UserActivated = prev.url, prev.sender, prev.activated
+			r.RedirectFrom, r.Sender, r.ActivatedAt = prev.url, prev.sender, prev.activated
 		}
 	}
-	g.rememberLocked(p.RequestID, hop{url: clip(r.URL), sender: r.Sender, activated: r.UserActivated, session: sid, at: start})
+	r.UserActivated = !r.ActivatedAt.IsZero()
+	g.rememberLocked(p.RequestID, hop{url: clip(r.URL), sender: r.Sender, activated: r.ActivatedAt, session: sid, at: start})
 	g.mu.Unlock()
 
 	if g.opts.Slow != nil && g.opts.Slow(r) {

@@ -3,6 +3,7 @@ package cdpguard
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
@@ -28,6 +29,7 @@ type Response struct {
 	// UserActivated: the request this answers was judged as started by the
 	// user's gesture (Request.UserActivated, its chain's first hop's).
 	UserActivated bool
+	ActivatedAt   time.Time // Request.ActivatedAt of that request
 }
 
 // responsePatterns hold document responses too, when someone judges them.
@@ -64,8 +66,8 @@ func (g *Guard) judgeResponse(ctx context.Context, sid target.SessionID, p *fetc
 	if t := g.targets[sid]; t != nil {
 		r.TabID = t.TabID
 	}
-	if h, ok := g.hops[p.RequestID]; ok && h.activated {
-		r.UserActivated = true // judged at its request stage as the user's
+	if h, ok := g.hops[p.RequestID]; ok && !h.activated.IsZero() {
+		r.UserActivated, r.ActivatedAt = true, h.activated // as its request stage read it
 	}
 	g.mu.Unlock()
 	refuse := p.ResponseErrorReason == "" && g.opts.RefuseResponse(r)

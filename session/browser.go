@@ -59,6 +59,7 @@ type Browser struct {
 	reads   readCache     // the latest read of each mode, for its later pages (readcache.go)
 	refused refusals      // recent guard refusals, for the call that set them off
 	dialogs dialogs       // native dialogs answered, and the answer handle_dialog armed
+	hands   hands         // the real presses at the window (hands.go)
 	// downloads: every download of the browser, declared or cancelled
 	// (downloads.go); set before the browser is handed over.
 	downloads *downloads
@@ -422,6 +423,9 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 			preparePage(q, t)
 		}
 	}
+	// Heard from the first target on: the browser's first tab is guarded
+	// (and its listener bound) by Start.
+	stopHands := b.hands.watch(context.WithoutCancel(ctx), conn, m.log)
 	// Downloads no call declared are refused at their response. In observe
 	// mode nothing is refused (refuseResponse answers no to every one), so
 	// no response is held: that is a round trip less for every document.
@@ -452,6 +456,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		Logger:         m.log,
 	})
 	if err != nil {
+		stopHands()
 		b.closing.Store(true)
 		conn.Abort()
 		proc.Kill()
@@ -494,9 +499,14 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 }
 
 // preparePage sends what navigate waits on to each page while Chrome still
-// holds it; out-of-process iframes need none of it. Never Runtime.enable or
-// Console.enable.
+// holds it; out-of-process iframes need none of it. Pages and
+// out-of-process iframes get the listener that tells of real input
+// (hands.go). Never Runtime.enable or Console.enable.
 func preparePage(q *cdpguard.Sender, t *target.Info) {
+	if t.Type != "page" && t.Type != "iframe" {
+		return
+	}
+	page.WatchInput(q)
 	if t.Type != "page" {
 		return
 	}

@@ -163,6 +163,9 @@ type downloads struct {
 	// response answered a request a user's act started (userWant); one the
 	// page starts by itself is blocked like an undeclared one.
 	userDriven func() bool
+	// userHand says whether a request with a gesture, its first hop seen
+	// at that time, was a person's (Manager.userHand).
+	userHand func(activatedAt time.Time) bool
 
 	// behaviour is held while the browser's download behaviour is worked
 	// out and sent (applyBehavior), so that two changes from different

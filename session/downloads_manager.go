@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
@@ -82,6 +83,10 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 	}
 	d.mu.Lock()
 	d.userDriven = func() bool { return m.takeover.active(b) != nil }
+	d.userHand = func(at time.Time) bool {
+		user, _ := m.userHand(m.takeover.active(b), at)
+		return user
+	}
 	d.mu.Unlock()
 	b.mu.Lock()
 	b.downloads = d

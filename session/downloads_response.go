@@ -39,7 +39,7 @@ func (d *downloads) refuseResponse(r cdpguard.Response) bool {
 		d.mu.Unlock()
 		return false
 	}
-	if r.UserActivated && d.userDriven != nil && d.userDriven() {
+	if r.UserActivated && d.userDriven != nil && d.userDriven() && d.userHand != nil && d.userHand(r.ActivatedAt) {
 		// The user's own during a takeover (a click on a link to a file, a
 		// typed URL): let through, and the browser opened to it. One the
 		// page started by itself carries no activation and is refused as

@@ -233,12 +233,15 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	if r.HasBody {
 		body = &policy.Body{ContentType: r.ContentType, Parts: r.Body, Unread: r.BodyUnread}
 	}
+	// A gesture is the user's only if a person's input could have made it
+	// (hands.go): otherwise the page acts on the agent's activation.
+	user, notUser := m.userHand(t, r.ActivatedAt)
 	v := policy.Judge(policy.Judgement{
 		Body:  body,
 		Class: cls, Session: owner, Grants: m.grants, Now: time.Now(),
 		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
 		Tab: string(r.SenderTab), Declared: m.calls.declaration(),
-		Takeover: t != nil, UserActivated: r.UserActivated,
+		Takeover: t != nil, UserActivated: r.UserActivated && user,
 		FileRefusal: m.fileRefusalOf(cls, r.URL),
 	})
 	if v.UserDriven && v.Allow {
@@ -255,6 +258,9 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 	}
 	if r.UserActivated {
 		fields["user_activated"] = true
+		if t != nil && !user {
+			fields["gesture_not_users"] = notUser
+		}
 	}
 	if r.SenderTab != r.TabID {
 		fields["sender_tab"] = string(r.SenderTab)
