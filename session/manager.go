@@ -256,6 +256,9 @@ func (m *Manager) SessionEnded(id string) {
 	m.asks.dropSession(id) // its questions can no longer be answered
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if id != "" {
+		m.audit(audit.Row{Kind: "session", Session: id, Status: "ended"})
+	}
 	delete(m.superseded, id)
 	if m.owner == id && id != "" {
 		if m.holdLocked() {

@@ -271,7 +271,7 @@ func cmdServe(args []string, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "lyrad serve: http:", err)
 			return 1
 		}
-		hs := &http.Server{Handler: transport.HTTPHandler(srv, tok, port, o.httpSessionTimeout), ReadHeaderTimeout: 10 * time.Second}
+		hs := &http.Server{Handler: transport.HTTPHandler(srv.Server, tok, port, o.httpSessionTimeout), ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := hs.Serve(hl); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				errs <- err
@@ -357,7 +357,7 @@ func serveStdio(ctx context.Context, d *daemon, stdin io.Reader, stdout io.Write
 		d.log.Warn("no socket for other clients", zap.Error(err))
 	}
 	t := &ioTransport{in: stdin, out: stdout}
-	if err := srv.Run(ctx, t.transport()); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+	if err := srv.ServeStream(ctx, t.transport()); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		d.log.Info("stdio session ended", zap.Error(err))
 	}
 	return 0
