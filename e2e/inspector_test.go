@@ -112,18 +112,57 @@ func TestInspectorStdio(t *testing.T) {
 }
 
 // TestInspectorHTTP: the inspector over streamable HTTP with the bearer
-// token. It exits without DELETE, so its session lingers until
-// LYRA_BROWSER_HTTP_SESSION_TIMEOUT (set short here); with the default 120 s
-// the next call would answer session_conflict for two minutes.
+// token and the default session timeout. It exits without DELETE, its GET
+// stream open until then; the next process, under the same name with the
+// same Lyra-Resume-Token (the proof a name is not), takes the turn on with
+// the window and tabs as they are: ten tool calls, one process each, no
+// session_conflict, close_browser included.
 func TestInspectorHTTP(t *testing.T) {
 	needBrowser(t)
 	bin := inspectorCLI(t)
-	l := startServe(t, "", "LYRA_BROWSER_HTTP_SESSION_TIMEOUT=2")
+	l := startServe(t, "")
 	in := inspector{bin: bin, env: baseEnv(l.dataDir), flags: []string{"--header", "Authorization: Bearer " + l.token,
 		// The proof that the next process is the same client (a name is
 		// none): a header set once in the client's configuration.
 		"--header", "Lyra-Resume-Token: inspector-" + l.token}, target: []string{l.httpURL}}
-	inspectorRound(t, in, l, "http")
+	s := friendly(t)
+	s.page("/", `<html><head><title>Inspector</title></head><body><h1>Second client</h1><p>inspector-marker-7f3</p><a href="/next">next</a></body></html>`)
+	tour := []struct {
+		tool string
+		args []string
+	}{
+		{"open_browser", nil},
+		{"navigate", []string{"url=" + s.URL + "/", "confirm=true"}},
+		{"read_page", nil},
+		{"get_url", nil},
+		{"navigate", []string{"url=" + s.URL + "/next", "confirm=true"}},
+		{"go_back", nil},
+		{"reload_page", nil},
+		{"tabs", nil},
+		{"read_page", nil},
+		{"close_browser", nil},
+	}
+	ok := 0
+	for i, step := range tour {
+		env := in.tool(t, step.tool, step.args...)
+		if env["status"] == "ok" {
+			ok++
+		} else {
+			t.Errorf("call %d, %s: %v", i+1, step.tool, env)
+		}
+		// Each call acts on the window and tab the calls before left.
+		if step.tool == "read_page" && !strings.Contains(jsonString(env), "inspector-marker-7f3") {
+			t.Errorf("call %d, read_page: not the page the earlier processes opened: %.300s", i+1, jsonString(env))
+		}
+		if step.tool == "get_url" && env["url"] != s.URL+"/" {
+			t.Errorf("call %d, get_url: %v, want %s/", i+1, env["url"], s.URL)
+		}
+		if step.tool == "tabs" && env["tab_count"] != float64(1) {
+			t.Errorf("call %d, tabs: %v, want the one tab", i+1, env)
+		}
+	}
+	t.Logf("the inspector's tour over HTTP: %d of %d calls ok, one process each", ok, len(tour))
+	waitFor(t, "the browser to close", 30*time.Second, func() bool { return len(browserPIDs(t, l.dataDir)) == 0 })
 }
 
 // inspectorRound is the newcomer's round: list the tools, open, navigate to
