@@ -113,3 +113,26 @@ func TestStdioEOFUnderASlowCall(t *testing.T) {
 		t.Errorf("%d browser processes left after lyrad stdio exited", n)
 	}
 }
+
+// TestStdioBeforeInitialize: a request before initialize is answered with
+// a JSON-RPC error that has a code (-32600), not code 0.
+func TestStdioBeforeInitialize(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, lyradBin, "stdio")
+	cmd.Env = baseEnv(t.TempDir())
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("lyrad stdio: %v", err)
+	}
+	var msg struct {
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(out), &msg) != nil || msg.Error == nil || msg.Error.Code != -32600 {
+		t.Errorf("tools/list before initialize over stdio: %s, want a JSON-RPC error -32600", out)
+	}
+}

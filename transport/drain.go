@@ -2,6 +2,8 @@ package transport
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -14,6 +16,8 @@ import (
 // end at once: the calls under way are cancelled and their replies refused,
 // so `printf '...' | lyrad stdio` got none of them, and a call's audit rows
 // came after the trail was closed.
+//
+// It also gives a code to an error go-sdk answers without one (withCode).
 //
 // At EOF, a question lyrad had put to the client (elicitation) can no
 // longer be answered: it is answered here, with an error, so the call that
@@ -115,6 +119,7 @@ func (c *drainConn) drained(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	msg = withCode(msg)
 	err := c.Connection.Write(ctx, msg)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -131,6 +136,21 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	c.changedLocked()
 	return err
+}
+
+// withCode gives a JSON-RPC error that has none its code: go-sdk answers a
+// request before initialize with a plain error, which goes out as code 0.
+func withCode(msg jsonrpc.Message) jsonrpc.Message {
+	resp, ok := msg.(*jsonrpc.Response)
+	var werr *jsonrpc.Error
+	if !ok || resp.Error == nil || errors.As(resp.Error, &werr) {
+		return msg
+	}
+	code := int64(-32603) // internal error
+	if strings.Contains(resp.Error.Error(), "invalid during session initialization") {
+		code = -32600 // invalid request: initialize first
+	}
+	return &jsonrpc.Response{ID: resp.ID, Result: resp.Result, Error: &jsonrpc.Error{Code: code, Message: resp.Error.Error()}}
 }
 
 func (c *drainConn) Close() error {
