@@ -162,6 +162,9 @@ type Sessions struct{ r *registry }
 // process that exits when its one session ends (in-process stdio) waits
 // for this before it closes the trail.
 func (s *Sessions) Ended(ss *mcp.ServerSession) {
+	if s == nil {
+		return
+	}
 	s.r.mu.Lock()
 	ch := s.r.ending[ss]
 	s.r.mu.Unlock()
