@@ -115,6 +115,7 @@ type cutOnce struct {
 	cut    atomic.Bool
 	mu     sync.Mutex
 	resume []string // Last-Event-ID of the GETs that resumed
+	noCut  bool     // only forward
 }
 
 func (c *cutOnce) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -143,7 +144,7 @@ func (c *cutOnce) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if n > 0 {
 			w.Write(buf[:n])
 			rc.Flush()
-			if r.Method == http.MethodPost && bytes.Contains(buf[:n], []byte("notifications/progress")) && c.cut.CompareAndSwap(false, true) {
+			if r.Method == http.MethodPost && !c.noCut && bytes.Contains(buf[:n], []byte("notifications/progress")) && c.cut.CompareAndSwap(false, true) {
 				panic(http.ErrAbortHandler) // the connection goes, mid-stream
 			}
 		}

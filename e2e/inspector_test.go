@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -216,5 +218,58 @@ func inspectorRound(t *testing.T, in inspector, l *lyrad, door string) {
 		// close_browser in the grace ends the hold without resuming it.
 		t.Errorf("%d resumed turns, want 2 (navigate and read_page each resumed the one before)", n)
 	}
+	waitFor(t, "the browser to close", 30*time.Second, func() bool { return len(browserPIDs(t, l.dataDir)) == 0 })
+}
+
+// TestInspectorKilledOverHTTP: the inspector is SIGKILLed in the middle of
+// a call (its streams open, no DELETE); the next inspector process under
+// the same name and Lyra-Resume-Token gets the same tab at once, and
+// closes the browser.
+func TestInspectorKilledOverHTTP(t *testing.T) {
+	needBrowser(t)
+	bin := inspectorCLI(t)
+	l := startServe(t, "")
+	s := friendly(t)
+	// The inspector goes through a proxy that says when the call it is
+	// killed in has reached lyrad.
+	arrived := make(chan struct{}, 1)
+	ps := newSite(t, "127.0.0.1")
+	ps.handle("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"wait_for"`)) {
+			select {
+			case arrived <- struct{}{}:
+			default:
+			}
+		}
+		(&cutOnce{target: l.httpURL, noCut: true}).ServeHTTP(w, r)
+	})
+	in := inspector{bin: bin, env: baseEnv(l.dataDir), flags: []string{"--header", "Authorization: Bearer " + l.token,
+		"--header", "Lyra-Resume-Token: inspector-killed-" + l.token}, target: []string{ps.URL + "/mcp"}}
+	wantStatus(t, in.tool(t, "navigate", "url="+s.URL+"/next", "confirm=true"), "ok")
+
+	argv := append([]string{"--cli", "--format", "json", "-q"}, in.flags...)
+	argv = append(argv, "--method", "tools/call", "--tool-name", "wait_for", "--tool-arg", "text=never-there", "--tool-arg", "timeout_ms=30000", "--")
+	argv = append(argv, in.target...)
+	victim := exec.Command(in.bin, argv...)
+	victim.Env = in.env
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-arrived:
+	case <-time.After(60 * time.Second):
+		victim.Process.Kill()
+		t.Fatal("the inspector's wait_for never reached lyrad")
+	}
+	victim.Process.Kill() // SIGKILL, mid-call
+	victim.Wait()
+
+	env := in.tool(t, "get_url")
+	if env["status"] != "ok" || env["url"] != s.URL+"/next" {
+		t.Fatalf("the next inspector process after the kill: %v, want ok at %s/next", env, s.URL)
+	}
+	wantStatus(t, in.tool(t, "close_browser"), "ok")
 	waitFor(t, "the browser to close", 30*time.Second, func() bool { return len(browserPIDs(t, l.dataDir)) == 0 })
 }
