@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,18 +114,57 @@ func TestInspectorStdio(t *testing.T) {
 }
 
 // TestInspectorHTTP: the inspector over streamable HTTP with the bearer
-// token. It exits without DELETE, so its session lingers until
-// LYRA_BROWSER_HTTP_SESSION_TIMEOUT (set short here); with the default 120 s
-// the next call would answer session_conflict for two minutes.
+// token and the default session timeout. It exits without DELETE, its GET
+// stream open until then; the next process, under the same name with the
+// same Lyra-Resume-Token (the proof a name is not), takes the turn on with
+// the window and tabs as they are: ten tool calls, one process each, no
+// session_conflict, close_browser included.
 func TestInspectorHTTP(t *testing.T) {
 	needBrowser(t)
 	bin := inspectorCLI(t)
-	l := startServe(t, "", "LYRA_BROWSER_HTTP_SESSION_TIMEOUT=2")
+	l := startServe(t, "")
 	in := inspector{bin: bin, env: baseEnv(l.dataDir), flags: []string{"--header", "Authorization: Bearer " + l.token,
 		// The proof that the next process is the same client (a name is
 		// none): a header set once in the client's configuration.
 		"--header", "Lyra-Resume-Token: inspector-" + l.token}, target: []string{l.httpURL}}
-	inspectorRound(t, in, l, "http")
+	s := friendly(t)
+	s.page("/", `<html><head><title>Inspector</title></head><body><h1>Second client</h1><p>inspector-marker-7f3</p><a href="/next">next</a></body></html>`)
+	tour := []struct {
+		tool string
+		args []string
+	}{
+		{"open_browser", nil},
+		{"navigate", []string{"url=" + s.URL + "/", "confirm=true"}},
+		{"read_page", nil},
+		{"get_url", nil},
+		{"navigate", []string{"url=" + s.URL + "/next", "confirm=true"}},
+		{"go_back", nil},
+		{"reload_page", nil},
+		{"tabs", nil},
+		{"read_page", nil},
+		{"close_browser", nil},
+	}
+	ok := 0
+	for i, step := range tour {
+		env := in.tool(t, step.tool, step.args...)
+		if env["status"] == "ok" {
+			ok++
+		} else {
+			t.Errorf("call %d, %s: %v", i+1, step.tool, env)
+		}
+		// Each call acts on the window and tab the calls before left.
+		if step.tool == "read_page" && !strings.Contains(jsonString(env), "inspector-marker-7f3") {
+			t.Errorf("call %d, read_page: not the page the earlier processes opened: %.300s", i+1, jsonString(env))
+		}
+		if step.tool == "get_url" && env["url"] != s.URL+"/" {
+			t.Errorf("call %d, get_url: %v, want %s/", i+1, env["url"], s.URL)
+		}
+		if step.tool == "tabs" && env["tab_count"] != float64(1) {
+			t.Errorf("call %d, tabs: %v, want the one tab", i+1, env)
+		}
+	}
+	t.Logf("the inspector's tour over HTTP: %d of %d calls ok, one process each", ok, len(tour))
+	waitFor(t, "the browser to close", 30*time.Second, func() bool { return len(browserPIDs(t, l.dataDir)) == 0 })
 }
 
 // inspectorRound is the newcomer's round: list the tools, open, navigate to
@@ -177,5 +218,58 @@ func inspectorRound(t *testing.T, in inspector, l *lyrad, door string) {
 		// close_browser in the grace ends the hold without resuming it.
 		t.Errorf("%d resumed turns, want 2 (navigate and read_page each resumed the one before)", n)
 	}
+	waitFor(t, "the browser to close", 30*time.Second, func() bool { return len(browserPIDs(t, l.dataDir)) == 0 })
+}
+
+// TestInspectorKilledOverHTTP: the inspector is SIGKILLed in the middle of
+// a call (its streams open, no DELETE); the next inspector process under
+// the same name and Lyra-Resume-Token gets the same tab at once, and
+// closes the browser.
+func TestInspectorKilledOverHTTP(t *testing.T) {
+	needBrowser(t)
+	bin := inspectorCLI(t)
+	l := startServe(t, "")
+	s := friendly(t)
+	// The inspector goes through a proxy that says when the call it is
+	// killed in has reached lyrad.
+	arrived := make(chan struct{}, 1)
+	ps := newSite(t, "127.0.0.1")
+	ps.handle("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"wait_for"`)) {
+			select {
+			case arrived <- struct{}{}:
+			default:
+			}
+		}
+		(&cutOnce{target: l.httpURL, noCut: true}).ServeHTTP(w, r)
+	})
+	in := inspector{bin: bin, env: baseEnv(l.dataDir), flags: []string{"--header", "Authorization: Bearer " + l.token,
+		"--header", "Lyra-Resume-Token: inspector-killed-" + l.token}, target: []string{ps.URL + "/mcp"}}
+	wantStatus(t, in.tool(t, "navigate", "url="+s.URL+"/next", "confirm=true"), "ok")
+
+	argv := append([]string{"--cli", "--format", "json", "-q"}, in.flags...)
+	argv = append(argv, "--method", "tools/call", "--tool-name", "wait_for", "--tool-arg", "text=never-there", "--tool-arg", "timeout_ms=30000", "--")
+	argv = append(argv, in.target...)
+	victim := exec.Command(in.bin, argv...)
+	victim.Env = in.env
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-arrived:
+	case <-time.After(60 * time.Second):
+		victim.Process.Kill()
+		t.Fatal("the inspector's wait_for never reached lyrad")
+	}
+	victim.Process.Kill() // SIGKILL, mid-call
+	victim.Wait()
+
+	env := in.tool(t, "get_url")
+	if env["status"] != "ok" || env["url"] != s.URL+"/next" {
+		t.Fatalf("the next inspector process after the kill: %v, want ok at %s/next", env, s.URL)
+	}
+	wantStatus(t, in.tool(t, "close_browser"), "ok")
 	waitFor(t, "the browser to close", 30*time.Second, func() bool { return len(browserPIDs(t, l.dataDir)) == 0 })
 }

@@ -68,8 +68,8 @@ type Config struct {
 	// same front door (LYRA_BROWSER_RECONNECT_GRACE). 0: the browser is
 	// handed on, its window closed, at once.
 	ReconnectGrace time.Duration
-	// HTTPSessionTimeout is how long an HTTP session may go without a
-	// request before it is closed (LYRA_BROWSER_HTTP_SESSION_TIMEOUT; the
+	// HTTPSessionTimeout is how long an HTTP session may go with nothing
+	// open before it is closed (LYRA_BROWSER_HTTP_SESSION_TIMEOUT; the
 	// front door enforces it). Only session_conflict's hint uses it here.
 	HTTPSessionTimeout time.Duration
 

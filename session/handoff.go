@@ -21,24 +21,31 @@ import (
 // the ways out.
 
 // conflictLocked is the session_conflict answer while another session
-// drives.
+// drives, with the true waits: how long the driver may stay idle before it
+// is handed on, and what happens when its client is gone.
 func (m *Manager) conflictLocked() *Error {
-	holder := m.ownerCaller.Client
+	oc := m.ownerCaller
+	holder := oc.Client
 	if holder == "" {
 		holder = "another MCP client"
 	}
 	idle := time.Since(m.lastUse).Round(time.Second)
-	gone := ""
-	if m.ownerCaller.Door == "http" && m.cfg.HTTPSessionTimeout > 0 {
-		// An HTTP client that quit without DELETE is only known to be gone
-		// when its session times out; then the reconnect grace runs.
-		gone = fmt.Sprintf(" (if it quit without ending its HTTP session: %s, LYRA_BROWSER_HTTP_SESSION_TIMEOUT, then the reconnect grace, %s, LYRA_BROWSER_RECONNECT_GRACE)",
-			m.cfg.HTTPSessionTimeout, m.cfg.ReconnectGrace)
+	idleLeft := max(0, m.cfg.OwnerIdleTimeout-time.Since(m.lastUse)).Round(time.Second)
+	then := "the browser is handed on at once"
+	if grace := m.cfg.ReconnectGrace; grace > 0 && oc.Proof != "" && oc.Client != "" {
+		then = fmt.Sprintf("its window is kept for its client to reconnect for the reconnect grace, %s (LYRA_BROWSER_RECONNECT_GRACE), then handed on", grace)
+	}
+	gone := " (when its client disconnects, " + then + ")"
+	if oc.Door == "http" && m.cfg.HTTPSessionTimeout > 0 {
+		// An HTTP client that quit without DELETE is known to be gone when
+		// its session ends: nothing open for the timeout.
+		gone = fmt.Sprintf(" (an HTTP client that quit without DELETE: its session ends within %s with nothing open, LYRA_BROWSER_HTTP_SESSION_TIMEOUT; then %s)", m.cfg.HTTPSessionTimeout, then)
 	}
 	e := newError(StatusSessionConflict,
 		fmt.Sprintf("%s is driving the browser (last active %v ago)", holder, idle),
-		"Ways out: that session calls close_browser or disconnects"+gone+"; it stays idle for "+m.cfg.OwnerIdleTimeout.String()+" (LYRA_BROWSER_OWNER_IDLE_TIMEOUT) and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
-		with("idle_timeout_s", int(m.cfg.OwnerIdleTimeout.Seconds())).with("holder_client", holder).with("holder_idle_s", int(idle.Seconds()))
+		"Ways out: that session calls close_browser or disconnects"+gone+"; or it stays idle "+idleLeft.String()+" more (LYRA_BROWSER_OWNER_IDLE_TIMEOUT, "+m.cfg.OwnerIdleTimeout.String()+") and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
+		with("idle_timeout_s", int(m.cfg.OwnerIdleTimeout.Seconds())).with("holder_client", holder).with("holder_idle_s", int(idle.Seconds())).
+		with("idle_left_s", int(idleLeft.Seconds()))
 	e.handoff = true
 	return e
 }
@@ -54,7 +61,12 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 	}
 	m.mu.Lock()
 	owner, holder, since, last := m.owner, m.ownerCaller.Client, m.ownerSince, m.lastUse
+	h := m.hold
 	m.mu.Unlock()
+	if owner == "" && h != nil {
+		// A driver that disconnected, its window kept for it.
+		owner, holder = h.from, h.client
+	}
 	if owner == "" || owner == c.ID {
 		return nil // handed on meanwhile: admit again
 	}
@@ -67,8 +79,12 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 	}
 	msg := fmt.Sprintf("%s has driven the browser for %d min and was last active %d s ago. Take over? Its window closes and its tabs end.",
 		holder, int(time.Since(since).Minutes()), int(time.Since(last).Seconds()))
-	h := sha256.Sum256([]byte("handoff\x00" + owner + "\x00" + c.ID))
-	id := "handoff-" + hex.EncodeToString(h[:12]) // stable while the same two sessions are concerned
+	if h != nil && owner == h.from {
+		msg = fmt.Sprintf("%s disconnected %d s ago; its window is kept for it to reconnect. Take over? Its window closes and its tabs end.",
+			holder, int(time.Since(h.since).Seconds()))
+	}
+	sum := sha256.Sum256([]byte("handoff\x00" + owner + "\x00" + c.ID))
+	id := "handoff-" + hex.EncodeToString(sum[:12]) // stable while the same two sessions are concerned
 	record := func(answer string) {
 		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
 			"capability": "HANDOFF", "from_session": owner, "consent_channel": "elicit"}})
@@ -102,8 +118,12 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 		return conflict.with("consent", answer)
 	}
 	m.mu.Lock()
-	if m.owner == owner {
+	switch {
+	case m.owner == owner:
 		m.handoffLocked("taken_over")
+	case h != nil && m.hold == h:
+		m.dropHoldLocked()
+		m.closeWindowLocked(h.from, "taken_over")
 	}
 	m.mu.Unlock()
 	return nil

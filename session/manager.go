@@ -257,6 +257,9 @@ func (m *Manager) SessionEnded(id string) {
 	m.asks.dropSession(id) // its questions can no longer be answered
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if id != "" {
+		m.audit(audit.Row{Kind: "session", Session: id, Status: "ended"})
+	}
 	delete(m.superseded, id)
 	if m.owner == id && id != "" {
 		if m.holdLocked() {
@@ -330,10 +333,14 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 		m.mu.Unlock()
 		return false, err
 	}
-	if m.owner != "" && m.owner != c.ID && !m.idleLocked() {
+	if m.owner != "" && m.owner != c.ID && !m.idleLocked() && !m.supersedeLocked(c) {
+		// (The driver's own program over a new HTTP session may: it takes
+		// its turn on, then closes.)
+		e := m.conflictLocked()
+		e.Message = "only the session driving the browser may close it: " + e.Message
+		e.handoff = false
 		m.mu.Unlock()
-		return false, newError(StatusSessionConflict, "only the session driving the browser may close it",
-			"Wait for that session to call close_browser, or for it to go idle for "+m.cfg.OwnerIdleTimeout.String()+".")
+		return false, e
 	}
 	b := m.browser
 	lost := m.guardLost

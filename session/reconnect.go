@@ -97,7 +97,12 @@ func (m *Manager) admitHeldLocked(c Caller) error {
 		if h.names(c) {
 			return m.unprovenLocked(h, c)
 		}
-		return m.heldConflict(h)
+		// Another client: its user may be asked to take the window over
+		// (handoff.go). Not one under the held client's name: a yes from
+		// the program asking is no proof it is that client.
+		e := m.heldConflict(h)
+		e.handoff = true
+		return e
 	}
 	m.dropHoldLocked()
 	m.claimLocked(c)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -117,5 +118,52 @@ func TestSupersede(t *testing.T) {
 	m.ownerCaller.Door, m.ownerCaller.Proof = "stdio", "socket:x"
 	if _, err := m.admit(Caller{ID: "mcp-6", Client: "cli", Door: "stdio", Proof: "socket:x"}, read); err == nil {
 		t.Error("a second socket session of the same executable took the turn")
+	}
+}
+
+// TestGoneHTTPDriver: over HTTP the driver's own program (same name, same
+// resume token) over a new session may close the browser while its old
+// session is still open; anyone else is told the true waits, not the idle
+// timeout alone. Once the driver's session ended and its window is held,
+// another client may be asked to take it over, never one under the held
+// client's name.
+func TestGoneHTTPDriver(t *testing.T) {
+	m := New(Config{ReconnectGrace: time.Minute, HTTPSessionTimeout: 10 * time.Second, OwnerIdleTimeout: 15 * time.Minute})
+	driver := Caller{ID: "mcp-1", Client: "ide", Door: "http", Proof: "http:ide"}
+	if _, err := m.admit(driver, mutate); err != nil {
+		t.Fatal(err)
+	}
+	other := Caller{ID: "mcp-2", Client: "other", Door: "http"}
+	_, err := m.CloseBrowser(t.Context(), other)
+	var se *Error
+	if !errors.As(err, &se) || se.Status != StatusSessionConflict || se.handoff ||
+		!strings.Contains(se.Hint, "within 10s") || !strings.Contains(se.Hint, "reconnect grace, 1m0s") || se.Fields["idle_left_s"] == nil {
+		t.Fatalf("another client's close_browser: %+v, want session_conflict with the true waits", err)
+	}
+	again := Caller{ID: "mcp-3", Client: "ide", Door: "http", Proof: "http:ide"}
+	if _, err := m.CloseBrowser(t.Context(), again); err != nil {
+		t.Fatalf("the driver's program over a new session: %v", err)
+	}
+	if m.owner != "" {
+		t.Errorf("owner %q after close_browser", m.owner)
+	}
+
+	m = New(Config{ReconnectGrace: time.Minute})
+	m.browser = &Browser{} // a window to keep; never shut down here
+	if _, err := m.admit(driver, mutate); err != nil {
+		t.Fatal(err)
+	}
+	m.SessionEnded(driver.ID)
+	if m.hold == nil {
+		t.Fatal("not held")
+	}
+	defer m.hold.timer.Stop()
+	_, err = m.admit(other, mutate)
+	if !errors.As(err, &se) || !se.handoff {
+		t.Errorf("another client during the hold: %+v, want a conflict its user may be asked to end", err)
+	}
+	_, err = m.admit(Caller{ID: "mcp-4", Client: "ide", Door: "http"}, mutate)
+	if !errors.As(err, &se) || se.handoff {
+		t.Errorf("the held client's name without its proof: %+v, want a conflict nobody is asked about", err)
 	}
 }

@@ -141,11 +141,11 @@ func (e *argError) Error() string { return e.msg }
 func badArg(arg, msg, hint string) error { return &argError{arg: arg, msg: msg, hint: hint} }
 
 // Register adds every tool to the server, and the guide they point to.
-func Register(s *mcp.Server, d Deps) {
+func Register(s *mcp.Server, d Deps) *Sessions {
 	if d.Logger == nil {
 		d.Logger = zap.NewNop()
 	}
-	r := &registry{d: d}
+	r := &registry{d: d, ending: map[*mcp.ServerSession]chan struct{}{}}
 	if d.Session != nil { // nil when only the list is wanted
 		d.Session.OnHandedOff(r.handedOff)
 	}
@@ -153,6 +153,26 @@ func Register(s *mcp.Server, d Deps) {
 		s.AddTool(t.mcpTool(), r.handler(t))
 	}
 	registerGuide(s)
+	return &Sessions{r}
+}
+
+// Sessions is what Register knows of the MCP sessions that called a tool.
+type Sessions struct{ r *registry }
+
+// Ended waits, once ss is closed, until its end has been told to the
+// session manager (its turn held or handed on, its end row written): a
+// process that exits when its one session ends (in-process stdio) waits
+// for this before it closes the trail.
+func (s *Sessions) Ended(ss *mcp.ServerSession) {
+	if s == nil {
+		return
+	}
+	s.r.mu.Lock()
+	ch := s.r.ending[ss]
+	s.r.mu.Unlock()
+	if ch != nil {
+		<-ch
+	}
 }
 
 func all(d Deps) []*tool {
@@ -264,10 +284,11 @@ func wireOut(props map[string]any) map[string]any {
 
 // registry maps MCP sessions to caller ids and runs tools.
 type registry struct {
-	d     Deps
-	mu    sync.Mutex
-	ids   map[*mcp.ServerSession]string
-	count atomic.Int64
+	d      Deps
+	mu     sync.Mutex
+	ids    map[*mcp.ServerSession]string
+	ending map[*mcp.ServerSession]chan struct{} // closed once SessionEnded returned
+	count  atomic.Int64
 }
 
 // handedOff tells session id's client, if it is still connected, that its
@@ -317,12 +338,21 @@ func (r *registry) caller(ss *mcp.ServerSession) session.Caller {
 		id += "-" + randomTag()
 	}
 	r.ids[ss] = id
+	done := make(chan struct{})
+	if r.ending == nil {
+		r.ending = map[*mcp.ServerSession]chan struct{}{}
+	}
+	r.ending[ss] = done
 	go func() {
 		_ = ss.Wait()
 		r.mu.Lock()
 		delete(r.ids, ss)
 		r.mu.Unlock()
 		r.d.Session.SessionEnded(id)
+		r.mu.Lock()
+		delete(r.ending, ss)
+		r.mu.Unlock()
+		close(done)
 	}()
 	return callerOf(ss, id)
 }

@@ -19,6 +19,10 @@ import (
 // minToken is the shortest token file content taken as a token.
 const minToken = 32
 
+// eventStoreBytes bounds the events kept for streams to resume, across
+// every HTTP session.
+const eventStoreBytes = 10 << 20
+
 // ReadToken reads the HTTP bearer token at path and changes nothing: for
 // those who only look (doctor). A missing file is fs.ErrNotExist.
 func ReadToken(path string) (string, error) {
@@ -78,8 +82,16 @@ func LoadToken(path string) (string, error) {
 // own origin (a web page cannot drive it). A session with no request under
 // way and no stream open for sessionTimeout is closed (0: never), as DELETE
 // closes it.
+//
+// A stream the client lost can be resumed (Last-Event-ID): every event is
+// kept in go-sdk's in-memory event store, bounded (eventStoreBytes in all,
+// the oldest dropped first), so what was sent in the gap, a progress or a
+// log notification, is delivered on resume.
 func HTTPHandler(srv *mcp.Server, token string, port int, sessionTimeout time.Duration) http.Handler {
-	mcpHandler := newIdleSessions(srv, sessionTimeout).wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	store := mcp.NewMemoryEventStore(nil)
+	store.SetMaxBytes(eventStoreBytes)
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{EventStore: store})
+	mcpHandler := newIdleSessions(srv, sessionTimeout).wrap(jsonRPCErrors(sdk))
 	allowedHost := map[string]bool{
 		fmt.Sprintf("127.0.0.1:%d", port): true,
 		fmt.Sprintf("localhost:%d", port): true,
@@ -95,9 +107,9 @@ func HTTPHandler(srv *mcp.Server, token string, port int, sessionTimeout time.Du
 			deny(w, http.StatusForbidden, "cross-origin request refused")
 			return
 		}
-		auth := r.Header.Get("Authorization")
-		got, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) != 1 {
+		// The scheme is case-insensitive (RFC 9110 11.1): "bearer" too.
+		scheme, got, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="lyrad"`)
 			deny(w, http.StatusUnauthorized, "missing or wrong bearer token: see `lyrad doctor` or <data_dir>/http-token")
 			return

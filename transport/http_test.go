@@ -73,6 +73,9 @@ func TestHTTPFrontDoor(t *testing.T) {
 		{"origin on another port", "127.0.0.1:8765", "http://127.0.0.1:9999", "Bearer " + tok, 403},
 		{"foreign host (DNS rebinding)", "evil.example:8765", "", "Bearer " + tok, 403},
 		{"token, loopback host", "127.0.0.1:8765", "", "Bearer " + tok, 200},
+		{"lower-case scheme", "127.0.0.1:8765", "", "bearer " + tok, 200},
+		{"token without a scheme", "127.0.0.1:8765", "", tok, 401},
+		{"another scheme", "127.0.0.1:8765", "", "Basic " + tok, 401},
 		{"token, localhost, own origin", "localhost:8765", "http://localhost:8765", "Bearer " + tok, 200},
 	}
 	for _, c := range cases {

@@ -18,6 +18,14 @@ const sessionHeader = "Mcp-Session-Id"
 // owner idle timeout. The session's end is then what a stdio disconnect is
 // (tools: SessionEnded).
 //
+// A live client always has something open: the real clients measured (the
+// MCP Inspector CLI 2.12, go-sdk's client) keep a GET stream from just
+// after initialize (some 15 ms with nothing open) to their exit. So a
+// session with nothing open ends after a short timeout, and one whose last
+// stream the client cut (killed, or gone with its GET stream open) sooner
+// still, cutLinger: only the time for a client to resume a dropped stream
+// (go-sdk's first retry comes after 1-2 s).
+//
 // go-sdk's StreamableHTTPOptions.SessionTimeout is not used: it counts only
 // POSTs, so it would also close a live, idle client whose GET stream is
 // open (protocols before 2026-07-28 keep one), and that client's next call
@@ -29,6 +37,10 @@ type idleSessions struct {
 	mu       sync.Mutex
 	sessions map[string]*idleSession
 }
+
+// cutLinger bounds how long a session lives after its client cut its last
+// stream: long enough for a stream resumed with Last-Event-ID, under load.
+const cutLinger = 5 * time.Second
 
 type idleSession struct {
 	open  int // requests and streams under way
@@ -53,15 +65,17 @@ func (s *idleSessions) wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			if id := w.Header().Get(sessionHeader); id != "" {
 				s.begin(id)
-				s.end(id)
+				s.end(id, false)
 			}
 		case r.Method == http.MethodDelete:
 			next.ServeHTTP(w, r)
 			s.forget(id)
 		default:
 			s.begin(id)
-			defer s.end(id)
 			next.ServeHTTP(w, r)
+			// Ended before its answer was written, or a GET stream that
+			// ends other than by the session's close: the client went away.
+			s.end(id, r.Context().Err() != nil)
 		}
 	})
 }
@@ -80,8 +94,9 @@ func (s *idleSessions) begin(id string) {
 	}
 }
 
-// end arms the timer when the last request or stream of the session ends.
-func (s *idleSessions) end(id string) {
+// end arms the timer when the last request or stream of the session ends,
+// for cutLinger when the client cut it.
+func (s *idleSessions) end(id string, cut bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.sessions[id]
@@ -96,7 +111,11 @@ func (s *idleSessions) end(id string) {
 	if e.timer != nil {
 		e.timer.Stop()
 	}
-	e.timer = time.AfterFunc(s.timeout, func() { s.expire(id, gen) })
+	d := s.timeout
+	if cut {
+		d = min(d, cutLinger)
+	}
+	e.timer = time.AfterFunc(d, func() { s.expire(id, gen) })
 }
 
 func (s *idleSessions) forget(id string) {

@@ -4,6 +4,8 @@
 package transport
 
 import (
+	"context"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lyrad/lyrad/tools"
@@ -17,10 +19,39 @@ Every tool answers a JSON object with a status; read its hint when status is not
 Every acting call also answers url, title and tab_count, what it set off: navigated, navigating, new_tab (later calls act on it), dialogs (each answered at once), and changes when it changed the page: the lines of the page's tree that appeared, went or changed. confirm=true is legacy consent, only for a client that cannot ask its user.
 lyrad://guide says how pages behave.`
 
+// Server is the MCP server with every tool registered, and what its tools
+// know of its sessions.
+type Server struct {
+	*mcp.Server
+	sessions *tools.Sessions
+}
+
 // NewServer builds the MCP server with every tool registered.
-func NewServer(d tools.Deps, version string) *mcp.Server {
+func NewServer(d tools.Deps, version string) *Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "lyrad", Title: "lyrad: a shared, guarded browser", Version: version},
 		&mcp.ServerOptions{Instructions: Instructions})
-	tools.Register(s, d)
-	return s
+	return &Server{Server: s, sessions: tools.Register(s, d)}
+}
+
+// ServeStream serves one MCP session on a stream transport (stdio) until
+// the client closes its input or ctx ends. It returns once every request
+// read has been answered and the session's end has been handled
+// (AnswerBeforeEOF, tools.Sessions.Ended).
+func (s *Server) ServeStream(ctx context.Context, t mcp.Transport) error {
+	ss, err := s.Connect(ctx, AnswerBeforeEOF(t), nil)
+	if err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			ss.Close()
+		case <-done:
+		}
+	}()
+	err = ss.Wait()
+	close(done)
+	s.sessions.Ended(ss)
+	return err
 }

@@ -33,24 +33,12 @@ func ListenSocket(path string) (net.Listener, error) {
 
 // ServeSocket runs one MCP session per connection until ctx ends or ln is
 // closed.
-func ServeSocket(ctx context.Context, srv *mcp.Server, ln net.Listener, log *zap.Logger) error {
+func ServeSocket(ctx context.Context, srv *Server, ln net.Listener, log *zap.Logger) error {
 	return acceptEach(ctx, ln, log, func(conn net.Conn) {
 		// The session's requests see ctx's values: its peer's proof.
-		ss, err := srv.Connect(withPeer(ctx, conn), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
-		if err != nil {
+		if err := srv.ServeStream(withPeer(ctx, conn), &mcp.IOTransport{Reader: conn, Writer: conn}); err != nil && ctx.Err() == nil {
 			log.Debug("socket session", zap.Error(err))
-			return
 		}
-		done := make(chan struct{})
-		go func() {
-			select {
-			case <-ctx.Done():
-				ss.Close()
-			case <-done:
-			}
-		}()
-		_ = ss.Wait()
-		close(done)
 	})
 }
 

@@ -30,7 +30,7 @@ var settings = []setting{
 	{"PROXY", "", "Route the browser through a proxy, e.g. http://127.0.0.1:3128 or socks5://127.0.0.1:1080."},
 	{"OWNER_IDLE_TIMEOUT", "900", "Seconds the driving MCP session may hold the browser without using it; then the window closes and the next session may claim it."},
 	{"RECONNECT_GRACE", "60", "Seconds a driver that disconnected keeps its window and tabs for a new session of the same client (initialize's clientInfo.name) through the same front door; others get session_conflict meanwhile. Then the window closes. 0: hand on at once."},
-	{"HTTP_SESSION_TIMEOUT", "120", "Seconds an HTTP session may go with no request under way and no stream open before it is closed, as DELETE would; its end is a disconnect. 0: never."},
+	{"HTTP_SESSION_TIMEOUT", "10", "Seconds an HTTP session may go with no request under way and no stream open before it is closed, as DELETE would (at most 5 once its client cut its last stream); its end is a disconnect. A live client keeps its GET stream open. 0: never."},
 	{"NAVIGATION_TIMEOUT", "30", "Seconds navigate waits for the requested load state before answering timeout."},
 	{"LOG_LEVEL", "info", "debug, info, warn or error."},
 	{"CONSENT_CHANNEL", "auto", "How approval is asked: auto, elicit, legacy or off."},
@@ -181,7 +181,7 @@ func (o *options) resolve() error {
 	if o.reconnectGrace, err = secondsOrZero("RECONNECT_GRACE", 60); err != nil {
 		return err
 	}
-	if o.httpSessionTimeout, err = secondsOrZero("HTTP_SESSION_TIMEOUT", 120); err != nil {
+	if o.httpSessionTimeout, err = secondsOrZero("HTTP_SESSION_TIMEOUT", 10); err != nil {
 		return err
 	}
 	if o.logLevel == "" {

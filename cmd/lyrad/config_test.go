@@ -79,12 +79,12 @@ func TestSettingsBadValues(t *testing.T) {
 }
 
 // TestSessionEndSettings: the reconnect grace and the HTTP session timeout
-// default to 60 s and 120 s, and 0 turns either off.
+// default to 60 s and 10 s, and 0 turns either off.
 func TestSessionEndSettings(t *testing.T) {
 	clearEnv(t)
 	t.Setenv("HOME", t.TempDir())
 	o := &options{}
-	if err := o.resolve(); err != nil || o.reconnectGrace != 60*time.Second || o.httpSessionTimeout != 120*time.Second {
+	if err := o.resolve(); err != nil || o.reconnectGrace != 60*time.Second || o.httpSessionTimeout != 10*time.Second {
 		t.Fatalf("defaults: grace %v, http %v, %v", o.reconnectGrace, o.httpSessionTimeout, err)
 	}
 	t.Setenv("LYRA_BROWSER_RECONNECT_GRACE", "0")

@@ -291,7 +291,7 @@ func cmdServe(args []string, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "lyrad %s serving MCP on %s (connect with: lyrad stdio --data-dir %s)\n", versionString(), d.data.Socket(), o.dataDir)
 
 	if o.http {
-		hs := &http.Server{Handler: transport.HTTPHandler(srv, tok, port, o.httpSessionTimeout), ReadHeaderTimeout: 10 * time.Second}
+		hs := &http.Server{Handler: transport.HTTPHandler(srv.Server, tok, port, o.httpSessionTimeout), ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := hs.Serve(hl); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				errs <- err
@@ -377,7 +377,7 @@ func serveStdio(ctx context.Context, d *daemon, stdin io.Reader, stdout io.Write
 		d.log.Warn("no socket for other clients", zap.Error(err))
 	}
 	t := &ioTransport{in: stdin, out: stdout}
-	if err := srv.Run(ctx, t.transport()); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+	if err := srv.ServeStream(ctx, t.transport()); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		d.log.Info("stdio session ended", zap.Error(err))
 	}
 	return 0
