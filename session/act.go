@@ -153,8 +153,8 @@ type act struct {
 	// anyone is asked (readSends).
 	sender *page.Node
 	sends  *page.FormSends
-	armed  *page.Node // where the check of what the form sends is armed (armSends)
-	dlFrom  policy.Scope // the site its DOWNLOAD grant was approved for
+	armed  *page.Node   // where the check of what the form sends is armed (armSends)
+	dlFrom policy.Scope // the site its DOWNLOAD grant was approved for
 }
 
 // act runs one acting call through the pipeline described above.
