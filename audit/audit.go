@@ -297,6 +297,40 @@ func (l *Log) Write(r Row) error {
 	if err != nil {
 		return err
 	}
+	return l.write(line)
+}
+
+// Line is a row encoded as Write would write it (redacted, stamped, with
+// its newline), so that its size is known before it is written.
+type Line struct{ b []byte }
+
+// Encode prepares r for WriteLine.
+func Encode(r Row) (Line, error) {
+	b, err := encode(r)
+	return Line{b}, err
+}
+
+// Len is the bytes the line takes in the file.
+func (ln Line) Len() int { return len(ln.b) }
+
+// WriteLine appends a line made by Encode, as Write appends a row.
+func (l *Log) WriteLine(ln Line) error {
+	if l == nil {
+		return nil
+	}
+	if l.f == nil {
+		if l.isClosed() {
+			return ErrClosed
+		}
+		return nil
+	}
+	if len(ln.b) == 0 {
+		return nil
+	}
+	return l.write(ln.b)
+}
+
+func (l *Log) write(line []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {

@@ -73,6 +73,12 @@ type Config struct {
 	// front door enforces it). Only session_conflict's hint uses it here.
 	HTTPSessionTimeout time.Duration
 
+	// AuditTabBytesPerDay bounds the audit rows one tab's page sets off by
+	// itself (guard decisions, sends, refused downloads) to this many bytes
+	// in any day; rows past it are counted in "suppressed" rows
+	// (auditbudget.go). 0: DefaultAuditTabBytesPerDay; negative: no limit.
+	AuditTabBytesPerDay int64
+
 	Logger *zap.Logger
 	Audit  *audit.Log
 }
@@ -86,6 +92,9 @@ const (
 func (c *Config) defaults() {
 	if c.GuardSends == "" {
 		c.GuardSends = SendsAudit
+	}
+	if c.AuditTabBytesPerDay == 0 {
+		c.AuditTabBytesPerDay = DefaultAuditTabBytesPerDay
 	}
 	if c.Logger == nil {
 		c.Logger = zap.NewNop()

@@ -72,7 +72,7 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 	write := func(r audit.Row) {
 		tab, _ := r.Extra["tab"].(string)
 		if (r.Status == "blocked" || r.Status == "would_block") && tab != "" {
-			m.limitedAudit(tab, "download", r)
+			m.limitedAudit(tab, "download/"+r.Status, r)
 			return
 		}
 		m.audit(r)

@@ -56,7 +56,8 @@ type Manager struct {
 	closed      bool // Shutdown was called
 
 	grants   *policy.Grants
-	rows     rowLimiter  // audit rows of one kind from one tab, bounded
+	rows     rowLimiter  // audit rows a tab's page sets off, bounded (auditbudget.go)
+	refill   refillTimer // writes a held tab's summaries when its budget refills
 	calls    calls       // the acting call under way, for the sends it sets off
 	checks   sendChecks  // the send check armed in a page (act.armSends)
 	asks     pendingAsks // consent asked of a session through its client and not yet answered
@@ -76,7 +77,9 @@ type Manager struct {
 // New returns a Manager. Nothing is launched until a tool asks.
 func New(cfg Config) *Manager {
 	cfg.defaults()
-	return &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil), asks: pendingAsks{timeout: cfg.ConsentTimeout}}
+	m := &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil), asks: pendingAsks{timeout: cfg.ConsentTimeout}}
+	m.rows.perDay = max(0, cfg.AuditTabBytesPerDay)
+	return m
 }
 
 // Audit is the trail this manager writes to.

@@ -49,6 +49,7 @@ var settings = []setting{
 	{"DOWNLOAD_MAX_BYTES", "209715200", "The largest download kept (200 MiB); a transfer is stopped when it crosses it. 0: no limit."},
 	{"AUDIT_FILE_BYTES", "67108864", "audit.jsonl is rotated (audit.jsonl.1, .2, ...) when a row would take it past this many bytes (64 MiB)."},
 	{"AUDIT_MAX_BYTES", "1073741824", "The audit trail's cap, all files together (1 GiB): at a rotation the oldest files are dropped, and the new file's first row (kind audit, status dropped) says so."},
+	{"AUDIT_TAB_BYTES_PER_DAY", "524288000", "The audit rows one tab's page sets off by itself (guard decisions, sends, refused downloads) are held to this many bytes a day (500 MiB; a burst of a hundredth of it, the rest evenly over the day); rows past it are counted, not written, in kind suppressed rows. 0: no per-tab limit."},
 	{"DOWNLOAD_TIMEOUT", "120", "Seconds a started download may take before it is stopped."},
 }
 
@@ -86,6 +87,7 @@ type options struct {
 	downloadTimeout  time.Duration
 
 	auditFileBytes, auditMaxBytes int64
+	auditTabBytesPerDay           int64 // 0: no per-tab limit
 
 	consentChannel string
 	consentTimeout time.Duration
@@ -397,6 +399,10 @@ func (o *options) resolveDownloads() error {
 	if o.auditFileBytes < 4<<10 || o.auditMaxBytes < o.auditFileBytes {
 		return fmt.Errorf("LYRA_BROWSER_AUDIT_FILE_BYTES=%d, LYRA_BROWSER_AUDIT_MAX_BYTES=%d: give a file size of 4096 bytes or more and a cap at least as large", o.auditFileBytes, o.auditMaxBytes)
 	}
+	if n, err = count("AUDIT_TAB_BYTES_PER_DAY", 500<<20, "bytes"); err != nil {
+		return err
+	}
+	o.auditTabBytesPerDay = int64(n)
 	o.downloadTimeout, err = seconds("DOWNLOAD_TIMEOUT", 120)
 	return err
 }

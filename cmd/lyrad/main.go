@@ -209,11 +209,21 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		ReleaseGrace: o.releaseGrace, ReconnectGrace: o.reconnectGrace, HTTPSessionTimeout: o.httpSessionTimeout, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
 		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep, UploadRoots: o.uploadRoots,
 		DownloadDir: o.downloadDir, DownloadKeep: o.downloadKeep, DownloadMaxBytes: o.downloadMaxBytes, DownloadTimeout: o.downloadTimeout,
+		AuditTabBytesPerDay: tabBudget(o.auditTabBytesPerDay),
 	})
 	for _, w := range o.warnings {
 		log.Warn("setting entry dropped", zap.String("warning", w))
 	}
 	return &daemon{o: o, data: data, log: log, audit: al, mgr: mgr, release: release}, nil
+}
+
+// tabBudget is the session's AuditTabBytesPerDay for the setting, where 0
+// turns the limit off.
+func tabBudget(n int64) int64 {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // close: browser closed, audit flushed, lock released.
