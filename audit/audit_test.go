@@ -467,3 +467,38 @@ func TestRotationAndCap(t *testing.T) {
 		t.Errorf("after reopening, %d bytes", fi.Size())
 	}
 }
+
+// TestEncodeWriteLine: a line's Len is what it takes in the file, and
+// WriteLine writes it as Write would the row (redacted).
+func TestEncodeWriteLine(t *testing.T) {
+	l := openTemp(t)
+	r := Row{Kind: "guard", Status: "deny", Extra: map[string]any{"request_url": "https://u:pw@example.com/a?token=abc"}}
+	ln, err := Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.WriteLine(ln); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Write(r); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if len(lines[0]) != ln.Len() || strings.Contains(lines[0], "pw@") || strings.Contains(lines[0], "abc") {
+		t.Errorf("line %q, Len %d", lines[0], ln.Len())
+	}
+	if len(lines[1]) != len(lines[0]) {
+		t.Errorf("Write wrote %q, WriteLine %q", lines[1], lines[0])
+	}
+	l.Close()
+	if err := l.WriteLine(ln); !errors.Is(err, ErrClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+	if err := Nop().WriteLine(ln); err != nil {
+		t.Error(err)
+	}
+}

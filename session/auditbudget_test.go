@@ -281,3 +281,60 @@ func TestLimitedAuditWritesSummaries(t *testing.T) {
 		t.Errorf("%d tool rows", tools)
 	}
 }
+
+// The timer's path: a held tab whose budget refilled has its summaries
+// written though the page sends nothing more, and the timer is armed for
+// when that will be.
+func TestRefillTimerWritesSummaries(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "audit.jsonl")
+	al, err := audit.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer al.Close()
+	m := New(Config{Audit: al, AuditTabBytesPerDay: 86400 * 50})
+	for i := 0; i < 100; i++ {
+		m.limitedAudit("T1", "send/deny", audit.Row{Kind: "send", Status: "deny", Extra: map[string]any{"tab_id": "T1", "pad": strings.Repeat("x", 500)}})
+	}
+	m.refill.Lock()
+	armed, at := m.refill.timer != nil, m.refill.at
+	m.refill.Unlock()
+	if !armed {
+		t.Fatal("no refill timer for a held tab")
+	}
+	if d := time.Until(at); d < 60*time.Second || d > 100*time.Second {
+		t.Errorf("refill timer in %v, want about 87 s", d)
+	}
+	// As if that time had come.
+	m.rows.mu.Lock()
+	m.rows.tabs["T1"].bytes = m.rows.burst()
+	m.rows.mu.Unlock()
+	m.flushRefilled()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held, written int
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r["kind"] == "suppressed" {
+			held += int(r["count"].(float64))
+		} else {
+			written++
+		}
+	}
+	if held == 0 || held+written != 100 {
+		t.Errorf("%d written + %d held back != 100", written, held)
+	}
+	if _, next := m.rows.refilled(time.Now()); next != 0 {
+		t.Error("the tab is still held")
+	}
+	m.refill.Lock()
+	if m.refill.timer != nil {
+		t.Error("a timer armed with nothing held")
+	}
+	m.refill.Unlock()
+}

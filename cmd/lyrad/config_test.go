@@ -192,3 +192,28 @@ func TestClientHosts(t *testing.T) {
 		t.Errorf("mcp-config --client hermes:\n%s", out)
 	}
 }
+
+// TestAuditTabBudgetSetting: 500 MiB a day by default; 0 turns the per-tab
+// limit off (the session's "none", a negative budget); a bad value fails.
+func TestAuditTabBudgetSetting(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("HOME", t.TempDir())
+	o := &options{}
+	if err := o.resolve(); err != nil || o.auditTabBytesPerDay != 500<<20 || tabBudget(o.auditTabBytesPerDay) != 500<<20 {
+		t.Fatalf("default: %d, %v", o.auditTabBytesPerDay, err)
+	}
+	t.Setenv("LYRA_BROWSER_AUDIT_TAB_BYTES_PER_DAY", "0")
+	o = &options{}
+	if err := o.resolve(); err != nil || o.auditTabBytesPerDay != 0 || tabBudget(o.auditTabBytesPerDay) >= 0 {
+		t.Fatalf("0: %d, %v", o.auditTabBytesPerDay, err)
+	}
+	t.Setenv("LYRA_BROWSER_AUDIT_TAB_BYTES_PER_DAY", "1000000")
+	o = &options{}
+	if err := o.resolve(); err != nil || tabBudget(o.auditTabBytesPerDay) != 1000000 {
+		t.Fatalf("set: %d, %v", o.auditTabBytesPerDay, err)
+	}
+	t.Setenv("LYRA_BROWSER_AUDIT_TAB_BYTES_PER_DAY", "-5")
+	if err := (&options{}).resolve(); err == nil {
+		t.Error("a negative budget accepted")
+	}
+}
