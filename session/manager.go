@@ -384,7 +384,10 @@ func (m *Manager) Shutdown() {
 	if b != nil {
 		b.shutdownAndRelease()
 		m.clearUploads()
-		m.flushSuppressed("", "")
+	}
+	// Also what a browser lost or quit before held back.
+	m.flushSuppressed("", "")
+	if b != nil {
 		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: map[string]any{"reason": "shutdown"}})
 	}
 	// A browser handed on or lost just before must be gone too.
@@ -503,6 +506,7 @@ func (m *Manager) loseGuard(b *Browser, reason string, err error) {
 	}
 	m.log.Error("guard lost; browser killed", zap.String("reason", reason), zap.String("error", msg))
 	m.audit(audit.Row{Kind: "guard_lost", Session: owner, Status: StatusGuardLost, Extra: map[string]any{"reason": reason, "error": msg}})
+	m.flushSuppressed(owner, "")
 	go func() {
 		defer m.dying.Done()
 		select {
@@ -533,6 +537,7 @@ func (m *Manager) browserQuit(b *Browser) {
 	m.dying.Add(1)
 	m.mu.Unlock()
 	m.audit(audit.Row{Kind: "browser", Session: owner, Status: "quit", Extra: map[string]any{"reason": "the browser exited by itself"}})
+	m.flushSuppressed(owner, "")
 	go func() {
 		defer m.dying.Done()
 		select {
