@@ -147,7 +147,8 @@ func (m *Manager) stageUploads(files []checkedUpload) ([]string, error) {
 			os.RemoveAll(dir)
 			return nil, err
 		}
-		if _, err := f.f.Seek(0, io.SeekStart); err == nil {
+		_, err = f.f.Seek(0, io.SeekStart)
+		if err == nil {
 			_, err = io.Copy(w, f.f)
 		}
 		if cerr := w.Close(); err == nil {

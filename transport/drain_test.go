@@ -24,7 +24,6 @@ func TestAnswerBeforeEOF(t *testing.T) {
 	})
 	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: jsonObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		time.Sleep(100 * time.Millisecond) // after the EOF
-		//lint:ignore SA1019 the client below speaks 2025-06-18
 		_, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "ok?", RequestedSchema: jsonObject})
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "asked: " + errText(err)}}}, nil
 	})
