@@ -184,13 +184,11 @@ func openFile(path string) (*os.File, int64, error) {
 	}
 	var size int64
 	if err == nil {
-		size = fi.Size()
-		if size > 0 {
-			last := make([]byte, 1)
-			if _, err = f.ReadAt(last, size-1); err == nil && last[0] != '\n' {
-				_, err = f.Write([]byte{'\n'})
-				size++
-			}
+		var torn bool
+		size, torn, err = tornEnd(f)
+		if err == nil && torn {
+			_, err = f.Write([]byte{'\n'})
+			size++
 		}
 	}
 	if err != nil {
@@ -439,4 +437,41 @@ func (l *Log) Close() error {
 func Since(start time.Time) *float64 {
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	return &ms
+}
+
+// tornEnd says whether f ends in a torn line (a crash mid-write), and its
+// size. A file that does not end in a newline may only be another
+// process's row being written (the kernel grows a file page by page within
+// one write): a line is torn only when its end stays put for a while.
+func tornEnd(f *os.File) (int64, bool, error) {
+	last := make([]byte, 1)
+	var prev int64 = -1
+	stable := 0
+	for i := 0; i < 100; i++ {
+		fi, err := f.Stat()
+		if err != nil {
+			return 0, false, err
+		}
+		size := fi.Size()
+		if size == 0 {
+			return 0, false, nil
+		}
+		if _, err := f.ReadAt(last, size-1); err != nil {
+			return 0, false, err
+		}
+		if last[0] == '\n' {
+			return size, false, nil
+		}
+		if size == prev {
+			stable++
+		} else {
+			stable = 0
+		}
+		if stable >= 5 {
+			return size, true, nil
+		}
+		prev = size
+		time.Sleep(10 * time.Millisecond)
+	}
+	return prev, true, nil
 }
