@@ -166,16 +166,23 @@ func startServe(t *testing.T, dataDir string, extraEnv ...string) *lyrad {
 	if dataDir == "" {
 		dataDir = t.TempDir()
 	}
-	l := &lyrad{dataDir: dataDir, stderr: &lockedBuffer{}}
 	cmd := exec.Command(lyradBin, "serve", "--http", "--port", "0")
 	cmd.Env = append(baseEnv(dataDir), extraEnv...)
+	return startServeCmd(t, cmd, dataDir, 15*time.Second)
+}
+
+// startServeCmd starts cmd, a `lyrad serve --http` on dataDir, and waits
+// (up to wait) until it prints its HTTP address and token; stopped at the
+// test's end.
+func startServeCmd(t *testing.T, cmd *exec.Cmd, dataDir string, wait time.Duration) *lyrad {
+	t.Helper()
+	l := &lyrad{dataDir: dataDir, cmd: cmd, stderr: &lockedBuffer{}}
 	pr, pw, _ := os.Pipe()
 	cmd.Stderr = pw
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	pw.Close()
-	l.cmd = cmd
 	ready := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(pr)
@@ -194,9 +201,10 @@ func startServe(t *testing.T, dataDir string, extraEnv ...string) *lyrad {
 	}()
 	select {
 	case <-ready:
-	case <-time.After(15 * time.Second):
+	case <-time.After(wait):
 		cmd.Process.Kill()
-		t.Fatalf("lyrad serve did not come up:\n%s", l.stderr.String())
+		cmd.Wait()
+		t.Fatalf("%s did not come up:\n%s", strings.Join(cmd.Args, " "), l.stderr.String())
 	}
 	t.Cleanup(func() { l.stop(t) })
 	return l

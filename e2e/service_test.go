@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,36 +48,7 @@ func TestServiceUnitRunsServe(t *testing.T) {
 
 	serve := exec.Command(argv[0], argv[1:]...)
 	serve.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	pr, pw, _ := os.Pipe()
-	serve.Stderr = pw
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pw.Close()
-	l := &lyrad{dataDir: dd, cmd: serve, stderr: &lockedBuffer{}}
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			line := sc.Text()
-			l.stderr.Write([]byte(line + "\n"))
-			if m := httpLine.FindStringSubmatch(line); m != nil {
-				l.httpURL = m[1]
-			}
-			if m := tokenLine.FindStringSubmatch(line); m != nil {
-				l.token = m[1]
-				close(ready)
-			}
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(30 * time.Second):
-		serve.Process.Kill()
-		serve.Wait()
-		t.Fatalf("the unit's serve did not serve HTTP:\n%s", l.stderr.String())
-	}
-	t.Cleanup(func() { l.stop(t) })
+	l := startServeCmd(t, serve, dd, 30*time.Second)
 	cs := l.connectHTTP(t, proto2026)
 	env := call(t, cs, "open_browser", nil)
 	wantStatus(t, env, "ok")

@@ -2,6 +2,7 @@ package session
 
 import (
 	"crypto/rand"
+	"errors"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -238,6 +239,23 @@ func secretStore(p string) bool {
 		}
 	}
 	return false
+}
+
+// resolvedSame is p with its symlinks resolved, which must still be the
+// file st describes (the one opened).
+func resolvedSame(p string, st os.FileInfo) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	now, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !os.SameFile(now, st) {
+		return "", errors.New("the file changed while it was checked")
+	}
+	return real, nil
 }
 
 // uploadRoots are the configured roots, else the user's home.

@@ -3,7 +3,6 @@
 package session
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,18 +25,7 @@ func openedPath(f *os.File, p string, st os.FileInfo) (string, error) {
 			return real, nil
 		}
 	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return "", err
-	}
-	now, err := os.Stat(real)
-	if err != nil {
-		return "", err
-	}
-	if !os.SameFile(now, st) {
-		return "", errors.New("the file changed while it was checked")
-	}
-	return real, nil
+	return resolvedSame(p, st)
 }
 
 // hardLinks is how many names the file has.
