@@ -136,11 +136,7 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 			// Every unanswered question goes out in this round: asking one
 			// per round would hand back the credits already answered, and
 			// their answers would not come again.
-			if need == nil {
-				need = q
-			} else {
-				need.More = append(need.More, q)
-			}
+			need = need.also(q)
 			continue
 		}
 		if err != nil {
@@ -168,11 +164,7 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 			var q *ConsentNeeded
 			if errors.As(err, &q) {
 				// In the same round as the credits' questions.
-				if need == nil {
-					need = q
-				} else {
-					need.More = append(need.More, q)
-				}
+				need = need.also(q)
 			} else if err != nil {
 				m.releaseCredits(a)
 				return err
@@ -273,4 +265,14 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 func webScheme(rawURL string) bool {
 	s := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(rawURL, "blob:"), "BLOB:"))
 	return strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:")
+}
+
+// also adds q to the questions of one round: need itself, or q when there
+// are none yet.
+func (need *ConsentNeeded) also(q *ConsentNeeded) *ConsentNeeded {
+	if need == nil {
+		return q
+	}
+	need.More = append(need.More, q)
+	return need
 }
