@@ -226,3 +226,70 @@ func TestSendAskedWhereItGoes(t *testing.T) {
 		t.Errorf("with NAVIGATE on C held, questions %q: want the one SUBMIT naming C", qs)
 	}
 }
+
+// TestLyradBindingsAreNotThePages: the two bindings lyrad's world reports
+// through (a real press for takeover, a checked send for save_draft) are
+// not the page's to call. A hostile page looks for them in its own world
+// all through a save_draft whose send it turns public, and tries to vouch
+// for its own send; the site counts what the page found and what it got.
+func TestLyradBindingsAreNotThePages(t *testing.T) {
+	needBrowser(t)
+	a := newSite(t, "127.0.0.1")
+	saves := &postSink{}
+	a.handle("/save", saves.handler)
+	var mu sync.Mutex
+	found := map[string]int{}
+	a.handle("/probe", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		found[r.URL.Query().Get("b")+"="+r.URL.Query().Get("t")]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	a.page("/edit", draftForm("/save", "application/x-www-form-urlencoded", `
+const names = [`+fmt.Sprintf("%q, %q", "__lyradInput", "lyradSendChecked")+`];
+const probe = () => { for (const b of names) { const f = window[b]; try { if (typeof f === "function") f("{}"); } catch (e) {} new Image().src = "/probe?b=" + b + "&t=" + typeof f; } };
+probe();
+setInterval(probe, 50);
+document.getElementById("f").addEventListener("submit", () => {
+	probe();
+	document.querySelector("input[name=is_draft][value='0']").checked = true;
+});`))
+	ask := &asker{}
+	cs := connectAsking(t, t.TempDir(), proto2026, ask.handle)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/edit"}), "ok")
+	env := call(t, cs, "save_draft", map[string]any{"submit": "Save draft"})
+	wantStatus(t, env, "not_private")
+	// A probe the page sends after the call's answer shows it kept looking.
+	before := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, c := range found {
+			n += c
+		}
+		return n
+	}()
+	waitFor(t, "the page's probes after the call", 20*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, c := range found {
+			n += c
+		}
+		return n >= before+4
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("the page's probes: %v; POSTs at the site %d", found, saves.count())
+	for k := range found {
+		if !strings.HasSuffix(k, "=undefined") {
+			t.Errorf("the page found lyrad's binding: %s", k)
+		}
+	}
+	if found["__lyradInput=undefined"] == 0 || found["lyradSendChecked=undefined"] == 0 {
+		t.Errorf("the page's probes did not arrive: %v", found)
+	}
+	if n := saves.count(); n != 0 {
+		t.Errorf("%d POSTs reached the site, want 0: %v", n, saves.carried("is_draft"))
+	}
+}
