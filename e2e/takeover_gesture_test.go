@@ -164,7 +164,7 @@ document.getElementById('go').addEventListener('click', () => setTimeout(() => w
 	// the page hears the Control key go down).
 	waitFor(t, "the user's landing", 20*time.Second, func() bool { return h.do("get_url", nil)["url"] == B+"/user-form" })
 	u.key("ctrl+l")
-	time.Sleep(300 * time.Millisecond) // the address bar takes the focus
+	time.Sleep(time.Second) // the address bar takes the focus (no event tells; a loaded machine is slow)
 	u.typeText(C + "/typed")
 	u.key("Return")
 	waitFor(t, "the typed URL reached or refused", 40*time.Second, func() bool {
