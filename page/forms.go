@@ -363,16 +363,6 @@ func ReadAfterSend(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp
 	return &a, nil
 }
 
-// PublishStateOf lists the checked publish controls of the form control n
-// sends (save_draft's check).
-func PublishStateOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) ([]PublishState, error) {
-	var st []PublishState
-	if err := Call(ctx, conn, w, n, JSPublishStateOf, &st); err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
 // FormSends is what the form a control sends would send (JSFormSendsOf):
 // where it goes, how, what it sends under each of its publish controls'
 // names, and its checked publish controls.
@@ -411,17 +401,6 @@ const SendCheckBinding = "lyradSendChecked"
 func AddSendCheckBinding(ctx context.Context, s *cdpconn.Session) error {
 	_, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: SendCheckBinding, ExecutionContextName: WorldName})
 	return err
-}
-
-// TakeSendCheck answers whether the check armed with token passed a
-// submission not taken yet, and takes it (JSTakeSendCheck): 1 passed,
-// 0 none, -1 not armed.
-// It runs in the frame's world with no node: it is asked while the
-// frame's navigation is held, when DOM.resolveNode does not answer.
-func TakeSendCheck(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, token string) (int, error) {
-	var r int
-	err := w.CallFunction(ctx, s, frame, JSTakeSendCheck, &r, token)
-	return r, err
 }
 
 // DisarmSendCheck takes the check armed with token away, unless it was

@@ -511,22 +511,6 @@ const JSValidityOf = `function() {` + jsFormHelpers + `
   return {blocked: bad.length > 0, fields: bad};
 }`
 
-// JSPublishStateOf is JSPublishState for the form the control it is called
-// on sends (its form, by the form attribute too), else the whole document:
-// save_draft checks the state of the form it is about to send, not of the
-// page's first form, which a page could keep private as a decoy.
-const JSPublishStateOf = `function() {` + jsFormHelpers + `
-  const f = formOf(this);
-  const roots = allRoots();
-  const out = [];
-  for (const el of queryAll(roots, 'input[type=radio],input[type=checkbox]')) {
-    if (f && el.form !== f) continue;
-    if (!el.checked || !isPublishControl(el) || out.length >= 20) continue;
-    out.push({name: cut(el.name, 80), value: cut(el.value, 80), label: cut(optionLabel(el), 60), id: cut(el.id, 80)});
-  }
-  return out;
-}`
-
 // JSLocateSubmit finds the submit control whose text is want (what
 // read_form's submitText gives): exact text first, then the same text in
 // any case; a usable match before one that is not. Matches that send the
@@ -566,8 +550,8 @@ const JSSubmitterOf = `function() {` + jsFormHelpers + `
 // submit button, else the form's action), method, fields (for each publish
 // control's name, the values the browser would put in the body now:
 // checked radios and checkboxes, any other field of that name, the
-// control itself when it is a named submit button), and state, as
-// JSPublishStateOf reads it. It fires no event (new FormData would fire
+// control itself when it is a named submit button), and state: the form's
+// checked publish controls. It fires no event (new FormData would fire
 // the page's formdata listeners). A form-associated custom element with
 // such a name, whose value this world cannot read, puts an impossible
 // value in: no body matches it.
@@ -650,7 +634,6 @@ const JSArmSendCheck = `function(fields, token) {
       }
     }
     if (!bad) {
-      check.passed++;
       // Told at once, while the page still answers: a frame whose
       // navigation is held answers no DevTools call.
       try { if (typeof lyradSendChecked === 'function') lyradSendChecked(token); } catch (x) {}
@@ -663,22 +646,10 @@ const JSArmSendCheck = `function(fields, token) {
     parent.removeChild(form);
     setTimeout(() => { try { parent.insertBefore(form, next && next.parentNode === parent ? next : null); } catch (x) {} }, 0);
   };
-  const check = {win, listener, token, passed: 0, used: 0};
+  const check = {win, listener, token};
   globalThis.lyradSendCheck = check;
   win.addEventListener('formdata', listener);
   return true;
-}`
-
-// JSTakeSendCheck answers, for the check armed with token, whether it
-// passed a submission not yet taken (1, and takes it), passed none (0), or
-// is no longer armed (-1): the guard lets a checked send go only when the
-// check passed it, so a page that keeps the formdata event from it sends
-// nothing.
-const JSTakeSendCheck = `function(token) {
-  const c = globalThis.lyradSendCheck;
-  if (!c || c.token !== token) return -1;
-  if (c.passed > c.used) { c.used++; return 1; }
-  return 0;
 }`
 
 // JSDisarmSendCheck takes the check armed with token away (one armed
