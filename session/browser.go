@@ -341,7 +341,8 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		return nil, err
 	}
 	m.clearUploads() // an earlier browser's copies
-	if err := datadir.New(m.cfg.DataDir).ClearDeadBrowserTemps(); err != nil {
+	data := datadir.New(m.cfg.DataDir)
+	if err := data.ClearDeadBrowserTemps(); err != nil {
 		m.log.Warn("could not remove a dead lyrad's temporary directory", zap.Error(err))
 	}
 	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{
@@ -359,7 +360,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		Logger:      m.log,
 		PIDFile:     prof.PIDFile,
 		DownloadDir: store.Incoming(),
-		TempDir:     datadir.New(m.cfg.DataDir).BrowserTemp(),
+		TempDir:     data.BrowserTemp(),
 	})
 	if err != nil {
 		return nil, newError(StatusBrowserUnavailable, "the browser did not start: "+err.Error(),
