@@ -14,6 +14,7 @@
 //	  browser.pid              the browser running on profile/ (pid, start time, profile)
 //	  captures/                screenshots and element images (unless LYRA_BROWSER_CAPTURE_DIR)
 //	  downloads/               the files calls declared (unless LYRA_BROWSER_DOWNLOAD_DIR; see package download)
+//	  .tmp-<pid>/              the temporary directory of lyrad <pid>'s browser (removed once that lyrad is gone)
 //	<dir>-instances/<pid>[-N]/ a throwaway profile and its browser.pid, while profile.lock is held elsewhere
 package datadir
 

@@ -163,7 +163,7 @@ func TestHTTPChecksAgainstAnOpenDoor(t *testing.T) {
 // passed over, and doctor creates no token.
 func TestCheckHTTPStaleEndpoint(t *testing.T) {
 	data := datadir.New(t.TempDir())
-	rm, err := transport.WriteEndpoint(data.HTTPInfo(), "http://127.0.0.1:8765/mcp")
+	rm, err := data.WriteEndpoint("http://127.0.0.1:8765/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,20 +11,19 @@ import (
 	"strings"
 
 	"github.com/lyrad/lyrad/datadir"
-	"github.com/lyrad/lyrad/transport"
 )
 
 // checkHTTP reads the token and the endpoint from the data directory and,
 // when a daemon serves HTTP, knocks on its front door.
 func checkHTTP(ctx context.Context, data datadir.Dir, daemonRunning bool, info *HTTPInfo) []Check {
 	// The token is only read: doctor must not create, replace or chmod it.
-	if tok, err := transport.ReadToken(data.Token()); err == nil {
+	if tok, err := data.ReadToken(); err == nil {
 		info.Token = tok
 	}
 	skipAll := func(why string) []Check {
 		return []Check{skip(NameHTTPToken, why), skip(NameHTTPOrigin, why), skip(NameHTTPHost, why)}
 	}
-	endpoint, err := transport.ReadEndpoint(data.HTTPInfo())
+	endpoint, err := data.ReadEndpoint()
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && daemonRunning:
 		return skipAll("the daemon does not serve HTTP (lyrad serve --http does)")

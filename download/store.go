@@ -1,7 +1,9 @@
-// Package download keeps the files a page handed to the browser and a call
-// declared: where they go, what they are called, and how many are kept. It
-// knows nothing of the browser; package session moves each finished file
-// here with Keep.
+// Package download keeps a browser's downloads behind the guard. The
+// tracker (Tracker, tracker.go) lets a file through only when the acting
+// call under way declared it, and cancels or refuses every other; the
+// store (Store) keeps what it let through: where the files go, what they
+// are called, and how many are kept. The tracker takes what it needs of
+// its owner (tabs, frames, the audit trail, the takeover) as Hooks.
 //
 //	<dir>/                  0700 (LYRA_BROWSER_DOWNLOAD_DIR, default <data_dir>/downloads)
 //	  <name>                the kept files, 0600, named by SanitizeName
@@ -70,13 +72,16 @@ type Store struct {
 	session []Entry // what this process kept, oldest first, at most SessionMax
 }
 
+// ErrNoDir is Open's answer when no directory is configured.
+var ErrNoDir = errors.New("download: no directory given")
+
 // Open creates dir (0700) and its incoming directory, removes what an
 // earlier run left half done (the incoming files and Keep's own .part
 // files), and returns the store. keep is how many kept files the ledger
 // holds before the oldest are pruned; 0 keeps all.
 func Open(dir string, keep int) (*Store, error) {
 	if dir == "" {
-		return nil, errors.New("download: no directory given")
+		return nil, ErrNoDir
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {

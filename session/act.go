@@ -11,6 +11,7 @@ import (
 
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/download"
 	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
 )
@@ -146,7 +147,7 @@ type act struct {
 	outcome page.Outcome // what Settle found
 	before  *treeRead    // the action map before the input (changes.go)
 	res     *ActResult
-	exp     *Expectation // the download the call declared
+	exp     *download.Expectation // the download the call declared
 	// sender is the control that sends the form a declared submission
 	// sends, when a tool knows it better than the element acted on
 	// (publish's submit); sends is what that form sends, read before

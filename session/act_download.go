@@ -6,10 +6,12 @@ import (
 	"fmt"
 
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/download"
 )
 
-// What an acting call answers about downloads (downloads.go keeps them
-// behind the guard). A call that declared one (download=true) waits for it
+// What an acting call answers about downloads (package download keeps
+// them behind the guard). A call that declared one (download=true) waits for it
 // and answers with the file kept, download_not_started or download_failed;
 // one that did not answers download_blocked when a download it set off was
 // refused.
@@ -32,16 +34,16 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 	if a.exp != nil {
 		out := a.exp.Wait(ctx, a.spec.downloadWait)
 		switch out.Kind {
-		case DownloadSaved:
+		case download.Saved:
 			f := out.File
 			a.res.Download = &DownloadInfo{Filename: f.Filename, Path: f.Path, Bytes: f.Bytes, URLOrigin: f.URLOrigin, Observed: out.Observed}
 			return nil
-		case DownloadBlocked:
+		case download.Blocked:
 			return newError(StatusDownloadBlocked,
 				fmt.Sprintf("the file %s came from %s, not from %s, which the DOWNLOAD approval names: it was not kept", out.Filename, out.URLOrigin, a.dlFrom.Loggable()),
 				"Nothing reached the disk. A page, a frame in it or a redirect handed over another site's file. To save a file from "+out.URLOrigin+", navigate to its URL there with download=true (the user is asked for that site).").
-				with("blocked_download", BlockedDownload{Filename: out.Filename, URLOrigin: out.URLOrigin}.Reply()).with("approved_origin", a.dlFrom.Loggable())
-		case DownloadFailed:
+				with("blocked_download", blockedReply(out.Filename, out.URLOrigin)).with("approved_origin", a.dlFrom.Loggable())
+		case download.Failed:
 			return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
 				failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)
 		default:
@@ -66,24 +68,24 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 
 // observedAnswer waits for the file observe mode let through and answers
 // with it, as a declared call would.
-func (a *act) observedAnswer(ctx context.Context, bd *BlockedDownload) *Error {
+func (a *act) observedAnswer(ctx context.Context, bd *download.Undeclared) *Error {
 	out := a.b.downloads.WaitObserved(ctx, bd)
 	switch out.Kind {
-	case DownloadSaved:
+	case download.Saved:
 		f := out.File
 		a.res.Download = &DownloadInfo{Filename: f.Filename, Path: f.Path, Bytes: f.Bytes, URLOrigin: f.URLOrigin, Observed: true}
 		return nil
-	case DownloadFailed:
+	case download.Failed:
 		return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
 			failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)
 	}
 	return nil
 }
 
-func downloadBlocked(bd *BlockedDownload) *Error {
+func downloadBlocked(bd *download.Undeclared) *Error {
 	return newError(StatusDownloadBlocked, "the page offered a file and it was not kept: the call did not declare a download",
 		"Nothing reached the disk. To save it, repeat the action with download=true (the user is asked), or navigate to the file with download=true.").
-		with("blocked_download", bd.Reply())
+		with("blocked_download", blockedReply(bd.Filename, bd.URLOrigin))
 }
 
 // blockedNow is a download this call set off that was blocked, as an
@@ -91,7 +93,7 @@ func downloadBlocked(bd *BlockedDownload) *Error {
 func (a *act) blockedNow() error {
 	if a.exp != nil {
 		select {
-		case <-a.exp.started:
+		case <-a.exp.Started():
 			return errDownloadStarted
 		default:
 		}
@@ -106,6 +108,11 @@ func (a *act) blockedNow() error {
 		return errDownloadStarted
 	}
 	return nil
+}
+
+// blockedReply is the reply's blocked_download.
+func blockedReply(filename, urlOrigin string) map[string]any {
+	return map[string]any{"filename": filename, "url_origin": urlOrigin}
 }
 
 func failedHint(reason string) string {

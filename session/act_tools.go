@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 
+	"github.com/lyrad/lyrad/download"
 	"github.com/lyrad/lyrad/page"
 )
 
@@ -31,7 +32,7 @@ func (m *Manager) Hover(ctx context.Context, c Caller, opts ActOptions) (*ActRes
 func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind actKind) (*ActResult, error) {
 	spec := actSpec{verb: kind.verb(), opts: opts, usable: kind, on: onElement, watch: settleInput}
 	if kind == actClick {
-		spec.downloadWait, spec.downloadGrace = opts.Timeout, BlockedGrace
+		spec.downloadWait, spec.downloadGrace = opts.Timeout, download.BlockedGrace
 	}
 	spec.do = func(ctx context.Context, a *act) error {
 		a.res.Element = a.st.info()
@@ -326,7 +327,7 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, keys []string, seq boo
 		chords[i] = ch
 	}
 	return m.act(ctx, c, actSpec{verb: "key press", opts: opts, on: onFocus, watch: settleInput,
-		downloadWait: keyDownloadWait, downloadGrace: BlockedGrace,
+		downloadWait: keyDownloadWait, downloadGrace: download.BlockedGrace,
 		do: func(ctx context.Context, a *act) error {
 			s := a.b.conn.Session(a.tab.SessionID)
 			for i, ch := range chords {

@@ -23,6 +23,7 @@ import (
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/datadir"
+	"github.com/lyrad/lyrad/download"
 	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
 )
@@ -62,7 +63,7 @@ type Browser struct {
 	hands   hands         // the real presses at the window (hands.go)
 	// downloads: every download of the browser, declared or cancelled
 	// (downloads.go); set before the browser is handed over.
-	downloads *downloads
+	downloads *download.Tracker
 
 	mu     sync.Mutex
 	active target.ID
@@ -340,7 +341,10 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		return nil, err
 	}
 	m.clearUploads() // an earlier browser's copies
-	m.clearDeadTempDirs()
+	data := datadir.New(m.cfg.DataDir)
+	if err := data.ClearDeadBrowserTemps(); err != nil {
+		m.log.Warn("could not remove a dead lyrad's temporary directory", zap.Error(err))
+	}
 	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{
 		OnMessageDropped: func(size int64) {
 			if g := guarded.Load(); g != nil {
@@ -356,7 +360,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		Logger:      m.log,
 		PIDFile:     prof.PIDFile,
 		DownloadDir: store.Incoming(),
-		TempDir:     m.browserTempDir(),
+		TempDir:     data.BrowserTemp(),
 	})
 	if err != nil {
 		return nil, newError(StatusBrowserUnavailable, "the browser did not start: "+err.Error(),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/download"
 	"github.com/lyrad/lyrad/page"
 )
 
@@ -143,7 +144,7 @@ func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cd
 		if a.exp != nil {
 			return nil
 		}
-		if bd := a.b.downloads.AwaitAborted(ctx, []target.ID{a.tab.ID}, a.start, BlockedGrace); bd != nil {
+		if bd := a.b.downloads.AwaitAborted(ctx, []target.ID{a.tab.ID}, a.start, download.BlockedGrace); bd != nil {
 			if bd.Observed {
 				return nil // observe mode saves it: downloadAnswer waits for the file
 			}

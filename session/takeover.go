@@ -353,7 +353,7 @@ func (m *Manager) startTakeover(ctx context.Context, b *Browser, reason, by stri
 	m.audit(audit.Row{Kind: "takeover", Session: by, Status: "active", Extra: map[string]any{"reason": reason}})
 	b.showBanner(ctx, true)
 	if d := b.downloads; d != nil {
-		d.userHolds(ctx, true)
+		d.UserHolds(true)
 	}
 	return t
 }
@@ -368,6 +368,6 @@ func (m *Manager) endTakeover(ctx context.Context, b *Browser, t *takeoverState,
 	m.audit(audit.Row{Kind: "takeover", Session: by, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
 	b.showBanner(ctx, false)
 	if d := b.downloads; d != nil {
-		d.userHolds(ctx, false)
+		d.UserHolds(false)
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
-
-	"go.uber.org/zap"
 )
 
 func TestCheckUpload(t *testing.T) {
@@ -94,25 +92,5 @@ func TestStageUploadsCopiesTheCheckedFile(t *testing.T) {
 	m.clearUploads()
 	if _, err := os.Stat(staged[0]); !os.IsNotExist(err) {
 		t.Errorf("clearUploads left %s", staged[0])
-	}
-}
-
-func TestClearDeadTempDirs(t *testing.T) {
-	data := t.TempDir()
-	m := &Manager{cfg: Config{DataDir: data}, log: zap.NewNop()}
-	own := m.browserTempDir()
-	dead := filepath.Join(data, ".tmp-999999999")
-	alive := filepath.Join(data, ".tmp-1") // init
-	odd := filepath.Join(data, ".tmp-x")
-	for _, d := range []string{own, dead, alive, odd} {
-		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m.clearDeadTempDirs()
-	for d, want := range map[string]bool{own: true, dead: false, alive: true, odd: true} {
-		if _, err := os.Stat(d); (err == nil) != want {
-			t.Errorf("%s kept = %v, want %v", filepath.Base(d), err == nil, want)
-		}
 	}
 }

@@ -1,80 +1,19 @@
 package transport
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// minToken is the shortest token file content taken as a token.
-const minToken = 32
-
 // eventStoreBytes bounds the events kept for streams to resume, across
 // every HTTP session.
 const eventStoreBytes = 10 << 20
-
-// ReadToken reads the HTTP bearer token at path and changes nothing: for
-// those who only look (doctor). A missing file is fs.ErrNotExist.
-func ReadToken(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	tok := strings.TrimSpace(string(b))
-	if len(tok) < minToken {
-		return "", fmt.Errorf("%s is too short to be a token", path)
-	}
-	return tok, nil
-}
-
-// LoadToken reads the HTTP bearer token from path (datadir.Dir.Token),
-// creating it (0600, 32 random bytes in hex) when there is none, and
-// tightening an existing one to 0600.
-func LoadToken(path string) (string, error) {
-	if b, err := os.ReadFile(path); err == nil {
-		if tok := strings.TrimSpace(string(b)); len(tok) >= minToken {
-			_ = os.Chmod(path, 0o600)
-			return tok, nil
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", err
-	}
-	var raw [32]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		return "", err
-	}
-	tok := hex.EncodeToString(raw[:])
-	// A new file renamed over the old one: rewriting in place would keep
-	// the old file's mode (say 0644, readable by every local user) or
-	// write through a symlink.
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return "", err
-	}
-	if _, err := f.WriteString(tok + "\n"); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		return "", err
-	}
-	return tok, os.Rename(f.Name(), path)
-}
 
 // HTTPHandler serves streamable HTTP MCP at /mcp, for loopback only: a
 // request must carry the bearer token, name this server in Host (no DNS

@@ -8,51 +8,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/lyrad/lyrad/datadir"
 )
-
-func TestLoadTokenCreatesPrivateFileOnce(t *testing.T) {
-	dir := t.TempDir()
-	path := datadir.New(dir).Token()
-	tok, err := LoadToken(path)
-	if err != nil || len(tok) != 64 {
-		t.Fatalf("token %q, %v", tok, err)
-	}
-	st, err := os.Stat(path)
-	if err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("token file mode %v, %v", st.Mode().Perm(), err)
-	}
-	again, _ := LoadToken(path)
-	if again != tok {
-		t.Errorf("token changed between loads")
-	}
-}
-
-// TestRewrittenTokenIsPrivate: a token file too short to use is replaced,
-// and the new token is 0600 whatever mode the old file had.
-func TestRewrittenTokenIsPrivate(t *testing.T) {
-	dir := t.TempDir()
-	path := datadir.New(dir).Token()
-	if err := os.WriteFile(path, []byte("short\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(path, 0o644) // in spite of umask
-	tok, err := LoadToken(path)
-	if err != nil || len(tok) != 64 {
-		t.Fatalf("token %q, %v", tok, err)
-	}
-	st, err := os.Stat(path)
-	if err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("rewritten token file mode %v, %v; want 0600", st.Mode().Perm(), err)
-	}
-	if b, _ := os.ReadFile(path); strings.TrimSpace(string(b)) != tok {
-		t.Errorf("file holds %q, want the token", b)
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-		t.Errorf("temporary files left: %v", ents)
-	}
-}
 
 func TestHTTPFrontDoor(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
@@ -110,34 +66,5 @@ func TestSocketIsPrivate(t *testing.T) {
 	st, err := os.Stat(path)
 	if err != nil || st.Mode().Perm() != 0o600 || st.Mode()&os.ModeSocket == 0 {
 		t.Fatalf("socket mode %v, %v", st.Mode(), err)
-	}
-}
-
-// TestReadTokenChangesNothing: ReadToken neither creates, replaces nor
-// tightens a token file.
-func TestReadTokenChangesNothing(t *testing.T) {
-	path := datadir.New(t.TempDir()).Token()
-	if _, err := ReadToken(path); !os.IsNotExist(err) {
-		t.Fatalf("missing: %v", err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Fatalf("ReadToken created the file: %v", err)
-	}
-	if err := os.WriteFile(path, []byte("short\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(path, 0o644) // in spite of umask
-	if tok, err := ReadToken(path); err == nil {
-		t.Fatalf("short token read as %q", tok)
-	}
-	long := strings.Repeat("ab", 32)
-	if err := os.WriteFile(path, []byte(long+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if tok, err := ReadToken(path); err != nil || tok != long {
-		t.Fatalf("ReadToken = %q, %v", tok, err)
-	}
-	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
-		t.Fatalf("mode after ReadToken: %v, %v", st.Mode().Perm(), err)
 	}
 }

@@ -2,14 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/internal/proc"
-	"github.com/lyrad/lyrad/transport"
 )
 
 // daemonState is what the files of a data directory say about the daemon
@@ -35,7 +32,7 @@ func readDaemonState(d datadir.Dir) daemonState {
 	if fi, err := os.Stat(d.Socket()); err == nil && fi.Mode()&fs.ModeSocket != 0 && s.Running {
 		s.Socket = d.Socket()
 	}
-	if u, err := transport.ReadEndpoint(d.HTTPInfo()); err == nil && s.Running {
+	if u, err := d.ReadEndpoint(); err == nil && s.Running {
 		s.HTTP = u
 	}
 	if b, err := os.ReadFile(d.BrowserPID()); err == nil {
@@ -48,19 +45,4 @@ func readDaemonState(d datadir.Dir) daemonState {
 		}
 	}
 	return s
-}
-
-// readToken reads the HTTP bearer token without creating one (which
-// transport.LoadToken would): an operator command must not change what a
-// running daemon checks.
-func readToken(d datadir.Dir) (string, error) {
-	b, err := os.ReadFile(d.Token())
-	if err != nil {
-		return "", err
-	}
-	tok := strings.TrimSpace(string(b))
-	if tok == "" {
-		return "", errors.New(d.Token() + " is empty")
-	}
-	return tok, nil
 }

@@ -284,7 +284,7 @@ func cmdServe(args []string, stderr io.Writer) int {
 			return 1
 		}
 		defer hl.Close()
-		if tok, err = transport.LoadToken(d.data.Token()); err != nil {
+		if tok, err = d.data.LoadToken(); err != nil {
 			fmt.Fprintln(stderr, "lyrad serve: token:", err)
 			return 1
 		}
@@ -313,7 +313,7 @@ func cmdServe(args []string, stderr io.Writer) int {
 			_ = hs.Shutdown(sctx)
 		}()
 		// Where we listen, for lyrad doctor (0600; removed on shutdown).
-		if rm, err := transport.WriteEndpoint(d.data.HTTPInfo(), fmt.Sprintf("http://127.0.0.1:%d/mcp", port)); err != nil {
+		if rm, err := d.data.WriteEndpoint(fmt.Sprintf("http://127.0.0.1:%d/mcp", port)); err != nil {
 			log.Warn("cannot write "+filepath.Base(d.data.HTTPInfo()), zap.Error(err))
 		} else {
 			defer rm()

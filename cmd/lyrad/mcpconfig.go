@@ -65,7 +65,9 @@ func cmdMCPConfig(args []string, stdout, stderr io.Writer) int {
 			}
 			return 1
 		}
-		tok, err := readToken(o.data())
+		// Only read: creating or replacing the token would change what the
+		// running daemon checks.
+		tok, err := o.data().ReadToken()
 		if err != nil {
 			fmt.Fprintf(stderr, "lyrad mcp-config: the daemon's token: %v\n", err)
 			return 1

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/lyrad/lyrad/datadir"
-	"github.com/lyrad/lyrad/transport"
 )
 
 type mcpConfig struct {
@@ -66,13 +65,16 @@ func fakeDaemon(t *testing.T, dir string, pid int) {
 	if err := os.WriteFile(d.DaemonLock(), []byte(strconv.Itoa(pid)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(d.Token(), []byte("tok123\n"), 0o600); err != nil {
+	if err := os.WriteFile(d.Token(), []byte(fakeToken+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transport.WriteEndpoint(d.HTTPInfo(), "http://127.0.0.1:4567/mcp"); err != nil {
+	if _, err := d.WriteEndpoint("http://127.0.0.1:4567/mcp"); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// fakeToken is a token as lyrad serve --http writes it: 64 hex digits.
+var fakeToken = strings.Repeat("0123456789abcdef", 4)
 
 // deadPID is the pid of a process that has ended.
 func deadPID(t *testing.T) int {
@@ -92,7 +94,7 @@ func TestMCPConfigHTTP(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	s := decodeConfig(t, out).MCPServers["lyrad"]
-	if s.URL != "http://127.0.0.1:4567/mcp" || s.Headers["Authorization"] != "Bearer tok123" || s.Type != "http" || s.Command != "" {
+	if s.URL != "http://127.0.0.1:4567/mcp" || s.Headers["Authorization"] != "Bearer "+fakeToken || s.Type != "http" || s.Command != "" {
 		t.Fatalf("got %+v", s)
 	}
 }

@@ -1,19 +1,19 @@
-package transport
+package datadir
 
 import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/lyrad/lyrad/datadir"
 )
 
 func TestEndpointFile(t *testing.T) {
-	path := datadir.New(t.TempDir()).HTTPInfo()
-	if _, err := ReadEndpoint(path); !os.IsNotExist(err) {
+	dir := t.TempDir()
+	d := New(dir)
+	path := d.HTTPInfo()
+	if _, err := d.ReadEndpoint(); !os.IsNotExist(err) {
 		t.Fatalf("missing file: %v", err)
 	}
-	rm, err := WriteEndpoint(path, "http://127.0.0.1:8765/mcp")
+	rm, err := d.WriteEndpoint("http://127.0.0.1:8765/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,8 +21,11 @@ func TestEndpointFile(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("http.json: %v %v", st, err)
 	}
-	if u, err := ReadEndpoint(path); err != nil || u != "http://127.0.0.1:8765/mcp" {
+	if u, err := d.ReadEndpoint(); err != nil || u != "http://127.0.0.1:8765/mcp" {
 		t.Fatalf("read back %q %v", u, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
 	}
 	rm()
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
@@ -32,7 +35,7 @@ func TestEndpointFile(t *testing.T) {
 		if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if u, err := ReadEndpoint(path); err == nil || !strings.HasPrefix(err.Error(), "http.json: ") {
+		if u, err := d.ReadEndpoint(); err == nil || !strings.HasPrefix(err.Error(), "http.json: ") {
 			t.Errorf("%s: %q, %v", bad, u, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package session
+package download
 
 import (
 	"mime"
@@ -11,15 +11,15 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpguard"
-	"github.com/lyrad/lyrad/download"
 )
 
 // refusedFold is how long after a response was refused the download the
 // browser announces for it is taken as the same one.
 const refusedFold = 5 * time.Second
 
-// refuseResponse is the guard's look at a document response before its
-// body reaches the browser (cdpguard.Options.RefuseResponse). A response
+// Refuse is the guard's look at a document response before its body
+// reaches the browser (cdpguard.Options.RefuseResponse), and reports
+// whether to refuse it. A response
 // that is a download (Content-Disposition: attachment, or a request the
 // browser's download manager made, <a download>) that no waiting call
 // declared is answered with an empty 204: no byte of it is written
@@ -28,14 +28,20 @@ const refusedFold = 5 * time.Second
 // denied by the browser's download behaviour. During a takeover the
 // user's own download (its request carried the user's activation) goes
 // on, and only it.
-func (d *downloads) refuseResponse(r cdpguard.Response) bool {
+func (d *Tracker) Refuse(r cdpguard.Response) bool {
+	refuse := d.refuse(r)
+	d.answered(r.URL)
+	return refuse
+}
+
+func (d *Tracker) refuse(r cdpguard.Response) bool {
 	if r.Status < 200 || r.Status >= 300 || !(isAttachment(r.ContentDisposition) || r.NoAccept) {
 		return false
 	}
 	d.mu.Lock()
 	_, doc, _ := d.frameOf(r.FrameID)
 	e := d.claimLocked(r.TabID)
-	if e != nil && (d.rules.observe || e.pays(r.URL, doc)) {
+	if e != nil && (d.rules.Observe || e.pays(r.URL, doc)) {
 		d.mu.Unlock()
 		return false
 	}
@@ -50,12 +56,12 @@ func (d *downloads) refuseResponse(r cdpguard.Response) bool {
 		d.userStarts(r.URL)
 		return false
 	}
-	if d.rules.observe {
+	if d.rules.Observe {
 		d.mu.Unlock()
 		return false
 	}
 	it := &dlItem{
-		filename:     download.SanitizeName(responseFilename(r)),
+		filename:     SanitizeName(responseFilename(r)),
 		origin:       urlOrigin(r.URL),
 		initiator:    urlOrigin(doc),
 		tab:          r.TabID,
@@ -81,7 +87,7 @@ func (d *downloads) refuseResponse(r cdpguard.Response) bool {
 		it.foreign = e.from.Loggable()
 		e.blockLocked(it.filename, it.origin)
 	}
-	d.rememberBlockedLocked(BlockedDownload{At: time.Now(), Tab: r.TabID, Filename: it.filename, URLOrigin: it.origin})
+	d.rememberBlockedLocked(Undeclared{At: time.Now(), Tab: r.TabID, Filename: it.filename, URLOrigin: it.origin})
 	d.mu.Unlock()
 	d.row(it, "blocked", map[string]any{"stopped_at": "response"})
 	return true
@@ -106,38 +112,18 @@ func responseFilename(r cdpguard.Response) string {
 	return ""
 }
 
-// refuseResponse is the guard's hook for this browser: nothing is refused
-// before its download tracker runs (the launch's blank tab).
-func (b *Browser) refuseResponse(r cdpguard.Response) bool {
-	b.mu.Lock()
-	d := b.downloads
-	b.mu.Unlock()
-	if d == nil {
-		return false
-	}
-	refuse := d.refuseResponse(r)
-	d.answered(r.URL)
-	return refuse
-}
-
-// downloadRequested notes a request the browser's download manager made
-// (no Accept header): an acting call that set it off waits for its
-// response to be judged before it answers (AwaitBlocked), and no other
-// call waits at all.
-func (b *Browser) downloadRequested(r cdpguard.Request) {
-	b.mu.Lock()
-	d := b.downloads
-	b.mu.Unlock()
-	if d == nil {
-		return
-	}
+// Requested notes a request the browser's download manager made (no
+// Accept header, cdpguard.Request.NoAccept): an acting call that set it
+// off waits for its response to be judged before it answers
+// (AwaitBlocked), and no other call waits at all.
+func (d *Tracker) Requested(r cdpguard.Request) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.pendingLocked(r.URL, r.TabID)
 }
 
 // pendingLocked notes a download request of tab, to url, under way.
-func (d *downloads) pendingLocked(url string, tab target.ID) {
+func (d *Tracker) pendingLocked(url string, tab target.ID) {
 	if d.pending == nil {
 		d.pending = map[string]pendingDownload{}
 	}
@@ -154,10 +140,10 @@ func (d *downloads) pendingLocked(url string, tab target.ID) {
 
 // answered: the response of url was judged; a call waiting for it looks
 // again.
-func (d *downloads) answered(url string) {
+func (d *Tracker) answered(url string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if _, ok := d.pending[url]; !ok || d.rules.observe {
+	if _, ok := d.pending[url]; !ok || d.rules.Observe {
 		// Observe mode lets it through: it stays pending until the browser
 		// announces the download (began), which the call then reports.
 		return
@@ -181,7 +167,7 @@ type pendingDownload struct {
 
 // pendingSinceLocked: a download request of one of tabs, made at or after
 // since, still waits for its response.
-func (d *downloads) pendingSinceLocked(since time.Time, tabs []target.ID) bool {
+func (d *Tracker) pendingSinceLocked(since time.Time, tabs []target.ID) bool {
 	for _, p := range d.pending {
 		if p.at.Before(since) || time.Since(p.at) > pendingKeep {
 			continue

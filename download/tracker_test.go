@@ -1,4 +1,4 @@
-package session
+package download
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,8 +18,11 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/internal/testenv"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -117,39 +121,114 @@ func newFileServer(t *testing.T) *fileServer {
 	return f
 }
 
-// TestDeclaredDownloads drives the API an acting call uses, on a real
-// browser: a declared file is kept exactly, a taken name numbered, an
-// undeclared one blocked and reported, a declared call with no file
-// answered not_started, and the caps stop the transfer itself.
-func TestDeclaredDownloads(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser: not with -short")
-	}
-	if _, err := chrome.Find("", ""); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("a browser is needed in CI: %v", err)
-		}
-		t.Skipf("no browser: %v", err)
-	}
-	srv := newFileServer(t)
-	headless := true
-	dataDir := t.TempDir()
-	m := New(Config{DataDir: dataDir, Headless: &headless, ConsentChannel: ConsentOff,
-		DownloadMaxBytes: 100000, DownloadTimeout: 2 * time.Second})
-	t.Cleanup(m.Shutdown)
-	c := Caller{ID: "test"}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	if _, err := m.Navigate(ctx, c, srv.URL+"/plain", "load", Intent{}); err != nil {
-		t.Fatal(err)
-	}
-	m.mu.Lock()
-	b := m.browser
-	m.mu.Unlock()
-	tab, err := b.activePage(ctx)
+// guardedBrowser is what session hands a tracker: a headless browser
+// behind the guard, whose first tab is held, with its downloads tracked
+// under rules. It returns the tracker, the tab and the audit rows it
+// wrote.
+type guardedBrowser struct {
+	conn *cdpconn.Conn
+	tab  cdpguard.Target
+	dl   *Tracker
+
+	mu   sync.Mutex
+	rows []audit.Row
+}
+
+func (g *guardedBrowser) written() []audit.Row {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]audit.Row(nil), g.rows...)
+}
+
+func startGuarded(t *testing.T, ctx context.Context, store *Store, rules Rules) *guardedBrowser {
+	t.Helper()
+	path := testenv.Browser(t, func() (string, error) {
+		f, err := chrome.Find("", "")
+		return f.Path, err
+	})
+	proc, err := chrome.Launch(ctx, chrome.LaunchOptions{Path: path, ProfileDir: t.TempDir(), Headless: true,
+		DownloadDir: store.Incoming(), TempDir: filepath.Join(t.TempDir(), "t")})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = proc.Close(5 * time.Second) })
+	conn, err := cdpconn.Dial(ctx, proc.WebSocketURL(), cdpconn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Abort)
+	b := &guardedBrowser{conn: conn}
+	// As in session: the tracker starts before the guard, which it asks
+	// for once it is set.
+	var guard atomic.Pointer[cdpguard.Guard]
+	b.dl, err = Start(ctx, conn, store, rules, Hooks{
+		FrameOf: func(f cdp.FrameID) (target.ID, string, bool) {
+			if g := guard.Load(); g != nil {
+				return g.FrameOf(f)
+			}
+			return "", "", false
+		},
+		Opener: func(id target.ID) target.ID {
+			if g := guard.Load(); g != nil {
+				if t, ok := g.Held(id); ok {
+					return t.OpenerID
+				}
+			}
+			return ""
+		},
+		Audit: func(r audit.Row) {
+			b.mu.Lock()
+			b.rows = append(b.rows, r)
+			b.mu.Unlock()
+		},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := cdpguard.Start(ctx, conn, cdpguard.Options{
+		Decide: func(ctx context.Context, r cdpguard.Request) cdpguard.Verdict {
+			if r.NoAccept {
+				b.dl.Requested(r)
+			}
+			return cdpguard.AllowAll(ctx, r)
+		},
+		RefuseResponse: b.dl.Refuse,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Stop)
+	guard.Store(g)
+	for {
+		if pages := g.Pages(); len(pages) > 0 {
+			b.tab = pages[0]
+			return b
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the guard holds no tab")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// TestDeclaredDownloads drives the API an acting call uses, on a real
+// browser: a declared file is kept exactly, a taken name numbered, an
+// undeclared one blocked at its response and reported, a declared call
+// with no file answered not_started, and the caps stop the transfer
+// itself.
+func TestDeclaredDownloads(t *testing.T) {
+	srv := newFileServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	dlDir := filepath.Join(t.TempDir(), "downloads")
+	store, err := Open(dlDir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := startGuarded(t, ctx, store, Rules{MaxBytes: 100000, Timeout: 2 * time.Second})
+	tab := b.tab
+	const caller = "test"
 	tabs := []target.ID{tab.ID}
 	// A page that navigates to a file, as a click on a link would.
 	goTo := func(path string) {
@@ -159,9 +238,9 @@ func TestDeclaredDownloads(t *testing.T) {
 			t.Logf("navigate %s: %v", path, err)
 		}
 	}
-	declared := func(path string, window time.Duration) DownloadOutcome {
+	declared := func(path string, window time.Duration) Outcome {
 		t.Helper()
-		exp, err := b.downloads.Expect(ctx, tabs, c.ID, policy.ScopeOf(srv.URL))
+		exp, err := b.dl.Expect(ctx, tabs, caller, policy.ScopeOf(srv.URL))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,21 +250,21 @@ func TestDeclaredDownloads(t *testing.T) {
 		}
 		return exp.Wait(ctx, window)
 	}
-	dlDir := filepath.Join(dataDir, "downloads")
+	goTo("/plain")
 
 	out := declared("/report.csv", 10*time.Second)
-	if out.Kind != DownloadSaved || out.File.Filename != "report.csv" || out.File.Bytes != int64(len(reportCSV)) || out.File.URLOrigin != srv.URL {
+	if out.Kind != Saved || out.File.Filename != "report.csv" || out.File.Bytes != int64(len(reportCSV)) || out.File.URLOrigin != srv.URL {
 		t.Fatalf("declared download: %+v", out)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dlDir, "report.csv")); !bytes.Equal(got, reportCSV) {
 		t.Errorf("report.csv holds %q", got)
 	}
-	if out := declared("/report.csv", 10*time.Second); out.Kind != DownloadSaved || out.File.Filename != "report (1).csv" {
+	if out := declared("/report.csv", 10*time.Second); out.Kind != Saved || out.File.Filename != "report (1).csv" {
 		t.Errorf("second declared download: %+v", out)
 	}
 
 	start := time.Now()
-	if out := declared("", 300*time.Millisecond); out.Kind != DownloadNotStarted {
+	if out := declared("", 300*time.Millisecond); out.Kind != NotStarted {
 		t.Errorf("declared, nothing started: %+v", out)
 	}
 	if time.Since(start) > 3*time.Second {
@@ -195,12 +274,12 @@ func TestDeclaredDownloads(t *testing.T) {
 	// Nothing declared: blocked, reported, nothing kept.
 	start = time.Now()
 	goTo("/report.csv")
-	bd := b.downloads.AwaitBlocked(ctx, tabs, start, 10*time.Second)
+	bd := b.dl.AwaitBlocked(ctx, tabs, start, 10*time.Second)
 	if bd == nil || bd.Filename != "report.csv" || bd.URLOrigin != srv.URL {
 		t.Fatalf("undeclared download: %+v", bd)
 	}
 
-	if out := declared("/big", 10*time.Second); out.Kind != DownloadFailed || out.Reason != "too_large" {
+	if out := declared("/big", 10*time.Second); out.Kind != Failed || out.Reason != "too_large" {
 		t.Errorf("over MAX_BYTES: %+v", out)
 	}
 	<-srv.done["/big"]
@@ -208,7 +287,7 @@ func TestDeclaredDownloads(t *testing.T) {
 		t.Errorf("the server sent all %d bytes: the transfer was not stopped", n)
 	}
 
-	if out := declared("/endless", 10*time.Second); out.Kind != DownloadFailed || out.Reason != "timeout" {
+	if out := declared("/endless", 10*time.Second); out.Kind != Failed || out.Reason != "timeout" {
 		t.Errorf("endless stream: %+v", out)
 	}
 	select {
@@ -217,7 +296,7 @@ func TestDeclaredDownloads(t *testing.T) {
 		t.Errorf("the endless stream was never stopped")
 	}
 
-	if out := declared("/truncated", 10*time.Second); out.Kind != DownloadFailed || out.Reason != "error" {
+	if out := declared("/truncated", 10*time.Second); out.Kind != Failed || out.Reason != "error" {
 		t.Errorf("truncated transfer: %+v", out)
 	}
 
@@ -231,12 +310,32 @@ func TestDeclaredDownloads(t *testing.T) {
 	if strings.Join(names, "|") != want {
 		t.Errorf("download directory holds %q, want %q", names, want)
 	}
-	if in, _ := os.ReadDir(b.downloads.store.Incoming()); len(in) != 0 {
+	if in, _ := os.ReadDir(store.Incoming()); len(in) != 0 {
 		t.Errorf("incoming still holds %d files", len(in))
 	}
-	l, err := m.ListDownloads(c)
-	if err != nil || len(l.Files) != 2 || l.Files[0].Filename != "report.csv" {
-		t.Errorf("ListDownloads = %+v, %v", l, err)
+	if l := store.List(); len(l) != 2 || l[0].Filename != "report.csv" {
+		t.Errorf("List = %+v", l)
+	}
+	// Each download has its row: the kept ones declared, by their caller;
+	// the undeclared one refused before its body came.
+	var got []string
+	for _, r := range b.written() {
+		if r.Kind != "download" {
+			continue
+		}
+		stopped, _ := r.Extra["stopped_at"].(string)
+		got = append(got, fmt.Sprintf("%s %s declared=%v session=%s %s", r.Status, r.Extra["filename"], r.Extra["declared"] == true, r.Session, stopped))
+	}
+	wantRows := []string{
+		"saved report.csv declared=true session=test ",
+		"saved report (1).csv declared=true session=test ",
+		"blocked report.csv declared=false session= response",
+		"too_large big.bin declared=true session=test ",
+		"timeout endless.bin declared=true session=test ",
+		"error cut.bin declared=true session=test ",
+	}
+	if strings.Join(got, "\n") != strings.Join(wantRows, "\n") {
+		t.Errorf("audit rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantRows, "\n"))
 	}
 }
 
