@@ -143,9 +143,9 @@ func TestDeclaredDownloads(t *testing.T) {
 	if _, err := m.Navigate(ctx, c, srv.URL+"/plain", "load", Intent{}); err != nil {
 		t.Fatal(err)
 	}
-	m.mu.Lock()
-	b := m.browser
-	m.mu.Unlock()
+	m.own.mu.Lock()
+	b := m.own.browser
+	m.own.mu.Unlock()
 	tab, err := b.activePage(ctx)
 	if err != nil {
 		t.Fatal(err)

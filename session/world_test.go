@@ -33,9 +33,9 @@ func testBrowser(t *testing.T) (*Manager, *Browser, Caller) {
 	if _, err := m.Open(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	m.mu.Lock()
-	b := m.browser
-	m.mu.Unlock()
+	m.own.mu.Lock()
+	b := m.own.browser
+	m.own.mu.Unlock()
 	return m, b, c
 }
 
