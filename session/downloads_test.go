@@ -143,9 +143,7 @@ func TestDeclaredDownloads(t *testing.T) {
 	if _, err := m.Navigate(ctx, c, srv.URL+"/plain", "load", Intent{}); err != nil {
 		t.Fatal(err)
 	}
-	m.own.mu.Lock()
-	b := m.own.browser
-	m.own.mu.Unlock()
+	b := m.own.current()
 	tab, err := b.activePage(ctx)
 	if err != nil {
 		t.Fatal(err)

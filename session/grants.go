@@ -217,9 +217,7 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,
 		InSubframe: r.InSubframe, Sender: r.Sender,
 	}, r.Issuer)
-	m.own.mu.Lock()
-	owner := m.own.owner
-	m.own.mu.Unlock()
+	owner := m.own.ownerID()
 	t := m.takeover.active(m.own.current())
 	var body *policy.Body
 	if r.HasBody {

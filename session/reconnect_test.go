@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // TestHeldTurnAdmission: a driver that disconnects is held for the grace.
@@ -165,5 +168,53 @@ func TestGoneHTTPDriver(t *testing.T) {
 	_, err = m.own.admit(Caller{ID: "mcp-4", Client: "ide", Door: "http"}, mutate)
 	if !errors.As(err, &se) || se.handoff {
 		t.Errorf("the held client's name without its proof: %+v, want a conflict nobody is asked about", err)
+	}
+}
+
+// TestIdleTurnHandedOn: ownership stands on its own, with only the parts
+// New hands it. Another session is answered session_conflict while the
+// driver is active; once the driver has been idle for the timeout, its
+// turn ends: its grants go, the handoff is recorded, the front door is
+// told, and the other session may claim the browser.
+func TestIdleTurnHandedOn(t *testing.T) {
+	var rows []audit.Row
+	told := make(chan string, 1)
+	grants := policy.NewGrants(time.Hour, nil)
+	o := &ownership{cfg: &Config{OwnerIdleTimeout: time.Minute}, grants: grants,
+		audit: func(r audit.Row) { rows = append(rows, r) }, flush: func(string, string) {}}
+	o.onHandedOff(func(id, _ string) { told <- id })
+	driver, other := Caller{ID: "mcp-1", Client: "ide"}, Caller{ID: "mcp-2", Client: "cli"}
+	if _, err := o.admit(driver, mutate); err != nil || o.ownerID() != driver.ID {
+		t.Fatalf("claim: owner %q, %v", o.ownerID(), err)
+	}
+	defer o.idle.Stop()
+	site := policy.ScopeOf("https://example.com/")
+	if err := grants.Grant(driver.ID, site, policy.Interact, policy.GrantOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var se *Error
+	if _, err := o.admit(other, mutate); !errors.As(err, &se) || se.Status != StatusSessionConflict || !se.handoff {
+		t.Fatalf("another session while the driver is active: %v, want a session_conflict its user may be asked to end", err)
+	}
+	o.mu.Lock()
+	o.lastUse = time.Now().Add(-2 * time.Minute)
+	o.mu.Unlock()
+	o.idleCheck()
+	select {
+	case id := <-told:
+		if id != driver.ID {
+			t.Errorf("told %q, want %q", id, driver.ID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the front door was not told of the handoff")
+	}
+	if grants.Has(driver.ID, site, policy.Interact, time.Now()) {
+		t.Error("the idle driver's grant outlived its turn")
+	}
+	if len(rows) != 2 || rows[0].Status != "driver" || rows[1].Status != "handoff" || rows[1].Extra["reason"] != "owner_idle" {
+		t.Errorf("audit rows %+v, want driver then handoff (owner_idle)", rows)
+	}
+	if _, err := o.admit(other, mutate); err != nil || o.ownerID() != other.ID {
+		t.Errorf("the other session after the handoff: owner %q, %v", o.ownerID(), err)
 	}
 }

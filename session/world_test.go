@@ -33,9 +33,7 @@ func testBrowser(t *testing.T) (*Manager, *Browser, Caller) {
 	if _, err := m.Open(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	m.own.mu.Lock()
-	b := m.own.browser
-	m.own.mu.Unlock()
+	b := m.own.current()
 	return m, b, c
 }
 
