@@ -166,7 +166,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 			return nil, err
 		}
 	}
-	b, done, err := m.enter(ctx, c, mutate)
+	b, done, err := m.own.enter(ctx, c, mutate)
 	defer done()
 	if err != nil {
 		return nil, err
@@ -182,7 +182,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 			if _, err := m.Open(ctx, c); err != nil {
 				return nil, err
 			}
-			b = m.current()
+			b = m.own.current()
 		}
 	}
 	if b == nil {
@@ -219,12 +219,12 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	if err != nil {
 		return nil, err
 	}
-	m.calls.begin(toolFrom(ctx))
-	defer m.calls.finish()
+	m.sends.calls.begin(toolFrom(ctx))
+	defer m.sends.calls.finish()
 	// The declared send of an earlier call is over once another acting
 	// call begins: its check, and the credits held to its publish state,
 	// go (a late send of it is refused, not sent unchecked).
-	m.checks.disarm("")
+	m.sends.checks.disarm("")
 	m.grants.DropBound(c.ID)
 	if spec.on != onDestination {
 		if err := m.grantInteract(ctx, c, actsIn, spec.opts.Intent.Reason); err != nil {
@@ -242,7 +242,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	if in := a.spec.opts.Intent; in.Publish {
 		// The form this call sends spends its PUBLISH, not a SUBMIT.
 		if o, ok := policy.ScopeOf(actsIn).Origin(); ok {
-			m.calls.declare(policy.Declared{Publish: true, Submit: in.Submit, Origin: o})
+			m.sends.calls.declare(policy.Declared{Publish: true, Submit: in.Submit, Origin: o})
 		}
 	}
 
@@ -340,7 +340,7 @@ func (a *act) armSends(ctx context.Context, fs *page.FormSends) error {
 	if n == nil {
 		return nil
 	}
-	if err := a.m.checks.arm(ctx, a.b, a.tab.ID, n, a.group); err != nil {
+	if err := a.m.sends.checks.arm(ctx, a.b, a.tab.ID, n, a.group); err != nil {
 		return err
 	}
 	if err := page.ArmSendCheck(ctx, a.b.conn, &a.b.worlds, n, fs.Fields, a.group); err != nil {
@@ -362,7 +362,7 @@ func (a *act) disarmSends() {
 	n := page.NewNode(a.armed.Session, a.armed.Frame, a.armed.Backend, group)
 	m, b, token, grace := a.m, a.b, a.group, a.m.cfg.ReleaseGrace
 	time.AfterFunc(grace, func() {
-		m.checks.disarm(token)
+		m.sends.checks.disarm(token)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = page.DisarmSendCheck(ctx, b.conn, &b.worlds, n, token)
@@ -389,13 +389,6 @@ func (a *act) stoppedSend(ctx context.Context) *Error {
 		"The page's own script changes the form's publish state when it is sent; read_draft shows the form. Tell the user: this page publishes what it sends, whatever was approved.")
 	e.Result = a.res
 	return e
-}
-
-// current is the browser, or nil.
-func (m *Manager) current() *Browser {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.browser
 }
 
 // resolveTab finds the active tab, and the tab acted on.

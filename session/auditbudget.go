@@ -270,32 +270,47 @@ func (l *rowLimiter) drain(tab string) []summary {
 	return out
 }
 
-// limitedAudit writes r unless its tab has written too many rows of this
-// kind lately, or too many bytes today; what it held back is summed up in
-// rows of their own.
-func (m *Manager) limitedAudit(tab, kind string, r audit.Row) {
+// auditBudget is the audit rows a tab's page sets off by itself, written
+// within the rate and byte budget of rowLimiter, and the timer that writes
+// what a held tab held back once its budget refilled. Its locks (the
+// limiter's and the timer's) are taken one at a time and never held while
+// writing to the trail or asking who drives.
+type auditBudget struct {
+	// Set by New, read-only after.
+	trail *audit.Log
+	log   *zap.Logger
+	owner func() string // the session driving, for the rows the timer writes
+
+	rows   rowLimiter
+	refill refillTimer
+}
+
+// write writes r unless its tab has written too many rows of this kind
+// lately, or too many bytes today; what it held back is summed up in rows
+// of their own.
+func (a *auditBudget) write(tab, kind string, r audit.Row) {
 	line, err := audit.Encode(r)
 	if err != nil {
-		m.log.Error("audit encode failed", zap.Error(err))
+		a.log.Error("audit encode failed", zap.Error(err))
 		return
 	}
-	d := m.rows.allow(tab, kind, line.Len(), time.Now())
+	d := a.rows.allow(tab, kind, line.Len(), time.Now())
 	for _, s := range d.due {
-		m.writeSummary(r.Session, s, true)
+		a.writeSummary(r.Session, s, true)
 	}
 	if d.write {
-		if err := m.cfg.Audit.WriteLine(line); err != nil {
-			m.log.Error("audit write failed", zap.Error(err))
+		if err := a.trail.WriteLine(line); err != nil {
+			a.log.Error("audit write failed", zap.Error(err))
 		}
 	}
 	if d.held {
-		m.armRefill()
+		a.armRefill()
 	}
 }
 
 // writeSummary writes one "suppressed" row; charge: take its bytes from
 // the tab's budget (not for a tab that is gone).
-func (m *Manager) writeSummary(session string, s summary, charge bool) {
+func (a *auditBudget) writeSummary(session string, s summary, charge bool) {
 	extra := map[string]any{
 		"of_kind": s.kind, "tab_id": s.tab, "count": s.count, "bytes": s.bytes,
 		"since": s.since.UTC().Format(time.RFC3339Nano), "last": s.last.UTC().Format(time.RFC3339Nano),
@@ -309,52 +324,52 @@ func (m *Manager) writeSummary(session string, s summary, charge bool) {
 		extra["limit"] = "rate"
 	}
 	if s.budget {
-		extra["tab_bytes_per_day"] = m.rows.perDay
+		extra["tab_bytes_per_day"] = a.rows.perDay
 	}
 	line, err := audit.Encode(audit.Row{Kind: "suppressed", Session: session, Status: s.kind, Extra: extra})
 	if err != nil {
-		m.log.Error("audit encode failed", zap.Error(err))
+		a.log.Error("audit encode failed", zap.Error(err))
 		return
 	}
 	if charge {
-		m.rows.charge(s.tab, line.Len(), time.Now())
+		a.rows.charge(s.tab, line.Len(), time.Now())
 	}
-	if err := m.cfg.Audit.WriteLine(line); err != nil {
-		m.log.Error("audit write failed", zap.Error(err))
+	if err := a.trail.WriteLine(line); err != nil {
+		a.log.Error("audit write failed", zap.Error(err))
 	}
 }
 
 // armRefill sets the timer that writes a held tab's summaries once its
 // budget refilled, though the page sends nothing more.
-func (m *Manager) armRefill() {
-	_, next := m.rows.refilledPeek(time.Now())
+func (a *auditBudget) armRefill() {
+	_, next := a.rows.refilledPeek(time.Now())
 	if next <= 0 {
 		return
 	}
 	at := time.Now().Add(next)
-	m.refill.Lock()
-	defer m.refill.Unlock()
-	if m.refill.timer != nil && !m.refill.at.After(at) {
+	a.refill.Lock()
+	defer a.refill.Unlock()
+	if a.refill.timer != nil && !a.refill.at.After(at) {
 		return
 	}
-	if m.refill.timer != nil {
-		m.refill.timer.Stop()
+	if a.refill.timer != nil {
+		a.refill.timer.Stop()
 	}
-	m.refill.at = at
-	m.refill.timer = time.AfterFunc(next, m.flushRefilled)
+	a.refill.at = at
+	a.refill.timer = time.AfterFunc(next, a.flushRefilled)
 }
 
 // flushRefilled writes the summaries of the tabs whose budget refilled.
-func (m *Manager) flushRefilled() {
-	m.refill.Lock()
-	m.refill.timer = nil
-	m.refill.Unlock()
-	due, _ := m.rows.refilled(time.Now())
-	owner := m.ownerID()
+func (a *auditBudget) flushRefilled() {
+	a.refill.Lock()
+	a.refill.timer = nil
+	a.refill.Unlock()
+	due, _ := a.rows.refilled(time.Now())
+	owner := a.owner()
 	for _, s := range due {
-		m.writeSummary(owner, s, true)
+		a.writeSummary(owner, s, true)
 	}
-	m.armRefill()
+	a.armRefill()
 }
 
 // refillTimer is armRefill's one timer.
@@ -389,10 +404,10 @@ func (l *rowLimiter) refilledPeek(now time.Time) (n int, next time.Duration) {
 	return n, next
 }
 
-// flushSuppressed writes what the limiter held back for tab ("" for all):
-// a tab that closed, or a browser that ended. It never takes m.mu.
-func (m *Manager) flushSuppressed(session, tab string) {
-	for _, s := range m.rows.drain(tab) {
-		m.writeSummary(session, s, false)
+// flush writes what the limiter held back for tab ("" for all): a tab
+// that closed, or a browser that ended. It never asks who drives.
+func (a *auditBudget) flush(session, tab string) {
+	for _, s := range a.rows.drain(tab) {
+		a.writeSummary(session, s, false)
 	}
 }

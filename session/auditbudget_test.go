@@ -232,14 +232,14 @@ func TestLimitedAuditWritesSummaries(t *testing.T) {
 	m := New(Config{Audit: al, AuditTabBytesPerDay: 86400 * 50})
 	const n = 400
 	for i := 0; i < n; i++ {
-		m.limitedAudit("T1", "guard/deny", audit.Row{Kind: "guard", Status: "deny", Extra: map[string]any{
+		m.budget.write("T1", "guard/deny", audit.Row{Kind: "guard", Status: "deny", Extra: map[string]any{
 			"tab_id": "T1", "request_url": "https://example.com/" + strings.Repeat("x", 1000)}})
 	}
 	// Rows of the agent's own calls are never held.
 	for i := 0; i < 10; i++ {
 		m.audit(audit.Row{Kind: "tool", Tool: "navigate", Status: "ok"})
 	}
-	m.flushSuppressed("s", "T1")
+	m.budget.flush("s", "T1")
 	f, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)
@@ -294,11 +294,11 @@ func TestRefillTimerWritesSummaries(t *testing.T) {
 	defer al.Close()
 	m := New(Config{Audit: al, AuditTabBytesPerDay: 86400 * 50})
 	for i := 0; i < 100; i++ {
-		m.limitedAudit("T1", "send/deny", audit.Row{Kind: "send", Status: "deny", Extra: map[string]any{"tab_id": "T1", "pad": strings.Repeat("x", 500)}})
+		m.budget.write("T1", "send/deny", audit.Row{Kind: "send", Status: "deny", Extra: map[string]any{"tab_id": "T1", "pad": strings.Repeat("x", 500)}})
 	}
-	m.refill.Lock()
-	armed, at := m.refill.timer != nil, m.refill.at
-	m.refill.Unlock()
+	m.budget.refill.Lock()
+	armed, at := m.budget.refill.timer != nil, m.budget.refill.at
+	m.budget.refill.Unlock()
 	if !armed {
 		t.Fatal("no refill timer for a held tab")
 	}
@@ -306,10 +306,10 @@ func TestRefillTimerWritesSummaries(t *testing.T) {
 		t.Errorf("refill timer in %v, want about 87 s", d)
 	}
 	// As if that time had come.
-	m.rows.mu.Lock()
-	m.rows.tabs["T1"].bytes = m.rows.burst()
-	m.rows.mu.Unlock()
-	m.flushRefilled()
+	m.budget.rows.mu.Lock()
+	m.budget.rows.tabs["T1"].bytes = m.budget.rows.burst()
+	m.budget.rows.mu.Unlock()
+	m.budget.flushRefilled()
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -329,12 +329,12 @@ func TestRefillTimerWritesSummaries(t *testing.T) {
 	if held == 0 || held+written != 100 {
 		t.Errorf("%d written + %d held back != 100", written, held)
 	}
-	if _, next := m.rows.refilled(time.Now()); next != 0 {
+	if _, next := m.budget.rows.refilled(time.Now()); next != 0 {
 		t.Error("the tab is still held")
 	}
-	m.refill.Lock()
-	if m.refill.timer != nil {
+	m.budget.refill.Lock()
+	if m.budget.refill.timer != nil {
 		t.Error("a timer armed with nothing held")
 	}
-	m.refill.Unlock()
+	m.budget.refill.Unlock()
 }

@@ -377,7 +377,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		Logger: m.log,
 		OnClose: func(err error) {
 			if !b.lostEarly(err) {
-				m.onConnLost(b, err)
+				m.own.connLost(b, err)
 			}
 		},
 	})
@@ -444,18 +444,18 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 			}
 			return m.decide(ctx, r)
 		},
-		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { m.onDecision(b, r, v, took) },
-		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { m.onRefuse(b, r, v) },
+		OnDecision: func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { m.sends.decided(b, r, v, took) },
+		OnRefuse:   func(r cdpguard.Request, v cdpguard.Verdict) { keepRefusal(b, r, v) },
 		OnFailure: func(err error) {
 			if !b.lostEarly(err) {
-				m.onGuardFailure(b, err)
+				m.own.loseGuard(b, "target_unguarded", err)
 			}
 		},
 		OnTarget:       func(ev cdpguard.TargetEvent) { m.onTarget(b, ev) },
-		OnSend:         func(s cdpguard.Send) { m.onSend(b, s) },
+		OnSend:         func(s cdpguard.Send) { m.sends.record(s) },
 		HoldSends:      m.cfg.GuardSends == SendsJudge,
 		RefuseResponse: refuseResponse,
-		Slow:           m.slowSend,
+		Slow:           m.sends.slow,
 		Prepare:        prepare,
 		Logger:         m.log,
 	})

@@ -8,27 +8,41 @@ import (
 	"github.com/lyrad/lyrad/policy"
 )
 
-// filePlaces is what policy's file: judgement knows of this machine:
-// lyrad's data directory is never opened, its download directory may be.
-func (m *Manager) filePlaces() policy.Places {
+// fileRules is what lyrad knows of this machine's files when a file: URL
+// is loaded: lyrad's data directory is never opened, its download
+// directory may be. Set by New and read-only after, so it needs no lock.
+type fileRules struct {
+	dataDir     string
+	downloadDir string
+	observe     bool // observe mode: refuse only the places never opened
+}
+
+func newFileRules(cfg Config) fileRules {
+	return fileRules{dataDir: cfg.DataDir, downloadDir: cfg.DownloadDir, observe: cfg.Enforcement == policy.Observe}
+}
+
+// places is what policy's file: judgement knows of this machine. The
+// directories are resolved at each call: one may be created, or linked
+// elsewhere, while lyrad runs.
+func (f fileRules) places() policy.Places {
 	var p policy.Places
-	for _, d := range []string{m.cfg.DataDir} {
+	for _, d := range []string{f.dataDir} {
 		if d != "" {
 			p.Private = append(p.Private, d, resolvedDir(d))
 		}
 	}
-	if d := m.cfg.DownloadDir; d != "" {
+	if d := f.downloadDir; d != "" {
 		p.Open = append(p.Open, d, resolvedDir(d))
 	}
 	return p
 }
 
-// fileRefusal is why the file: URL rawURL is never opened, or "": the
+// refusal is why the file: URL rawURL is never opened, or "": the
 // policy's reading of its path, then the disk's, where a symbolic link
 // leads and whether it is a directory (Chrome lists a directory whatever
 // the URL's spelling).
-func (m *Manager) fileRefusal(rawURL string) string {
-	places := m.filePlaces()
+func (f fileRules) refusal(rawURL string) string {
+	places := f.places()
 	if r := places.Refusal(rawURL); r != "" {
 		return r
 	}
@@ -46,35 +60,35 @@ func (m *Manager) fileRefusal(rawURL string) string {
 	return ""
 }
 
-// decideFileLoad is the guard's answer to a file: subresource (an image,
+// decideLoad is the guard's answer to a file: subresource (an image,
 // script, style, fetch or XHR of a file: page): refused (in observe mode,
 // recorded would_deny, unless it is a place never opened). The file that
 // was approved is the document; what it pulls in from the disk around it
 // was not.
-func (m *Manager) decideFileLoad(r cdpguard.Request) cdpguard.Verdict {
-	reason := m.fileRefusal(r.URL)
+func (f fileRules) decideLoad(r cdpguard.Request, duringTakeover bool) cdpguard.Verdict {
+	reason := f.refusal(r.URL)
 	never := reason != ""
 	if !never {
 		reason = policy.ReasonFileSubresource
 	}
 	fields := map[string]any{"kind": "send", "reason": reason, "destination": policy.LoggableURL(r.URL)}
-	if t := m.takeover.active(m.current()); t != nil {
+	if duringTakeover {
 		fields["during_takeover"] = true
 	}
-	if !never && m.cfg.Enforcement == policy.Observe {
+	if !never && f.observe {
 		fields["would_deny"] = true // observe refuses nothing but the never-opened places
 		return cdpguard.Verdict{Allow: true, Reason: reason, Fields: fields}
 	}
 	return cdpguard.Verdict{Allow: false, Reason: reason, Fields: fields}
 }
 
-// fileRefusalOf is fileRefusal for a classified document request, "" for
-// any other kind.
-func (m *Manager) fileRefusalOf(c policy.Classification, rawURL string) string {
+// refusalOf is refusal for a classified document request, "" for any
+// other kind.
+func (f fileRules) refusalOf(c policy.Classification, rawURL string) string {
 	if c.Kind != policy.File {
 		return ""
 	}
-	return m.fileRefusal(rawURL)
+	return f.refusal(rawURL)
 }
 
 // fileRefused is navigate's answer for a file: URL that is never opened.

@@ -31,7 +31,7 @@ func TestFileRefusalReadsTheDisk(t *testing.T) {
 	if err := os.Symlink(ssh, filepath.Join(home, "docs", "keys")); err != nil {
 		t.Fatal(err)
 	}
-	m := &Manager{cfg: Config{DataDir: data, DownloadDir: dl}}
+	f := fileRules{dataDir: data, downloadDir: dl}
 	for p, want := range map[string]string{
 		dl + "/a.html":              "",
 		home + "/docs/b.txt":        "",
@@ -43,7 +43,7 @@ func TestFileRefusalReadsTheDisk(t *testing.T) {
 		data + "/audit.jsonl":       policy.ReasonFileSecret,
 		ssh + "/id_test":            policy.ReasonFileSecret,
 	} {
-		if got := m.fileRefusal("file://" + p); got != want {
+		if got := f.refusal("file://" + p); got != want {
 			t.Errorf("fileRefusal(%s) = %q, want %q", p, got, want)
 		}
 	}

@@ -37,7 +37,7 @@ func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason st
 			"Write the URL with a plain host name or a dotted IPv4 address, e.g. https://example.com/ or http://127.0.0.1:8080/.")
 	}
 	if policy.IsFileURL(rawURL) {
-		if reason := m.fileRefusal(rawURL); reason != "" {
+		if reason := m.files.refusal(rawURL); reason != "" {
 			return fileRefused(rawURL, reason) // never asked: files.go
 		}
 	}
@@ -205,10 +205,10 @@ func (m *Manager) releaseCredits(a *act) {
 // and grants from package policy, for the session driving the browser.
 func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdict {
 	if r.Subresource {
-		return m.decideSend(r)
+		return m.sends.judge(r)
 	}
-	if m.slowSend(r) {
-		if v, refused := m.checkedSend(ctx, r); refused {
+	if m.sends.slow(r) {
+		if v, refused := m.sends.checked(ctx, r); refused {
 			return v
 		}
 	}
@@ -217,10 +217,8 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,
 		InSubframe: r.InSubframe, Sender: r.Sender,
 	}, r.Issuer)
-	m.mu.Lock()
-	owner := m.owner
-	m.mu.Unlock()
-	t := m.takeover.active(m.current())
+	owner := m.own.ownerID()
+	t := m.takeover.active(m.own.current())
 	var body *policy.Body
 	if r.HasBody {
 		body = &policy.Body{ContentType: r.ContentType, Parts: r.Body, Unread: r.BodyUnread}
@@ -232,9 +230,9 @@ func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdi
 		Body:  body,
 		Class: cls, Session: owner, Grants: m.grants, Now: time.Now(),
 		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
-		Tab: string(r.SenderTab), Declared: m.calls.declaration(),
+		Tab: string(r.SenderTab), Declared: m.sends.calls.declaration(),
 		Takeover: t != nil, UserActivated: r.UserActivated && user,
-		FileRefusal: m.fileRefusalOf(cls, r.URL),
+		FileRefusal: m.files.refusalOf(cls, r.URL),
 	})
 	if v.UserDriven && v.Allow {
 		if o, ok := cls.Destination.Origin(); ok {

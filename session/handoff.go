@@ -23,28 +23,28 @@ import (
 // conflictLocked is the session_conflict answer while another session
 // drives, with the true waits: how long the driver may stay idle before it
 // is handed on, and what happens when its client is gone.
-func (m *Manager) conflictLocked() *Error {
-	oc := m.ownerCaller
+func (o *ownership) conflictLocked() *Error {
+	oc := o.ownerCaller
 	holder := oc.Client
 	if holder == "" {
 		holder = "another MCP client"
 	}
-	idle := time.Since(m.lastUse).Round(time.Second)
-	idleLeft := max(0, m.cfg.OwnerIdleTimeout-time.Since(m.lastUse)).Round(time.Second)
+	idle := time.Since(o.lastUse).Round(time.Second)
+	idleLeft := max(0, o.cfg.OwnerIdleTimeout-time.Since(o.lastUse)).Round(time.Second)
 	then := "the browser is handed on at once"
-	if grace := m.cfg.ReconnectGrace; grace > 0 && oc.Proof != "" && oc.Client != "" {
+	if grace := o.cfg.ReconnectGrace; grace > 0 && oc.Proof != "" && oc.Client != "" {
 		then = fmt.Sprintf("its window is kept for its client to reconnect for the reconnect grace, %s (LYRA_BROWSER_RECONNECT_GRACE), then handed on", grace)
 	}
 	gone := " (when its client disconnects, " + then + ")"
-	if oc.Door == "http" && m.cfg.HTTPSessionTimeout > 0 {
+	if oc.Door == "http" && o.cfg.HTTPSessionTimeout > 0 {
 		// An HTTP client that quit without DELETE is known to be gone when
 		// its session ends: nothing open for the timeout.
-		gone = fmt.Sprintf(" (an HTTP client that quit without DELETE: its session ends within %s with nothing open, LYRA_BROWSER_HTTP_SESSION_TIMEOUT; then %s)", m.cfg.HTTPSessionTimeout, then)
+		gone = fmt.Sprintf(" (an HTTP client that quit without DELETE: its session ends within %s with nothing open, LYRA_BROWSER_HTTP_SESSION_TIMEOUT; then %s)", o.cfg.HTTPSessionTimeout, then)
 	}
 	e := newError(StatusSessionConflict,
 		fmt.Sprintf("%s is driving the browser (last active %v ago)", holder, idle),
-		"Ways out: that session calls close_browser or disconnects"+gone+"; or it stays idle "+idleLeft.String()+" more (LYRA_BROWSER_OWNER_IDLE_TIMEOUT, "+m.cfg.OwnerIdleTimeout.String()+") and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
-		with("idle_timeout_s", int(m.cfg.OwnerIdleTimeout.Seconds())).with("holder_client", holder).with("holder_idle_s", int(idle.Seconds())).
+		"Ways out: that session calls close_browser or disconnects"+gone+"; or it stays idle "+idleLeft.String()+" more (LYRA_BROWSER_OWNER_IDLE_TIMEOUT, "+o.cfg.OwnerIdleTimeout.String()+") and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
+		with("idle_timeout_s", int(o.cfg.OwnerIdleTimeout.Seconds())).with("holder_client", holder).with("holder_idle_s", int(idle.Seconds())).
 		with("idle_left_s", int(idleLeft.Seconds()))
 	e.handoff = true
 	return e
@@ -53,16 +53,16 @@ func (m *Manager) conflictLocked() *Error {
 // askHandoff asks c's user whether to take the browser from the session
 // driving it, and hands it on when they agree. conflict is the answer when
 // they cannot be asked or say no.
-func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) error {
+func (o *ownership) askHandoff(ctx context.Context, c Caller, conflict *Error) error {
 	io := consentFrom(ctx)
-	canAsk := m.cfg.ConsentChannel == ConsentAuto || m.cfg.ConsentChannel == ConsentElicit
+	canAsk := o.cfg.ConsentChannel == ConsentAuto || o.cfg.ConsentChannel == ConsentElicit
 	if !canAsk || (io.Elicit == nil && !io.Deferred) {
 		return conflict
 	}
-	m.mu.Lock()
-	owner, holder, since, last := m.owner, m.ownerCaller.Client, m.ownerSince, m.lastUse
-	h := m.hold
-	m.mu.Unlock()
+	o.mu.Lock()
+	owner, holder, since, last := o.owner, o.ownerCaller.Client, o.ownerSince, o.lastUse
+	h := o.hold
+	o.mu.Unlock()
 	if owner == "" && h != nil {
 		// A driver that disconnected, its window kept for it.
 		owner, holder = h.from, h.client
@@ -86,14 +86,14 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 	sum := sha256.Sum256([]byte("handoff\x00" + owner + "\x00" + c.ID))
 	id := "handoff-" + hex.EncodeToString(sum[:12]) // stable while the same two sessions are concerned
 	record := func(answer string) {
-		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
+		o.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
 			"capability": "HANDOFF", "from_session": owner, "consent_channel": "elicit"}})
 	}
 	var yes bool
 	var answer string
 	switch {
 	case io.Elicit != nil:
-		actx, cancel := context.WithTimeout(ctx, m.cfg.ConsentTimeout)
+		actx, cancel := context.WithTimeout(ctx, o.cfg.ConsentTimeout)
 		action, content, err := io.Elicit(actx, msg, consentSchema())
 		cancel()
 		if err != nil {
@@ -104,10 +104,10 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 	default:
 		ans, ok := io.Answers[id]
 		if !ok {
-			m.asks.add(c.ID, id, time.Now())
+			o.asks.add(c.ID, id, time.Now())
 			return &ConsentNeeded{ID: id, Message: msg, Schema: consentSchema()}
 		}
-		if pending, inTime := m.asks.take(c.ID, id, time.Now()); !pending || !inTime {
+		if pending, inTime := o.asks.take(c.ID, id, time.Now()); !pending || !inTime {
 			record("declined")
 			return conflict
 		}
@@ -117,14 +117,14 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 	if !yes {
 		return conflict.with("consent", answer)
 	}
-	m.mu.Lock()
+	o.mu.Lock()
 	switch {
-	case m.owner == owner:
-		m.handoffLocked("taken_over")
-	case h != nil && m.hold == h:
-		m.dropHoldLocked()
-		m.closeWindowLocked(h.from, "taken_over")
+	case o.owner == owner:
+		o.handoffLocked("taken_over")
+	case h != nil && o.hold == h:
+		o.dropHoldLocked()
+		o.closeWindowLocked(h.from, "taken_over")
 	}
-	m.mu.Unlock()
+	o.mu.Unlock()
 	return nil
 }

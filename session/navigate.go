@@ -47,7 +47,7 @@ var WaitUntil = []string{"domcontentloaded", "load", "commit", "networkidle"}
 // CurrentURL is the active tab's URL, or "" with no browser. It asks the
 // browser nothing: the guard keeps each target's URL up to date.
 func (m *Manager) CurrentURL() string {
-	b := m.current()
+	b := m.own.current()
 	if b == nil {
 		return ""
 	}
@@ -60,7 +60,7 @@ func (m *Manager) CurrentURL() string {
 // enterTab admits a call (see enter) and resolves the active tab: the
 // browser must be open and a tab alive. done must be called, also on error.
 func (m *Manager) enterTab(ctx context.Context, c Caller, a access) (*Browser, cdpguard.Target, func(), error) {
-	b, done, err := m.enter(ctx, c, a)
+	b, done, err := m.own.enter(ctx, c, a)
 	if err == nil && b == nil {
 		err = notOpen()
 	}

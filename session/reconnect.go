@@ -49,65 +49,65 @@ func (h *held) resumes(c Caller) bool {
 // back (an owner set other than by claimLocked has none; nor has an HTTP
 // client without a resume token, or a socket peer whose credentials could
 // not be read).
-func (m *Manager) holdLocked() bool {
-	grace := m.cfg.ReconnectGrace
-	oc := m.ownerCaller
-	if grace <= 0 || m.browser == nil || oc.ID != m.owner || oc.Client == "" || oc.Proof == "" {
+func (o *ownership) holdLocked() bool {
+	grace := o.cfg.ReconnectGrace
+	oc := o.ownerCaller
+	if grace <= 0 || o.browser == nil || oc.ID != o.owner || oc.Client == "" || oc.Proof == "" {
 		return false
 	}
-	prev := m.owner
-	m.grants.DropSession(prev)
+	prev := o.owner
+	o.grants.DropSession(prev)
 	h := &held{from: prev, client: oc.Client, door: oc.Door, proof: oc.Proof, since: time.Now()}
-	h.timer = time.AfterFunc(grace, func() { m.graceOver(h) })
-	m.hold = h
-	m.owner, m.ownerCaller = "", Caller{}
-	if m.idle != nil {
-		m.idle.Stop()
+	h.timer = time.AfterFunc(grace, func() { o.graceOver(h) })
+	o.hold = h
+	o.owner, o.ownerCaller = "", Caller{}
+	if o.idle != nil {
+		o.idle.Stop()
 	}
-	m.audit(audit.Row{Kind: "session", Session: prev, Status: "held", Extra: map[string]any{
+	o.audit(audit.Row{Kind: "session", Session: prev, Status: "held", Extra: map[string]any{
 		"client": h.client, "front_door": h.door, "peer": oc.Peer, "reconnect_grace_s": grace.Seconds()}})
 	return true
 }
 
 // graceOver: nobody came back in time. The seed's handoff happens: the
 // window closes and the next session may claim the browser.
-func (m *Manager) graceOver(h *held) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.hold != h {
+func (o *ownership) graceOver(h *held) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.hold != h {
 		return // resumed, closed or shut down meanwhile
 	}
-	m.hold = nil
-	m.closeWindowLocked(h.from, "reconnect_grace_expired")
+	o.hold = nil
+	o.closeWindowLocked(h.from, "reconnect_grace_expired")
 }
 
 // admitHeldLocked lets the held turn's client resume it and answers every
 // other session session_conflict until the grace is over.
-func (m *Manager) admitHeldLocked(c Caller) error {
-	h := m.hold
+func (o *ownership) admitHeldLocked(c Caller) error {
+	h := o.hold
 	if h == nil {
 		return nil
 	}
-	if m.browser == nil && !m.guardLost {
+	if o.browser == nil && !o.guardLost {
 		// The browser quit by itself: there is nothing left to keep.
-		m.dropHoldLocked()
+		o.dropHoldLocked()
 		return nil
 	}
 	if !h.resumes(c) {
 		if h.names(c) {
-			return m.unprovenLocked(h, c)
+			return o.unprovenLocked(h, c)
 		}
 		// Another client: its user may be asked to take the window over
 		// (handoff.go). Not one under the held client's name: a yes from
 		// the program asking is no proof it is that client.
-		e := m.heldConflict(h)
+		e := o.heldConflict(h)
 		e.handoff = true
 		return e
 	}
-	m.dropHoldLocked()
-	m.claimLocked(c)
-	m.touchLocked()
-	m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
+	o.dropHoldLocked()
+	o.claimLocked(c)
+	o.touchLocked()
+	o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
 		"from": h.from, "client": c.Client, "front_door": c.Door, "peer": c.Peer, "after_s": time.Since(h.since).Seconds()}})
 	return nil
 }
@@ -119,36 +119,36 @@ func (m *Manager) admitHeldLocked(c Caller) error {
 // the grace would; the old session's grants go, and its next call answers
 // session_conflict. Only the resume token says so: two sessions over the
 // socket from the same executable may well be two programs running at once.
-func (m *Manager) supersedeLocked(c Caller) bool {
-	oc := m.ownerCaller
-	if m.superseded[c.ID] || oc.ID != m.owner || oc.Door != "http" || c.Door != "http" || oc.Client == "" || c.Client != oc.Client ||
+func (o *ownership) supersedeLocked(c Caller) bool {
+	oc := o.ownerCaller
+	if o.superseded[c.ID] || oc.ID != o.owner || oc.Door != "http" || c.Door != "http" || oc.Client == "" || c.Client != oc.Client ||
 		oc.Proof == "" || subtle.ConstantTimeCompare([]byte(c.Proof), []byte(oc.Proof)) != 1 {
 		return false
 	}
-	prev := m.owner
-	m.grants.DropSession(prev)
-	if m.superseded == nil {
-		m.superseded = map[string]bool{}
+	prev := o.owner
+	o.grants.DropSession(prev)
+	if o.superseded == nil {
+		o.superseded = map[string]bool{}
 	}
-	m.superseded[prev] = true // it does not take the turn back
-	m.claimLocked(c)
-	m.touchLocked()
-	m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
+	o.superseded[prev] = true // it does not take the turn back
+	o.claimLocked(c)
+	o.touchLocked()
+	o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
 		"from": prev, "client": c.Client, "front_door": c.Door, "peer": c.Peer, "superseded": true}})
 	return true
 }
 
 // closeHeldLocked: close_browser during the grace is the held client's
 // alone; it ends the hold (the caller closes the window).
-func (m *Manager) closeHeldLocked(c Caller) error {
-	if h := m.hold; h != nil {
+func (o *ownership) closeHeldLocked(c Caller) error {
+	if h := o.hold; h != nil {
 		if !h.resumes(c) {
 			if h.names(c) {
-				return m.unprovenLocked(h, c)
+				return o.unprovenLocked(h, c)
 			}
-			return m.heldConflict(h)
+			return o.heldConflict(h)
 		}
-		m.dropHoldLocked()
+		o.dropHoldLocked()
 	}
 	return nil
 }
@@ -156,33 +156,33 @@ func (m *Manager) closeHeldLocked(c Caller) error {
 // unprovenLocked answers a session that names itself like the held client
 // but cannot prove it is that program: session_conflict, audited once per
 // session.
-func (m *Manager) unprovenLocked(h *held, c Caller) error {
+func (o *ownership) unprovenLocked(h *held, c Caller) error {
 	if !h.refused[c.ID] {
 		if h.refused == nil {
 			h.refused = map[string]bool{}
 		}
 		h.refused[c.ID] = true
-		m.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resume_refused", Extra: map[string]any{
+		o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resume_refused", Extra: map[string]any{
 			"from": h.from, "client": c.Client, "front_door": c.Door, "peer": c.Peer}})
 	}
 	how := "the same user and executable over the socket, and for `lyrad stdio` the same client program that started it"
 	if h.door == "http" {
 		how = "the same " + "Lyra-Resume-Token" + " header the ended session sent"
 	}
-	e := m.heldConflict(h)
+	e := o.heldConflict(h)
 	e.Message = fmt.Sprintf("this session is named %q like the client whose session ended, but it is not proven to be that program (%s): a name is no proof; %s", c.Client, how, e.Message)
 	return e
 }
 
-func (m *Manager) dropHoldLocked() {
-	if m.hold != nil {
-		m.hold.timer.Stop()
-		m.hold = nil
+func (o *ownership) dropHoldLocked() {
+	if o.hold != nil {
+		o.hold.timer.Stop()
+		o.hold = nil
 	}
 }
 
-func (m *Manager) heldConflict(h *held) *Error {
-	grace := m.cfg.ReconnectGrace
+func (o *ownership) heldConflict(h *held) *Error {
+	grace := o.cfg.ReconnectGrace
 	left := max(0, grace-time.Since(h.since)).Round(time.Second)
 	return newError(StatusSessionConflict,
 		fmt.Sprintf("the browser is held for %q (over %s), whose session ended %s ago: it may reconnect and find its tabs", h.client, h.door, time.Since(h.since).Round(time.Second)),

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // TestHeldTurnAdmission: a driver that disconnects is held for the grace.
@@ -15,16 +18,16 @@ import (
 // (another executable, no resume token) is answered session_conflict too.
 func TestHeldTurnAdmission(t *testing.T) {
 	m := New(Config{ReconnectGrace: time.Minute})
-	m.browser = &Browser{} // a window to keep; never shut down here
+	m.own.browser = &Browser{} // a window to keep; never shut down here
 	driver := Caller{ID: "mcp-1", Client: "ide", Door: "stdio", Proof: "socket:ide"}
-	if _, err := m.admit(driver, mutate); err != nil || m.owner != driver.ID {
-		t.Fatalf("claim: owner %q, %v", m.owner, err)
+	if _, err := m.own.admit(driver, mutate); err != nil || m.own.owner != driver.ID {
+		t.Fatalf("claim: owner %q, %v", m.own.owner, err)
 	}
 	m.SessionEnded(driver.ID)
-	if m.hold == nil || m.owner != "" || m.browser == nil {
-		t.Fatalf("not held: hold %v, owner %q, browser %v", m.hold, m.owner, m.browser)
+	if m.own.hold == nil || m.own.owner != "" || m.own.browser == nil {
+		t.Fatalf("not held: hold %v, owner %q, browser %v", m.own.hold, m.own.owner, m.own.browser)
 	}
-	defer m.hold.timer.Stop()
+	defer m.own.hold.timer.Stop()
 	for _, c := range []Caller{
 		{ID: "mcp-2", Client: "other", Door: "stdio"},
 		{ID: "mcp-3", Client: "ide", Door: "http", Proof: "socket:ide"},
@@ -34,7 +37,7 @@ func TestHeldTurnAdmission(t *testing.T) {
 		{ID: "mcp-8", Client: "ide", Door: "stdio", Proof: "socket:id"},
 	} {
 		for _, a := range []access{read, mutate} {
-			_, err := m.admit(c, a)
+			_, err := m.own.admit(c, a)
 			var se *Error
 			if !errors.As(err, &se) || se.Status != StatusSessionConflict || se.Fields["reconnect_grace_s"] != 60.0 {
 				t.Errorf("%+v (access %d) during the grace: %v, want session_conflict naming the grace", c, a, err)
@@ -45,11 +48,11 @@ func TestHeldTurnAdmission(t *testing.T) {
 		}
 	}
 	back := Caller{ID: "mcp-5", Client: "ide", Door: "stdio", Proof: "socket:ide"}
-	if _, err := m.admit(back, read); err != nil {
+	if _, err := m.own.admit(back, read); err != nil {
 		t.Fatalf("the same client through the same door: %v", err)
 	}
-	if m.owner != back.ID || m.hold != nil {
-		t.Errorf("not resumed: owner %q, hold %v", m.owner, m.hold)
+	if m.own.owner != back.ID || m.own.hold != nil {
+		t.Errorf("not resumed: owner %q, hold %v", m.own.owner, m.own.hold)
 	}
 }
 
@@ -58,27 +61,27 @@ func TestHeldTurnAdmission(t *testing.T) {
 func TestNoGraceNoHold(t *testing.T) {
 	m := New(Config{ReconnectGrace: time.Minute})
 	c := Caller{ID: "mcp-1", Client: "ide", Door: "stdio"}
-	m.admit(c, mutate)
+	m.own.admit(c, mutate)
 	m.SessionEnded(c.ID) // no browser open
-	if m.hold != nil || m.owner != "" {
-		t.Errorf("held with no window: hold %v, owner %q", m.hold, m.owner)
+	if m.own.hold != nil || m.own.owner != "" {
+		t.Errorf("held with no window: hold %v, owner %q", m.own.hold, m.own.owner)
 	}
 	// A driver with no proof is not held: nobody could resume it.
 	m = New(Config{ReconnectGrace: time.Minute})
-	m.browser = &Browser{}
-	m.admit(c, mutate)
-	m.mu.Lock()
-	unproven := m.holdLocked()
-	m.mu.Unlock()
+	m.own.browser = &Browser{}
+	m.own.admit(c, mutate)
+	m.own.mu.Lock()
+	unproven := m.own.holdLocked()
+	m.own.mu.Unlock()
 	if unproven {
 		t.Error("held with no proof to know the client by")
 	}
 	m = New(Config{})
-	m.admit(c, mutate)
-	m.browser = &Browser{}
-	m.mu.Lock()
-	held := m.holdLocked()
-	m.mu.Unlock()
+	m.own.admit(c, mutate)
+	m.own.browser = &Browser{}
+	m.own.mu.Lock()
+	held := m.own.holdLocked()
+	m.own.mu.Unlock()
 	if held {
 		t.Error("held with no grace")
 	}
@@ -89,14 +92,14 @@ func TestNoGraceNoHold(t *testing.T) {
 // or the same proof over the socket, does not.
 func TestSupersede(t *testing.T) {
 	m := New(Config{ReconnectGrace: time.Minute, OwnerIdleTimeout: time.Hour})
-	m.browser = &Browser{}
+	m.own.browser = &Browser{}
 	old := Caller{ID: "mcp-1", Client: "cli", Door: "http", Proof: "http:t"}
-	if _, err := m.admit(old, mutate); err != nil {
+	if _, err := m.own.admit(old, mutate); err != nil {
 		t.Fatal(err)
 	}
 	defer func() {
-		if m.idle != nil {
-			m.idle.Stop()
+		if m.own.idle != nil {
+			m.own.idle.Stop()
 		}
 	}()
 	for _, c := range []Caller{
@@ -104,19 +107,19 @@ func TestSupersede(t *testing.T) {
 		{ID: "mcp-3", Client: "cli", Door: "http", Proof: "http:u"},
 		{ID: "mcp-4", Client: "other", Door: "http", Proof: "http:t"},
 	} {
-		if _, err := m.admit(c, read); err == nil || m.owner != old.ID {
-			t.Errorf("%+v took the turn (owner %q)", c, m.owner)
+		if _, err := m.own.admit(c, read); err == nil || m.own.owner != old.ID {
+			t.Errorf("%+v took the turn (owner %q)", c, m.own.owner)
 		}
 	}
 	next := Caller{ID: "mcp-5", Client: "cli", Door: "http", Proof: "http:t"}
-	if _, err := m.admit(next, read); err != nil || m.owner != next.ID {
-		t.Fatalf("the same client's new session: owner %q, %v", m.owner, err)
+	if _, err := m.own.admit(next, read); err != nil || m.own.owner != next.ID {
+		t.Fatalf("the same client's new session: owner %q, %v", m.own.owner, err)
 	}
-	if _, err := m.admit(old, read); err == nil {
+	if _, err := m.own.admit(old, read); err == nil {
 		t.Error("the superseded session still drives")
 	}
-	m.ownerCaller.Door, m.ownerCaller.Proof = "stdio", "socket:x"
-	if _, err := m.admit(Caller{ID: "mcp-6", Client: "cli", Door: "stdio", Proof: "socket:x"}, read); err == nil {
+	m.own.ownerCaller.Door, m.own.ownerCaller.Proof = "stdio", "socket:x"
+	if _, err := m.own.admit(Caller{ID: "mcp-6", Client: "cli", Door: "stdio", Proof: "socket:x"}, read); err == nil {
 		t.Error("a second socket session of the same executable took the turn")
 	}
 }
@@ -130,7 +133,7 @@ func TestSupersede(t *testing.T) {
 func TestGoneHTTPDriver(t *testing.T) {
 	m := New(Config{ReconnectGrace: time.Minute, HTTPSessionTimeout: 10 * time.Second, OwnerIdleTimeout: 15 * time.Minute})
 	driver := Caller{ID: "mcp-1", Client: "ide", Door: "http", Proof: "http:ide"}
-	if _, err := m.admit(driver, mutate); err != nil {
+	if _, err := m.own.admit(driver, mutate); err != nil {
 		t.Fatal(err)
 	}
 	other := Caller{ID: "mcp-2", Client: "other", Door: "http"}
@@ -144,26 +147,74 @@ func TestGoneHTTPDriver(t *testing.T) {
 	if _, err := m.CloseBrowser(t.Context(), again); err != nil {
 		t.Fatalf("the driver's program over a new session: %v", err)
 	}
-	if m.owner != "" {
-		t.Errorf("owner %q after close_browser", m.owner)
+	if m.own.owner != "" {
+		t.Errorf("owner %q after close_browser", m.own.owner)
 	}
 
 	m = New(Config{ReconnectGrace: time.Minute})
-	m.browser = &Browser{} // a window to keep; never shut down here
-	if _, err := m.admit(driver, mutate); err != nil {
+	m.own.browser = &Browser{} // a window to keep; never shut down here
+	if _, err := m.own.admit(driver, mutate); err != nil {
 		t.Fatal(err)
 	}
 	m.SessionEnded(driver.ID)
-	if m.hold == nil {
+	if m.own.hold == nil {
 		t.Fatal("not held")
 	}
-	defer m.hold.timer.Stop()
-	_, err = m.admit(other, mutate)
+	defer m.own.hold.timer.Stop()
+	_, err = m.own.admit(other, mutate)
 	if !errors.As(err, &se) || !se.handoff {
 		t.Errorf("another client during the hold: %+v, want a conflict its user may be asked to end", err)
 	}
-	_, err = m.admit(Caller{ID: "mcp-4", Client: "ide", Door: "http"}, mutate)
+	_, err = m.own.admit(Caller{ID: "mcp-4", Client: "ide", Door: "http"}, mutate)
 	if !errors.As(err, &se) || se.handoff {
 		t.Errorf("the held client's name without its proof: %+v, want a conflict nobody is asked about", err)
+	}
+}
+
+// TestIdleTurnHandedOn: ownership stands on its own, with only the parts
+// New hands it. Another session is answered session_conflict while the
+// driver is active; once the driver has been idle for the timeout, its
+// turn ends: its grants go, the handoff is recorded, the front door is
+// told, and the other session may claim the browser.
+func TestIdleTurnHandedOn(t *testing.T) {
+	var rows []audit.Row
+	told := make(chan string, 1)
+	grants := policy.NewGrants(time.Hour, nil)
+	o := &ownership{cfg: &Config{OwnerIdleTimeout: time.Minute}, grants: grants,
+		audit: func(r audit.Row) { rows = append(rows, r) }, flush: func(string, string) {}}
+	o.onHandedOff(func(id, _ string) { told <- id })
+	driver, other := Caller{ID: "mcp-1", Client: "ide"}, Caller{ID: "mcp-2", Client: "cli"}
+	if _, err := o.admit(driver, mutate); err != nil || o.ownerID() != driver.ID {
+		t.Fatalf("claim: owner %q, %v", o.ownerID(), err)
+	}
+	defer o.idle.Stop()
+	site := policy.ScopeOf("https://example.com/")
+	if err := grants.Grant(driver.ID, site, policy.Interact, policy.GrantOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var se *Error
+	if _, err := o.admit(other, mutate); !errors.As(err, &se) || se.Status != StatusSessionConflict || !se.handoff {
+		t.Fatalf("another session while the driver is active: %v, want a session_conflict its user may be asked to end", err)
+	}
+	o.mu.Lock()
+	o.lastUse = time.Now().Add(-2 * time.Minute)
+	o.mu.Unlock()
+	o.idleCheck()
+	select {
+	case id := <-told:
+		if id != driver.ID {
+			t.Errorf("told %q, want %q", id, driver.ID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the front door was not told of the handoff")
+	}
+	if grants.Has(driver.ID, site, policy.Interact, time.Now()) {
+		t.Error("the idle driver's grant outlived its turn")
+	}
+	if len(rows) != 2 || rows[0].Status != "driver" || rows[1].Status != "handoff" || rows[1].Extra["reason"] != "owner_idle" {
+		t.Errorf("audit rows %+v, want driver then handoff (owner_idle)", rows)
+	}
+	if _, err := o.admit(other, mutate); err != nil || o.ownerID() != other.ID {
+		t.Errorf("the other session after the handoff: owner %q, %v", o.ownerID(), err)
 	}
 }

@@ -23,8 +23,25 @@ import (
 // by the destination (judge): a site the session holds no grant for gets
 // nothing.
 
-// onSend records a send the guard did not hold.
-func (m *Manager) onSend(b *Browser, s cdpguard.Send) {
+// sendGuard records and judges sends. Its own state is the acting call
+// under way (calls) and the send check armed in a page (checks), each
+// under its own lock, taken alone; the rest it reads from the Manager's
+// parts, never holding one of its locks while it does.
+type sendGuard struct {
+	calls  calls
+	checks sendChecks
+
+	// Set by New, read-only after.
+	cfg      *Config
+	grants   *policy.Grants
+	own      *ownership // who drives, and the browser a takeover is on
+	takeover *takeovers
+	files    fileRules
+	budget   *auditBudget
+}
+
+// record records a send the guard did not hold.
+func (g *sendGuard) record(s cdpguard.Send) {
 	extra := map[string]any{
 		"method":        s.Method,
 		"destination":   destination(s.URL),
@@ -37,24 +54,65 @@ func (m *Manager) onSend(b *Browser, s cdpguard.Send) {
 	if s.TabID != "" {
 		extra["tab_id"] = string(s.TabID)
 	}
-	if call := m.calls.following(time.Now()); call != "" {
+	if call := g.calls.following(time.Now()); call != "" {
 		extra["after_call"] = call
 	}
-	m.limitedAudit(string(s.TabID), "send", audit.Row{Kind: "send", Session: m.ownerID(), Status: "recorded", Extra: extra})
+	g.budget.write(string(s.TabID), "send", audit.Row{Kind: "send", Session: g.own.ownerID(), Status: "recorded", Extra: extra})
 }
 
-// decideSend judges a held send (judge mode): it may go to a site the
-// session holds a grant for (NAVIGATE or INTERACT, or the trusted navigate
-// list); anywhere else it is refused, its own page's site included when the
+// decided is told of each decision the guard makes: a refused popup is
+// closed, and the decision recorded, a document's as a guard row, a
+// subresource's as a send with the acting call that set it off.
+func (g *sendGuard) decided(b *Browser, r cdpguard.Request, v cdpguard.Verdict, took time.Duration) {
+	if !v.Allow {
+		b.closeRefusedPopup(r)
+	}
+	verdict := "allow"
+	if !v.Allow {
+		verdict = "deny"
+	}
+	extra := map[string]any{
+		"verdict":       verdict,
+		"reason":        v.Reason,
+		"request_url":   r.URL,
+		"method":        r.Method,
+		"has_body":      r.HasBody,
+		"resource_type": string(r.ResourceType),
+		"target_type":   r.TargetType,
+		"target_id":     string(r.TargetID),
+		"tab_id":        string(r.TabID),
+		"judge_ms":      float64(took.Microseconds()) / 1000,
+	}
+	if r.RedirectFrom != "" {
+		extra["redirect_from"] = r.RedirectFrom
+	}
+	for k, val := range v.Fields {
+		extra[k] = val
+	}
+	kind := "guard"
+	if r.Subresource {
+		kind = "send"
+		delete(extra, "request_url") // a send is recorded by its destination
+		if call := g.calls.following(time.Now()); call != "" {
+			extra["after_call"] = call
+		}
+	}
+	g.budget.write(string(r.TabID), kind+"/"+verdict, audit.Row{Kind: kind, Session: g.own.ownerID(), Status: verdict, Extra: extra})
+}
+
+// judge judges a held send (judge mode): it may go to a site the session
+// holds a grant for (NAVIGATE or INTERACT, or the trusted navigate list);
+// anywhere else it is refused, its own page's site included when the
 // session holds nothing there (a page reached by a cross-origin form post).
 // During a takeover the same holds, and a send from a document of a site
 // the user navigated to themselves during it, to that site, is the user's.
-func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
+func (g *sendGuard) judge(r cdpguard.Request) cdpguard.Verdict {
+	t := g.takeover.active(g.own.current())
 	if policy.IsFileURL(r.URL) {
-		return m.decideFileLoad(r)
+		return g.files.decideLoad(r, t != nil)
 	}
 	dest := policy.ScopeOf(r.URL)
-	owner := m.ownerID()
+	owner := g.own.ownerID()
 	fields := map[string]any{"kind": "send", "destination": destination(r.URL)}
 	if r.Sender != "" {
 		fields["sender"] = r.Sender
@@ -63,29 +121,28 @@ func (m *Manager) decideSend(r cdpguard.Request) cdpguard.Verdict {
 		fields["reason"] = reason
 		return cdpguard.Verdict{Allow: true, Reason: reason, Fields: fields}
 	}
-	t := m.takeover.active(m.current())
 	if t != nil {
 		fields["during_takeover"] = true
 	}
 	if _, ok := dest.Origin(); ok {
-		if m.grants.Has(owner, dest, policy.Interact, time.Now()) {
+		if g.grants.Has(owner, dest, policy.Interact, time.Now()) {
 			return allow(policy.ReasonGranted)
 		}
-		if entry, ok := m.cfg.Trust.Answers(policy.Interact, dest, m.cfg.ConsentChannel == ConsentOff); ok {
+		if entry, ok := g.cfg.Trust.Answers(policy.Interact, dest, g.cfg.ConsentChannel == ConsentOff); ok {
 			fields["trusted_entry"] = entry
 			return allow(policy.ReasonTrusted)
 		}
 		// The user holds the browser: a send from a site they went to
 		// themselves, to that site (their login posting by fetch), is
 		// theirs. Anything else is judged as when the agent drives.
-		if t != nil && m.takeover.userSiteSend(t, r.Sender, dest) {
+		if t != nil && g.takeover.userSiteSend(t, r.Sender, dest) {
 			delete(fields, "during_takeover")
 			fields["user_driven"] = true
 			return allow(policy.ReasonUserDriven)
 		}
 	}
 	fields["reason"] = policy.ReasonNotGranted
-	if m.cfg.Enforcement == policy.Observe {
+	if g.cfg.Enforcement == policy.Observe {
 		fields["would_deny"] = true
 		return cdpguard.Verdict{Allow: true, Reason: policy.ReasonNotGranted, Fields: fields}
 	}
@@ -102,12 +159,6 @@ func destination(raw string) string {
 		return u.Scheme + "://" + u.Host
 	}
 	return policy.LoggableURL(raw)
-}
-
-func (m *Manager) ownerID() string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.owner
 }
 
 // calls remembers the acting tool call under way or just ended, so that a
@@ -280,11 +331,11 @@ func (c *sendChecks) take(ctx context.Context) bool {
 	}
 }
 
-// checkedSend is the guard's judgement of a document send with a body
-// from a tab a send check holds (sendChecks): nothing when the check
-// passed it, else its refusal (send_unchecked).
-func (m *Manager) checkedSend(ctx context.Context, r cdpguard.Request) (cdpguard.Verdict, bool) {
-	if m.checks.take(ctx) {
+// checked is the guard's judgement of a document send with a body from a
+// tab a send check holds (sendChecks): nothing when the check passed it,
+// else its refusal (send_unchecked).
+func (g *sendGuard) checked(ctx context.Context, r cdpguard.Request) (cdpguard.Verdict, bool) {
+	if g.checks.take(ctx) {
 		return cdpguard.Verdict{}, false
 	}
 	fields := map[string]any{"kind": string(policy.Submission), "reason": policy.ReasonSendUnchecked,
@@ -292,16 +343,16 @@ func (m *Manager) checkedSend(ctx context.Context, r cdpguard.Request) (cdpguard
 	if r.Sender != "" {
 		fields["sender"] = r.Sender
 	}
-	if m.cfg.Enforcement == policy.Observe {
+	if g.cfg.Enforcement == policy.Observe {
 		fields["would_deny"] = true
 		return cdpguard.Verdict{Allow: true, Reason: policy.ReasonSendUnchecked, Fields: fields}, true
 	}
 	return cdpguard.Verdict{Allow: false, Reason: policy.ReasonSendUnchecked, Fields: fields}, true
 }
 
-// slowSend: a document send the guard judges only once the page's send
-// check was heard from (sendChecks); a redirect hop carries the body that
-// was checked.
-func (m *Manager) slowSend(r cdpguard.Request) bool {
-	return !r.Subresource && r.HasBody && r.RedirectFrom == "" && m.checks.armedFor(r.SenderTab)
+// slow: a document send the guard judges only once the page's send check
+// was heard from (sendChecks); a redirect hop carries the body that was
+// checked.
+func (g *sendGuard) slow(r cdpguard.Request) bool {
+	return !r.Subresource && r.HasBody && r.RedirectFrom == "" && g.checks.armedFor(r.SenderTab)
 }

@@ -49,18 +49,7 @@ type TakeoverStatus struct {
 // Status answers the operator's status. It asks the browser only for its
 // tabs' titles, within a second.
 func (m *Manager) Status(ctx context.Context) Status {
-	m.mu.Lock()
-	b := m.browser
-	st := Status{GuardLost: m.guardLost}
-	if m.owner != "" {
-		c := m.ownerCaller
-		st.Driver = &DriverStatus{Session: m.owner, Client: c.Client, Door: c.Door, IdleFor: time.Since(m.lastUse).Round(time.Second)}
-	}
-	if h := m.hold; h != nil {
-		st.Held = &HeldStatus{Session: h.from, Client: h.client, Door: h.door, Since: h.since, Until: h.since.Add(m.cfg.ReconnectGrace)}
-	}
-	owner := m.owner
-	m.mu.Unlock()
+	st, b, owner := m.own.status()
 	if owner != "" {
 		st.Grants = m.grants.Live(owner, time.Now())
 	}

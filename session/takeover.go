@@ -315,7 +315,7 @@ const operator = "operator"
 // the command line: they are the user, so no session need drive, and the
 // driver's calls answer takeover_active from now on.
 func (m *Manager) OperatorTakeover(ctx context.Context, reason string) (*TakeoverInfo, error) {
-	b := m.current()
+	b := m.own.current()
 	if b == nil {
 		return nil, notOpen()
 	}
@@ -332,7 +332,7 @@ func (m *Manager) OperatorTakeover(ctx context.Context, reason string) (*Takeove
 // OperatorResume ends a takeover from the command line: the person who
 // holds the browser says they are done, so nothing is asked.
 func (m *Manager) OperatorResume(ctx context.Context) (*TakeoverInfo, error) {
-	b := m.current()
+	b := m.own.current()
 	t := m.takeover.active(b)
 	if t == nil {
 		return &TakeoverInfo{}, nil

@@ -444,7 +444,7 @@ func (m *Manager) checkHints(b *Browser, path, stamp string) {
 	tick := time.NewTicker(hintsCheckQuiet / 8)
 	defer tick.Stop()
 	opened := time.Now()
-	for !(time.Since(opened) >= hintsCheckQuiet && m.quietFor(hintsCheckQuiet)) {
+	for !(time.Since(opened) >= hintsCheckQuiet && m.own.quietFor(hintsCheckQuiet)) {
 		select {
 		case <-tick.C:
 		case <-b.conn.Done():

@@ -33,9 +33,7 @@ func testBrowser(t *testing.T) (*Manager, *Browser, Caller) {
 	if _, err := m.Open(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	m.mu.Lock()
-	b := m.browser
-	m.mu.Unlock()
+	b := m.own.current()
 	return m, b, c
 }
 
