@@ -143,3 +143,9 @@ func ToTabCoords(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, fr
 	}
 	return x + scroll.X, y + scroll.Y, nil
 }
+
+// Find is the first element a CSS selector names in frame f, open shadow
+// roots included; 0 when none does.
+func Find(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, selector string) (cdp.BackendNodeID, error) {
+	return FindNode(ctx, conn, w, f.Session, f.Frame, snapshot.JSFind, selector)
+}

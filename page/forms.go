@@ -104,7 +104,7 @@ type PublishControl struct {
 	Frame    string `json:"frame,omitempty"`
 }
 
-// FormDoc is what JSReadForm answers for one document.
+// FormDoc is what jsReadForm answers for one document.
 type FormDoc struct {
 	Found       bool             `json:"found"`
 	Scope       string           `json:"scope"`
@@ -122,7 +122,7 @@ type FormDoc struct {
 // browser cannot parse is a ScriptError holding "lyrad:badselector".
 func ReadFormDoc(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, root string, whole bool, maxFields int) (*FormDoc, error) {
 	var d FormDoc
-	if err := w.CallFunction(ctx, s, frame, JSReadForm, &d, root, whole, maxFields, FormValueChars); err != nil {
+	if err := w.CallFunction(ctx, s, frame, jsReadForm, &d, root, whole, maxFields, FormValueChars); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -166,7 +166,7 @@ type SubmitButton struct {
 	Usable   bool   `json:"usable"`
 }
 
-// DraftDoc is what JSReadDraft answers for one document.
+// DraftDoc is what jsReadDraft answers for one document.
 type DraftDoc struct {
 	Scope       string         `json:"scope"`
 	Fields      []DraftField   `json:"fields"`
@@ -182,7 +182,7 @@ type DraftDoc struct {
 // to maxChars.
 func ReadDraftDoc(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, maxChars int) (*DraftDoc, error) {
 	var d DraftDoc
-	if err := w.CallFunction(ctx, s, frame, JSReadDraft, &d, maxChars); err != nil {
+	if err := w.CallFunction(ctx, s, frame, jsReadDraft, &d, maxChars); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -200,7 +200,7 @@ type FrameScope struct {
 // (owner, in parentFrame, reached through s).
 func FrameInScope(ctx context.Context, w *Worlds, s *cdpconn.Session, parentFrame cdp.FrameID, owner cdp.BackendNodeID, root string, whole bool) (*FrameScope, error) {
 	var fs FrameScope
-	if err := w.CallOnNode(ctx, s, parentFrame, owner, JSFrameScope, &fs, root, whole); err != nil {
+	if err := w.CallOnNode(ctx, s, parentFrame, owner, jsFrameScope, &fs, root, whole); err != nil {
 		return nil, err
 	}
 	return &fs, nil
@@ -213,7 +213,7 @@ func FrameInScope(ctx context.Context, w *Worlds, s *cdpconn.Session, parentFram
 // answers the element's backendNodeId, 0 when the page has no editor; pass
 // it to WriteEditor through NewNode.
 func FindEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef) (cdp.BackendNodeID, error) {
-	return FindNode(ctx, conn, w, f.Session, f.Frame, JSFindEditor)
+	return FindNode(ctx, conn, w, f.Session, f.Frame, jsFindEditor)
 }
 
 // EditorWrite is what WriteEditor did, with set_editor's wire names: the
@@ -242,7 +242,7 @@ type EditorWrite struct {
 // world's reach), firing input and change there too.
 func WriteEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, content string, html bool) (*EditorWrite, error) {
 	var r EditorWrite
-	if err := Call(ctx, conn, w, n, JSWriteEditor, &r, content, html); err != nil {
+	if err := Call(ctx, conn, w, n, jsWriteEditor, &r, content, html); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -253,7 +253,7 @@ func WriteEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, co
 // StateIsPrivate holds for it.
 func ReadPublishState(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID) ([]PublishState, error) {
 	var st []PublishState
-	if err := w.CallFunction(ctx, s, frame, JSPublishState, &st); err != nil {
+	if err := w.CallFunction(ctx, s, frame, jsPublishState, &st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -357,13 +357,13 @@ type AfterSend struct {
 // raised is the caller's to add: it is a refusal too.
 func ReadAfterSend(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID) (*AfterSend, error) {
 	var a AfterSend
-	if err := w.CallFunction(ctx, s, frame, JSAfterSend, &a); err != nil {
+	if err := w.CallFunction(ctx, s, frame, jsAfterSend, &a); err != nil {
 		return nil, err
 	}
 	return &a, nil
 }
 
-// FormSends is what the form a control sends would send (JSFormSendsOf):
+// FormSends is what the form a control sends would send (jsFormSendsOf):
 // where it goes, how, what it sends under each of its publish controls'
 // names, and its checked publish controls.
 type FormSends struct {
@@ -377,18 +377,18 @@ type FormSends struct {
 // synchronous read of the page.
 func FormSendsOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*FormSends, error) {
 	var fs FormSends
-	if err := Call(ctx, conn, w, n, JSFormSendsOf, &fs); err != nil {
+	if err := Call(ctx, conn, w, n, jsFormSendsOf, &fs); err != nil {
 		return nil, err
 	}
 	return &fs, nil
 }
 
 // ArmSendCheck arms the check of what the forms of n's frame send against
-// fields, the publish state approved (JSArmSendCheck).
+// fields, the publish state approved (jsArmSendCheck).
 // token names this arming for DisarmSendCheck.
 func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fields map[string][]string, token string) error {
 	var ok bool
-	return Call(ctx, conn, w, n, JSArmSendCheck, &ok, fields, token)
+	return Call(ctx, conn, w, n, jsArmSendCheck, &ok, fields, token)
 }
 
 // SendCheckBinding is the binding through which the armed check tells
@@ -407,14 +407,14 @@ func AddSendCheckBinding(ctx context.Context, s *cdpconn.Session) error {
 // armed again since.
 func DisarmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, token string) error {
 	var ok bool
-	return Call(ctx, conn, w, n, JSDisarmSendCheck, &ok, token)
+	return Call(ctx, conn, w, n, jsDisarmSendCheck, &ok, token)
 }
 
 // SendStopped says what the armed check stopped in n's frame ("" for
 // nothing): the publish field that did not hold what was approved.
 func SendStopped(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (string, error) {
 	var s string
-	err := Call(ctx, conn, w, n, JSSendStopped, &s)
+	err := Call(ctx, conn, w, n, jsSendStopped, &s)
 	return s, err
 }
 
@@ -482,7 +482,7 @@ func LocateSubmit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, t
 	return nil, all, nil
 }
 
-// locateSubmitIn runs JSLocateSubmit in one frame. On a match that is
+// locateSubmitIn runs jsLocateSubmit in one frame. On a match that is
 // not ambiguous, the candidates are the matching control alone.
 func locateSubmitIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, text, group string) (*Node, *SubmitMatch, error) {
 	s := conn.Session(f.Session)
@@ -494,7 +494,7 @@ func locateSubmitIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameR
 		args, _ := JSArgs([]any{text})
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: JSLocateSubmit, ExecutionContextID: id, Arguments: args, ObjectGroup: group, Silent: &t,
+			FunctionDeclaration: jsLocateSubmit, ExecutionContextID: id, Arguments: args, ObjectGroup: group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
 			w.Forget(f.Frame)
@@ -553,10 +553,10 @@ type Submitter struct {
 	Value string `json:"value"`
 }
 
-// SubmitterOf reads what the control n says (JSSubmitterOf).
+// SubmitterOf reads what the control n says (jsSubmitterOf).
 func SubmitterOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*Submitter, error) {
 	var s Submitter
-	if err := Call(ctx, conn, w, n, JSSubmitterOf, &s); err != nil {
+	if err := Call(ctx, conn, w, n, jsSubmitterOf, &s); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -572,7 +572,7 @@ func (s Submitter) Publishes() bool {
 }
 
 // Validity is whether the browser's own validation stops a form's send
-// (JSValidityOf): Blocked, and the invalid fields with their messages.
+// (jsValidityOf): Blocked, and the invalid fields with their messages.
 type Validity struct {
 	Blocked bool     `json:"blocked"`
 	Fields  []string `json:"fields"`
@@ -581,7 +581,7 @@ type Validity struct {
 // FormValidity reads Validity for the form the control n sends.
 func FormValidity(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*Validity, error) {
 	var v Validity
-	if err := Call(ctx, conn, w, n, JSValidityOf, &v); err != nil {
+	if err := Call(ctx, conn, w, n, jsValidityOf, &v); err != nil {
 		return nil, err
 	}
 	return &v, nil

@@ -47,6 +47,8 @@ const (
 // pointer through). Outer: what covers it lies in a document above the
 // element's frame, over the frame, at (X, Y) of that document, whose
 // origin is Origin; Frame, the origin a frame that covers it shows.
+// Arrival: it came over the element as the pointer arrived (Click's check
+// before the press), a hover effect.
 type PointError struct {
 	Why     PointWhy
 	Covered string
@@ -55,6 +57,7 @@ type PointError struct {
 	Outer   bool
 	Origin  string
 	Frame   string
+	Arrival bool
 }
 
 func (e *PointError) Error() string {
@@ -108,7 +111,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			List     bool    `json:"inList"`
 			FrameEl  string  `json:"frameElement"`
 		}
-		if err := Call(ctx, conn, w, n, JSPrepare, &p); err != nil {
+		if err := Call(ctx, conn, w, n, jsPrepare, &p); err != nil {
 			return 0, 0, 0, 0, false, err
 		}
 		switch {
@@ -144,7 +147,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 		vw, vh := float64(lm.CSSLayoutViewport.ClientWidth), float64(lm.CSSLayoutViewport.ClientHeight)
 		if x >= 0 && y >= 0 && x < vw && y < vh {
 			if (p.Scrolled || attempt > 0) && n.Session != tab.Session {
-				if err := w.CallFunction(ctx, ms, tab.Main(), JSFrames, nil); err != nil {
+				if err := w.CallFunction(ctx, ms, tab.Main(), jsFrames, nil); err != nil {
 					return 0, 0, 0, 0, false, err
 				}
 			}
@@ -163,7 +166,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 				return 0, 0, 0, 0, false, err
 			}
 			if owner != nil {
-				if err := Call(ctx, conn, w, owner, JSScrollIntoView, nil); err != nil {
+				if err := Call(ctx, conn, w, owner, jsScrollIntoView, nil); err != nil {
 					return 0, 0, 0, 0, false, err
 				}
 			}
@@ -211,7 +214,7 @@ func FrameHit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *No
 			Page    bool    `json:"coverPage"`
 			Frame   string  `json:"frame"`
 		}
-		if err := Call(ctx, conn, w, owner, JSFrameHit, &r, px, py, top, x, y); err != nil {
+		if err := Call(ctx, conn, w, owner, jsFrameHit, &r, px, py, top, x, y); err != nil {
 			return err
 		}
 		if r.Gone {
@@ -289,7 +292,7 @@ func HitFrameOrigin(ctx context.Context, conn *cdpconn.Conn, owner *Node, hx, hy
 	}
 	t := true
 	res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: JSFrameHitAt, ObjectID: owner.object, Arguments: args, ObjectGroup: owner.group, Silent: &t,
+		FunctionDeclaration: jsFrameHitAt, ObjectID: owner.object, Arguments: args, ObjectGroup: owner.group, Silent: &t,
 	})
 	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return unknown

@@ -1,8 +1,17 @@
 package page
 
 import (
+	"bytes"
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp/jsonv2"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/cdpconn"
 )
 
 // Real input at the window: a listener in lyrad's isolated world of every
@@ -56,4 +65,78 @@ func WatchInput(q Sender) {
 // BindInput adds the binding to the target's lyrad worlds that exist now.
 func BindInput(q Sender) {
 	q.Send(runtime.AddBinding.Method, runtime.AddBindingParams{Name: InputBinding, ExecutionContextName: WorldName})
+}
+
+var inputBinding = []byte(`"` + InputBinding + `"`)
+
+// ObserveInput tells pressed of each real press the listener reports, on
+// the connection's reader (so a press is known before any request the
+// browser tells of after it), and binds the listener again in each
+// document a frame commits, until ctx ends or the connection does. failed
+// hears of a bind the browser refused for another reason than its target
+// going away. stop stops hearing.
+func ObserveInput(ctx context.Context, conn *cdpconn.Conn, pressed func(time.Time), failed func(error)) (stop func()) {
+	var mu sync.Mutex
+	rebind := map[target.SessionID]bool{}
+	kick := make(chan struct{}, 1)
+	stop = conn.Observe(func(ev cdpconn.Event) {
+		switch ev.Method {
+		case runtime.BindingCalled.Method:
+			if !bytes.Contains(ev.Params, inputBinding) {
+				return
+			}
+			var w struct {
+				Name string `json:"name"`
+			}
+			if jsonv2.Unmarshal(ev.Params, &w) != nil || w.Name != InputBinding {
+				return
+			}
+			pressed(time.Now())
+		case cdppage.FrameNavigated.Method:
+			mu.Lock()
+			rebind[ev.SessionID] = true
+			mu.Unlock()
+			select {
+			case kick <- struct{}{}:
+			default:
+			}
+		}
+	}, runtime.BindingCalled.Method, cdppage.FrameNavigated.Method)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-conn.Done():
+				return
+			case <-kick:
+			}
+			mu.Lock()
+			todo := rebind
+			rebind = map[target.SessionID]bool{}
+			mu.Unlock()
+			for sid := range todo {
+				BindInput(asyncSender{conn.Session(sid), failed})
+			}
+		}
+	}()
+	return stop
+}
+
+// asyncSender sends without waiting; an error other than the target going
+// away goes to failed.
+type asyncSender struct {
+	s      *cdpconn.Session
+	failed func(error)
+}
+
+func (a asyncSender) Send(method string, params any) {
+	done := func(err error) {
+		if err != nil && !cdpconn.IsTargetGone(err) && a.failed != nil {
+			a.failed(err)
+		}
+	}
+	if err := a.s.SendAsync(method, params, done); err != nil {
+		done(err)
+	}
 }

@@ -49,14 +49,14 @@ type FrameRef struct {
 
 // Found is what a selector names: how many elements matched, the one to
 // act on (nil when none did), and, when several matched and one was
-// preferred over the first visible for a reason, that reason (JSLocate).
+// preferred over the first visible for a reason, that reason (jsLocate).
 type Found struct {
 	Count int
 	Node  *Node
 	Why   string
 }
 
-// LocateIn runs JSLocate in one frame for a selector of kind (css, text,
+// LocateIn runs jsLocate in one frame for a selector of kind (css, text,
 // xpath) and body: the match count, and the match to act on as a Node held
 // in group. A selector the page's engine rejects is an
 // *InvalidSelectorError.
@@ -75,7 +75,7 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		args, _ := JSArgs([]any{kind, body})
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: JSLocate, ExecutionContextID: id, Arguments: args,
+			FunctionDeclaration: jsLocate, ExecutionContextID: id, Arguments: args,
 			ObjectGroup: group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
-	"github.com/lyrad/lyrad/snapshot"
 )
 
 // Capture is a PNG that screenshot or read_image wrote.
@@ -58,7 +57,7 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 			return nil, err
 		}
 	} else {
-		n, err := page.FindNode(ctx, b.conn, &b.worlds, tab.SessionID, cdp.FrameID(tab.ID), snapshot.JSFind, selector)
+		n, err := page.Find(ctx, b.conn, &b.worlds, page.FrameRef{Session: tab.SessionID, Frame: cdp.FrameID(tab.ID)}, selector)
 		if err != nil {
 			return nil, readErr(ctx, err, selector)
 		}

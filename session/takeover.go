@@ -5,12 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/overlay"
-
 	"github.com/lyrad/lyrad/audit"
-	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
@@ -184,16 +179,7 @@ func (b *Browser) showBanner(ctx context.Context, on bool) {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	for _, p := range b.pages() {
-		drawBanner(bctx, b.conn.Session(p.SessionID), msg)
-	}
-}
-
-// drawBanner draws msg over one tab, or removes the banner for "".
-func drawBanner(ctx context.Context, s *cdpconn.Session, msg string) {
-	_ = overlayOn(ctx, s)
-	_, _ = cdp.Call(ctx, s, overlay.SetPausedInDebuggerMessage, overlay.SetPausedInDebuggerMessageParams{Message: msg})
-	if msg == "" {
-		overlayOff(ctx, s)
+		page.Banner(bctx, b.conn, p.SessionID, msg)
 	}
 }
 
@@ -203,10 +189,9 @@ func drawBanner(ctx context.Context, s *cdpconn.Session, msg string) {
 func (m *Manager) bannerOnNewTab(b *Browser, t cdpguard.Target) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	s := b.conn.Session(t.SessionID)
-	drawBanner(ctx, s, takeoverBanner)
+	page.Banner(ctx, b.conn, t.SessionID, takeoverBanner)
 	if m.takeover.active(b) == nil {
-		drawBanner(ctx, s, "")
+		page.Banner(ctx, b.conn, t.SessionID, "")
 	}
 }
 
@@ -266,45 +251,17 @@ func (m *Manager) Highlight(ctx context.Context, c Caller, selector string) (*Ta
 		return nil, err
 	}
 	n := a.loc.Node
-	if err := b.call(ctx, n, `function() { this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); }`, nil); err != nil {
-		return nil, a.annotate(ctx, err)
-	}
-	s := b.conn.Session(n.Session)
-	cfg := &overlay.HighlightConfig{
-		BorderColor:  &cdp.RGBA{R: 232, G: 113, B: 10, A: 1},
-		ContentColor: &cdp.RGBA{R: 232, G: 113, B: 10, A: 0.12},
-	}
-	if err := overlayOn(ctx, s); err != nil {
-		return nil, a.annotate(ctx, err)
-	}
-	if _, err := cdp.Call(ctx, s, overlay.HighlightNode, overlay.HighlightNodeParams{HighlightConfig: cfg, BackendNodeID: n.Backend}); err != nil {
+	if err := page.Highlight(ctx, b.conn, &b.worlds, n); err != nil {
 		return nil, a.annotate(ctx, err)
 	}
 	time.AfterFunc(highlightFor, func() {
 		hctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_, _ = cdp.Call(hctx, s, overlay.HideHighlight, cdp.Empty{})
-		if m.takeover.active(b) == nil {
-			overlayOff(hctx, s)
-		}
+		// The overlay stays while the takeover's banner is drawn.
+		page.Unhighlight(hctx, b.conn, n.Session, m.takeover.active(b) == nil)
 	})
 	url, title := b.fresh(ctx, tab)
 	return &TakeoverInfo{URL: url, Title: title, Selector: sel.raw, Matches: a.loc.Matches}, nil
-}
-
-// overlayOn enables the browser's overlay on a page session (it needs the
-// DOM domain, which the page cannot see).
-func overlayOn(ctx context.Context, s *cdpconn.Session) error {
-	if _, err := cdp.Call(ctx, s, dom.Enable, dom.EnableParams{}); err != nil {
-		return err
-	}
-	_, err := cdp.Call(ctx, s, overlay.Enable, cdp.Empty{})
-	return err
-}
-
-func overlayOff(ctx context.Context, s *cdpconn.Session) {
-	_, _ = cdp.Call(ctx, s, overlay.Disable, cdp.Empty{})
-	_, _ = cdp.Call(ctx, s, dom.Disable, cdp.Empty{})
 }
 
 // operator is the audit's name for the person at the terminal (lyrad
