@@ -17,15 +17,16 @@ import (
 
 // Click clicks the element a selector names.
 func (m *Manager) Click(ctx context.Context, c Caller, opts ActOptions) (*ActResult, error) {
-	return m.pointer(ctx, c, opts, actClick)
+	return m.act(ctx, c, pointerSpec(opts, actClick))
 }
 
 // Hover moves the pointer over the element a selector names.
 func (m *Manager) Hover(ctx context.Context, c Caller, opts ActOptions) (*ActResult, error) {
-	return m.pointer(ctx, c, opts, actHover)
+	return m.act(ctx, c, pointerSpec(opts, actHover))
 }
 
-func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind actKind) (*ActResult, error) {
+// pointerSpec is click's and hover's step.
+func pointerSpec(opts ActOptions, kind actKind) actSpec {
 	spec := actSpec{verb: kind.verb(), opts: opts, usable: kind, on: onElement, watch: settleInput}
 	if kind == actClick {
 		spec.downloadWait, spec.downloadGrace = opts.Timeout, BlockedGrace
@@ -48,7 +49,7 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 		}
 		return nil
 	}
-	return m.act(ctx, c, spec)
+	return spec
 }
 
 // TypeText replaces what a text field holds with text, as typed text

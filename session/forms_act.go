@@ -102,7 +102,7 @@ func (a *act) firstEditor(ctx context.Context) (*page.Node, error) {
 // paths are checked before anything else (uploads.go); UPLOAD is asked for
 // on every call.
 func (m *Manager) UploadFile(ctx context.Context, c Caller, opts ActOptions, paths []string) (*ActResult, error) {
-	files, err := m.checkUploads(paths)
+	files, err := uploadsOf(m.cfg).checkUploads(paths)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func (m *Manager) UploadFile(ctx context.Context, c Caller, opts ActOptions, pat
 		do: func(ctx context.Context, a *act) error {
 			// The browser gets copies of the files checked, made from
 			// their open descriptors (uploads.go).
-			list, err := m.stageUploads(files)
+			list, err := uploadsOf(m.cfg).stageUploads(files)
 			if err != nil {
 				return err
 			}

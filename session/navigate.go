@@ -216,23 +216,24 @@ func (a *act) load(ctx context.Context, spec page.LoadSpec) error {
 
 // GoBack goes one entry back in the active tab's history.
 func (m *Manager) GoBack(ctx context.Context, c Caller, waitUntil string, in Intent) (*ActResult, error) {
-	return m.historyStep(ctx, c, waitUntil, in, true)
+	return m.act(ctx, c, historySpec(m.cfg.NavigationTimeout, waitUntil, in, true))
 }
 
 // Reload reloads the active tab.
 func (m *Manager) Reload(ctx context.Context, c Caller, waitUntil string, in Intent) (*ActResult, error) {
-	return m.historyStep(ctx, c, waitUntil, in, false)
+	return m.act(ctx, c, historySpec(m.cfg.NavigationTimeout, waitUntil, in, false))
 }
 
-// historyStep acts on the tab's page (INTERACT there); where it leads is
-// judged by the guard as a navigation.
-func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, in Intent, back bool) (*ActResult, error) {
+// historySpec is go_back's and reload_page's step, bounded by timeout. It
+// acts on the tab's page (INTERACT there); where it leads is judged by the
+// guard as a navigation.
+func historySpec(timeout time.Duration, waitUntil string, in Intent, back bool) actSpec {
 	what := "reload"
 	if back {
 		what = "go_back"
 	}
 	var entry int64
-	opts := ActOptions{Timeout: m.cfg.NavigationTimeout, Intent: in}
+	opts := ActOptions{Timeout: timeout, Intent: in}
 	spec := actSpec{verb: what, opts: opts, on: onPage, watch: settleLoaded,
 		do: func(ctx context.Context, a *act) error {
 			tab := a.b.pageTab(a.tab)
@@ -285,7 +286,7 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 			return nil
 		}
 	}
-	return m.act(ctx, c, spec)
+	return spec
 }
 
 func isHTTP(raw string) bool {

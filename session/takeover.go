@@ -136,7 +136,7 @@ func (m *Manager) RequestTakeover(ctx context.Context, c Caller, reason string) 
 	if !b.headful {
 		return nil, unattended("take over").with("hint", "No lock was taken and nothing is blocked: do not wait for a human.")
 	}
-	t := m.startTakeover(ctx, b, reason, c.ID)
+	t := m.takeover.start(ctx, b, reason, c.ID, m.audit)
 	url, title := b.fresh(ctx, tab)
 	return &TakeoverInfo{Reason: t.reason, URL: url, Title: title}, nil
 }
@@ -164,7 +164,7 @@ func (m *Manager) ResumeAfterTakeover(ctx context.Context, c Caller, reason stri
 			return nil, newError(StatusError, err.Error(), "")
 		}
 	}
-	m.endTakeover(ctx, b, t, c.ID)
+	m.takeover.end(ctx, b, t, c.ID, m.audit)
 	url, title = b.fresh(ctx, tab)
 	return &TakeoverInfo{Reason: t.reason, URL: url, Title: title, Resumed: true}, nil
 }
@@ -282,7 +282,7 @@ func (m *Manager) OperatorTakeover(ctx context.Context, reason string) (*Takeove
 	if reason == "" {
 		reason = "the user took over from the command line"
 	}
-	t := m.startTakeover(ctx, b, reason, operator)
+	t := m.takeover.start(ctx, b, reason, operator, m.audit)
 	return &TakeoverInfo{Reason: t.reason}, nil
 }
 
@@ -294,20 +294,20 @@ func (m *Manager) OperatorResume(ctx context.Context) (*TakeoverInfo, error) {
 	if t == nil {
 		return &TakeoverInfo{}, nil
 	}
-	m.endTakeover(ctx, b, t, operator)
+	m.takeover.end(ctx, b, t, operator, m.audit)
 	return &TakeoverInfo{Reason: t.reason, Resumed: true}, nil
 }
 
-// startTakeover hands b to the user (a takeover already in force stays as
-// it is), records it, draws the banner and opens b to their downloads.
-func (m *Manager) startTakeover(ctx context.Context, b *Browser, reason, by string) *takeoverState {
-	m.takeover.mu.Lock()
-	if m.takeover.cur == nil || m.takeover.cur.b != b {
-		m.takeover.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: by}
+// start hands b to the user (a takeover already in force stays as it
+// is), records it, draws the banner and opens b to their downloads.
+func (tk *takeovers) start(ctx context.Context, b *Browser, reason, by string, record func(audit.Row)) *takeoverState {
+	tk.mu.Lock()
+	if tk.cur == nil || tk.cur.b != b {
+		tk.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: by}
 	}
-	t := m.takeover.cur
-	m.takeover.mu.Unlock()
-	m.audit(audit.Row{Kind: "takeover", Session: by, Status: "active", Extra: map[string]any{"reason": reason}})
+	t := tk.cur
+	tk.mu.Unlock()
+	record(audit.Row{Kind: "takeover", Session: by, Status: "active", Extra: map[string]any{"reason": reason}})
 	b.showBanner(ctx, true)
 	if d := b.downloads; d != nil {
 		d.userHolds(ctx, true)
@@ -315,14 +315,14 @@ func (m *Manager) startTakeover(ctx context.Context, b *Browser, reason, by stri
 	return t
 }
 
-// endTakeover ends takeover t on b: the agent may act again.
-func (m *Manager) endTakeover(ctx context.Context, b *Browser, t *takeoverState, by string) {
-	m.takeover.mu.Lock()
-	if m.takeover.cur == t {
-		m.takeover.cur = nil
+// end ends takeover t on b: the agent may act again.
+func (tk *takeovers) end(ctx context.Context, b *Browser, t *takeoverState, by string, record func(audit.Row)) {
+	tk.mu.Lock()
+	if tk.cur == t {
+		tk.cur = nil
 	}
-	m.takeover.mu.Unlock()
-	m.audit(audit.Row{Kind: "takeover", Session: by, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
+	tk.mu.Unlock()
+	record(audit.Row{Kind: "takeover", Session: by, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
 	b.showBanner(ctx, false)
 	if d := b.downloads; d != nil {
 		d.userHolds(ctx, false)
