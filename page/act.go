@@ -152,7 +152,7 @@ func waitChange(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *
 // enters a list's item.
 const approach = 2
 
-// Hover brings the pointer over n, into view first (Point), and answers
+// Hover brings the pointer over n, into view first (aimAt), and answers
 // where it aimed. Over an item of a list, a menu, a tree or a grid the
 // pointer arrives as a person's passes over: it enters a little short of
 // the point, then moves on to it, a frame later, so the page sees it
@@ -160,18 +160,18 @@ const approach = 2
 // arrival, which may be the list opening under a resting pointer, and
 // picks the item it then moves over, has picked it). Elsewhere it moves
 // once, a frame sooner.
-func Hover(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, group string) (Aim, error) {
-	aim, err := Point(ctx, conn, w, tab, n, group)
+func Hover(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, group string) (aimed, error) {
+	aim, err := aimAt(ctx, conn, w, tab, n, group)
 	if err != nil {
 		return aim, err
 	}
 	s := conn.Session(tab.Session)
 	if aim.InList {
-		if err := MouseMove(ctx, s, math.Max(aim.X-approach, 0), aim.Y); err != nil {
+		if err := mouseMove(ctx, s, math.Max(aim.X-approach, 0), aim.Y); err != nil {
 			return aim, err
 		}
 	}
-	return aim, MouseMove(ctx, s, aim.X, aim.Y)
+	return aim, mouseMove(ctx, s, aim.X, aim.Y)
 }
 
 // Click clicks n with the real mouse: the pointer arrives (Hover), and
@@ -202,20 +202,20 @@ func Click(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 	}
 	if hit.Covered != "" {
 		if hit.Frame == "?" {
-			hit.Frame = HitFrameOrigin(ctx, conn, n, fx, fy)
+			hit.Frame = hitFrameOrigin(ctx, conn, n, fx, fy)
 		}
 		return &PointError{Why: PointCovered, Covered: hit.Covered, Frame: hit.Frame, Page: hit.Page, X: fx, Y: fy, Arrival: true}
 	}
 	// And through the documents above its frame, which can lay something
 	// over the frame as the pointer arrives.
-	if err := FrameHit(ctx, conn, w, tab, n, fx, fy, x, y, group); err != nil {
+	if err := frameHitCheck(ctx, conn, w, tab, n, fx, fy, x, y, group); err != nil {
 		var pe *PointError
 		if errors.As(err, &pe) && pe.Why == PointCovered {
 			pe.Arrival = true
 		}
 		return err
 	}
-	return MouseClick(ctx, conn.Session(tab.Session), x, y)
+	return mouseClick(ctx, conn.Session(tab.Session), x, y)
 }
 
 // MatchesAt says whether what lies at (x, y) in frame f is, or lies
@@ -241,9 +241,9 @@ func FocusText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (boo
 func TypeInto(ctx context.Context, conn *cdpconn.Conn, tab Tab, text string) error {
 	s := conn.Session(tab.Session)
 	if text == "" {
-		return Press(ctx, s, DeleteKey)
+		return Press(ctx, s, deleteKey)
 	}
-	return InsertText(ctx, s, text)
+	return insertText(ctx, s, text)
 }
 
 // SetValue gives an input whose value is set whole (date, time, color,
@@ -367,7 +367,7 @@ func Scroll(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, sp Scro
 		if err := w.CallFunction(ctx, s, main, `function() { return {w: innerWidth, h: innerHeight}; }`, &vp); err != nil {
 			return r, err
 		}
-		if err := MouseWheel(ctx, s, math.Floor(vp.W/2), math.Floor(vp.H/2), sp.ByY); err != nil {
+		if err := mouseWheel(ctx, s, math.Floor(vp.W/2), math.Floor(vp.H/2), sp.ByY); err != nil {
 			return r, err
 		}
 		expectMove = (sp.ByY > 0 && !r.Before.AtBottom) || (sp.ByY < 0 && r.Before.Y > 0)

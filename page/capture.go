@@ -22,12 +22,12 @@ func PNGSize(b []byte) (int, int, bool) {
 	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24])), true
 }
 
-// MaxCaptureSide bounds a capture's height and width in CSS pixels: Chrome
+// maxCaptureSide bounds a capture's height and width in CSS pixels: Chrome
 // cannot paint a taller surface in one piece.
-const MaxCaptureSide = 16384
+const maxCaptureSide = 16384
 
 // Screenshot captures the tab's viewport as a PNG, or the whole page
-// (clipped reports it was cut to MaxCaptureSide).
+// (clipped reports it was cut to maxCaptureSide).
 func Screenshot(ctx context.Context, conn *cdpconn.Conn, tab Tab, fullPage bool) (png []byte, clipped bool, err error) {
 	s := conn.Session(tab.Session)
 	p := cdppage.CaptureScreenshotParams{Format: cdppage.CaptureScreenshotFormatPng}
@@ -37,9 +37,9 @@ func Screenshot(ctx context.Context, conn *cdpconn.Conn, tab Tab, fullPage bool)
 			return nil, false, err
 		}
 		w, h := lm.CSSContentSize.Width, lm.CSSContentSize.Height
-		if h > MaxCaptureSide || w > MaxCaptureSide {
+		if h > maxCaptureSide || w > maxCaptureSide {
 			clipped = true
-			w, h = min(w, MaxCaptureSide), min(h, MaxCaptureSide)
+			w, h = min(w, maxCaptureSide), min(h, maxCaptureSide)
 		}
 		t := true
 		p.Clip = &cdppage.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Ceil(h), Scale: 1}
@@ -71,9 +71,9 @@ func ElementInfo(ctx context.Context, conn *cdpconn.Conn, w *Worlds, e ElementRe
 }
 
 // CaptureElement captures the PNG of the w x h box at x, y of the tab's
-// document (ToTabCoords), each side cut to MaxCaptureSide.
+// document (ToTabCoords), each side cut to maxCaptureSide.
 func CaptureElement(ctx context.Context, conn *cdpconn.Conn, tab Tab, x, y, w, h float64) ([]byte, error) {
-	w, h = min(w, MaxCaptureSide), min(h, MaxCaptureSide)
+	w, h = min(w, maxCaptureSide), min(h, maxCaptureSide)
 	t := true
 	shot, err := cdp.Call(ctx, conn.Session(tab.Session), cdppage.CaptureScreenshot, cdppage.CaptureScreenshotParams{
 		Format: cdppage.CaptureScreenshotFormatPng, CaptureBeyondViewport: &t,

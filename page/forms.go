@@ -266,12 +266,12 @@ var (
 	privateValues = []string{"1", "true", "yes", "draft", "private", "hidden", "unpublish"}
 )
 
-// ReadsPrivate reports whether a checked publish control positively says
+// readsPrivate reports whether a checked publish control positively says
 // the item is not public, by the seed's rule. The label decides first,
 // because a radio group labels each option ("Draft" / "Publish") while its
 // name (is_draft) is on both members; the name and value decide for a
 // control with no label. A control nobody can classify is not private.
-func ReadsPrivate(p PublishState) bool {
+func readsPrivate(p PublishState) bool {
 	label := strings.ToLower(strings.TrimSpace(p.Label))
 	if label != "" {
 		// Whole words, or words that begin with one ("Unpublished"): "off"
@@ -304,7 +304,7 @@ func StateIsPrivate(state []PublishState) bool {
 		return false
 	}
 	for _, p := range state {
-		if !ReadsPrivate(p) {
+		if !readsPrivate(p) {
 			return false
 		}
 	}

@@ -16,7 +16,7 @@ import (
 
 // Real input at the window: a listener in lyrad's isolated world of every
 // document tells lyrad of each trusted pointer press and key press
-// (Runtime.bindingCalled of InputBinding). A page cannot make a trusted
+// (Runtime.bindingCalled of inputBindingName). A page cannot make a trusted
 // event, and cannot see or call the binding (it exists in lyrad's world
 // only); lyrad's own Input.* commands are trusted too, so whoever reads
 // these tells them apart by when lyrad last sent one
@@ -24,13 +24,13 @@ import (
 //
 // Chrome adds a binding named for a world only to the contexts of that
 // world that exist when Runtime.addBinding is called (with no
-// Runtime.enable, which lyrad never sends): BindInput is sent again each
+// Runtime.enable, which lyrad never sends): bindInput is sent again each
 // time a frame commits a document. The listener looks the binding up at
 // each event, so one a document had before it was bound is not reported
 // (a press in the moment between a document's commit and the bind).
 
-// InputBinding is the binding the listener reports through.
-const InputBinding = "__lyradInput"
+// inputBindingName is the binding the listener reports through.
+const inputBindingName = "__lyradInput"
 
 // inputWatch runs at the start of every document, before its own scripts,
 // in lyrad's world: capturing on the window, where an event's dispatch
@@ -39,7 +39,7 @@ const inputWatch = `(() => {
   if (globalThis.__lyradWatching) return;
   globalThis.__lyradWatching = true;
   const tell = e => {
-    const b = globalThis.` + InputBinding + `;
+    const b = globalThis.` + inputBindingName + `;
     if (e.isTrusted && typeof b === 'function') b(e.type);
   };
   for (const t of ['pointerdown', 'mousedown', 'keydown', 'touchstart']) {
@@ -59,15 +59,15 @@ func WatchInput(q Sender) {
 	q.Send(cdppage.AddScriptToEvaluateOnNewDocument.Method, cdppage.AddScriptToEvaluateOnNewDocumentParams{
 		Source: inputWatch, WorldName: WorldName, RunImmediately: &now,
 	})
-	BindInput(q)
+	bindInput(q)
 }
 
-// BindInput adds the binding to the target's lyrad worlds that exist now.
-func BindInput(q Sender) {
-	q.Send(runtime.AddBinding.Method, runtime.AddBindingParams{Name: InputBinding, ExecutionContextName: WorldName})
+// bindInput adds the binding to the target's lyrad worlds that exist now.
+func bindInput(q Sender) {
+	q.Send(runtime.AddBinding.Method, runtime.AddBindingParams{Name: inputBindingName, ExecutionContextName: WorldName})
 }
 
-var inputBinding = []byte(`"` + InputBinding + `"`)
+var inputBinding = []byte(`"` + inputBindingName + `"`)
 
 // ObserveInput tells pressed of each real press the listener reports, on
 // the connection's reader (so a press is known before any request the
@@ -88,7 +88,7 @@ func ObserveInput(ctx context.Context, conn *cdpconn.Conn, pressed func(time.Tim
 			var w struct {
 				Name string `json:"name"`
 			}
-			if jsonv2.Unmarshal(ev.Params, &w) != nil || w.Name != InputBinding {
+			if jsonv2.Unmarshal(ev.Params, &w) != nil || w.Name != inputBindingName {
 				return
 			}
 			pressed(time.Now())
@@ -116,7 +116,7 @@ func ObserveInput(ctx context.Context, conn *cdpconn.Conn, pressed func(time.Tim
 			rebind = map[target.SessionID]bool{}
 			mu.Unlock()
 			for sid := range todo {
-				BindInput(asyncSender{conn.Session(sid), failed})
+				bindInput(asyncSender{conn.Session(sid), failed})
 			}
 		}
 	}()
