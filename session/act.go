@@ -24,15 +24,17 @@ import (
 //  2. the tab acted on, and the answer handle_dialog armed put in force
 //     for that tab's dialogs;
 //  3. for a call with a selector, the wait, at most appearWindow, until
-//     its target is usable (act_usable.go). This only reads the page, so an
-//     unusable control neither prompts nor spends a grant;
+//     its target is usable (act_usable.go, page.WaitActionable). This only
+//     reads the page, so an unusable control neither prompts nor spends a
+//     grant;
 //  4. INTERACT on the document the input reaches (interact.go), then the
 //     credits for what the call declared (grants.go);
 //  5. the call's timeout, and a watch on what it sets off, opened before
 //     any input is sent (page.Watcher); for click, type_text, press_key and
 //     select_option, the action map as it stands (changes.go);
-//  6. the tool's own step (actSpec's do), which sends the input and
-//     settles or loads with the watcher;
+//  6. the tool's own step (actSpec's do), which has page do what is done
+//     to the page (page.Click, page.SelectOption, page.Scroll,
+//     page.Navigate, ...) and settles or loads with the watcher;
 //  7. the answer (finish): dialogs raised, tabs opened, a refusal by the
 //     guard, where the tab stands, what changed in the map (changes.go);
 //     and the end: unused credits handed back after the release grace,
