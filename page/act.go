@@ -46,6 +46,7 @@ const (
 	Hidden           // it is there but not visible
 	Disabled         // it is there and visible but disabled
 	NoAnswer         // the time ran out before the page answered once
+	Gone             // Once: it is not there, and will not come
 )
 
 // Actionable is what WaitActionable waits for.
@@ -58,7 +59,7 @@ type Actionable struct {
 	// styled picker hides).
 	HiddenOK bool
 	// Once: a target that is not there will not come (an aria-ref names
-	// one element): Missing is answered at the first look.
+	// one element): Gone is answered at the first look that misses it.
 	Once bool
 }
 
@@ -106,7 +107,7 @@ func WaitActionable(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab,
 			return found, st, last, nil
 		}
 		if a.Once && last == Missing {
-			return found, st, Missing, nil
+			return found, st, Gone, nil
 		}
 		waitChange(ctx, conn, w, tab, found.Node)
 	}

@@ -101,7 +101,7 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 		// The time ran out before the page answered once.
 		return nil, st, a.failure(StatusTimeout, fmt.Sprintf("the page did not answer within timeout_ms (%v)", a.spec.opts.Timeout),
 			"The page is busy or the limit is too small: retry with a larger timeout_ms (at most 30000).")
-	case sel.kind == selRef && why == page.Missing && wctx.Err() == nil:
+	case why == page.Gone:
 		return nil, st, a.failure(StatusNotFound, "the element of "+sel.raw+" is gone", RefHint)
 	}
 	return nil, st, a.notReady(why, loc, st, window)
