@@ -33,7 +33,7 @@ type ElementState struct {
 // State reads how n stands now.
 func State(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (ElementState, error) {
 	var st ElementState
-	err := Call(ctx, conn, w, n, jsState, &st)
+	err := callNode(ctx, conn, w, n, jsState, &st)
 	return st, err
 }
 
@@ -195,7 +195,7 @@ func Click(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 		Page    bool   `json:"coverPage"`
 		Frame   string `json:"coverFrame"`
 	}
-	if err := Call(ctx, conn, w, n, jsHit, &hit, fx, fy); err != nil {
+	if err := callNode(ctx, conn, w, n, jsHit, &hit, fx, fy); err != nil {
 		return err
 	}
 	if hit.Gone {
@@ -232,7 +232,7 @@ func MatchesAt(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, k
 // text typed next replaces it; it reports whether the focus arrived.
 func FocusText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (bool, error) {
 	var focused bool
-	err := Call(ctx, conn, w, n, jsFocusText, &focused)
+	err := callNode(ctx, conn, w, n, jsFocusText, &focused)
 	return focused, err
 }
 
@@ -255,7 +255,7 @@ func SetValue(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, v str
 		Value   string `json:"value"`
 		Refused bool   `json:"refused"`
 	}
-	err = Call(ctx, conn, w, n, jsSetValue, &res, v)
+	err = callNode(ctx, conn, w, n, jsSetValue, &res, v)
 	return res.Refused, err
 }
 
@@ -274,7 +274,7 @@ type Field struct {
 // control).
 func FieldValue(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (Field, error) {
 	var f Field
-	err := Call(ctx, conn, w, n, jsFieldValue, &f)
+	err := callNode(ctx, conn, w, n, jsFieldValue, &f)
 	return f, err
 }
 
@@ -294,7 +294,7 @@ type Selection struct {
 // choice does.
 func SelectOption(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, by, want string, index int64) (Selection, error) {
 	var res Selection
-	err := Call(ctx, conn, w, n, jsSelect, &res, by, want, index)
+	err := callNode(ctx, conn, w, n, jsSelect, &res, by, want, index)
 	return res, err
 }
 
@@ -353,7 +353,7 @@ func Scroll(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, sp Scro
 	expectMove := false
 	switch {
 	case sp.Node != nil:
-		if err := Call(ctx, conn, w, sp.Node, jsScrollPanels, &r.Panel); err != nil {
+		if err := callNode(ctx, conn, w, sp.Node, jsScrollPanels, &r.Panel); err != nil {
 			return r, err
 		}
 	case sp.To != "":
@@ -380,6 +380,6 @@ func Scroll(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, sp Scro
 // Checked says whether the checkbox or radio n is checked.
 func Checked(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (bool, error) {
 	var checked bool
-	err := Call(ctx, conn, w, n, `function() { return !!this.checked; }`, &checked)
+	err := callNode(ctx, conn, w, n, `function() { return !!this.checked; }`, &checked)
 	return checked, err
 }

@@ -242,7 +242,7 @@ type EditorWrite struct {
 // world's reach), firing input and change there too.
 func WriteEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, content string, html bool) (*EditorWrite, error) {
 	var r EditorWrite
-	if err := Call(ctx, conn, w, n, jsWriteEditor, &r, content, html); err != nil {
+	if err := callNode(ctx, conn, w, n, jsWriteEditor, &r, content, html); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -377,7 +377,7 @@ type FormSends struct {
 // synchronous read of the page.
 func FormSendsOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*FormSends, error) {
 	var fs FormSends
-	if err := Call(ctx, conn, w, n, jsFormSendsOf, &fs); err != nil {
+	if err := callNode(ctx, conn, w, n, jsFormSendsOf, &fs); err != nil {
 		return nil, err
 	}
 	return &fs, nil
@@ -388,7 +388,7 @@ func FormSendsOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*
 // token names this arming for DisarmSendCheck.
 func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fields map[string][]string, token string) error {
 	var ok bool
-	return Call(ctx, conn, w, n, jsArmSendCheck, &ok, fields, token)
+	return callNode(ctx, conn, w, n, jsArmSendCheck, &ok, fields, token)
 }
 
 // SendCheckBinding is the binding through which the armed check tells
@@ -407,14 +407,14 @@ func AddSendCheckBinding(ctx context.Context, s *cdpconn.Session) error {
 // armed again since.
 func DisarmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, token string) error {
 	var ok bool
-	return Call(ctx, conn, w, n, jsDisarmSendCheck, &ok, token)
+	return callNode(ctx, conn, w, n, jsDisarmSendCheck, &ok, token)
 }
 
 // SendStopped says what the armed check stopped in n's frame ("" for
 // nothing): the publish field that did not hold what was approved.
 func SendStopped(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (string, error) {
 	var s string
-	err := Call(ctx, conn, w, n, jsSendStopped, &s)
+	err := callNode(ctx, conn, w, n, jsSendStopped, &s)
 	return s, err
 }
 
@@ -556,7 +556,7 @@ type Submitter struct {
 // SubmitterOf reads what the control n says (jsSubmitterOf).
 func SubmitterOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*Submitter, error) {
 	var s Submitter
-	if err := Call(ctx, conn, w, n, jsSubmitterOf, &s); err != nil {
+	if err := callNode(ctx, conn, w, n, jsSubmitterOf, &s); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -581,7 +581,7 @@ type Validity struct {
 // FormValidity reads Validity for the form the control n sends.
 func FormValidity(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*Validity, error) {
 	var v Validity
-	if err := Call(ctx, conn, w, n, jsValidityOf, &v); err != nil {
+	if err := callNode(ctx, conn, w, n, jsValidityOf, &v); err != nil {
 		return nil, err
 	}
 	return &v, nil

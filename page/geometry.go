@@ -111,7 +111,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			List     bool    `json:"inList"`
 			FrameEl  string  `json:"frameElement"`
 		}
-		if err := Call(ctx, conn, w, n, jsPrepare, &p); err != nil {
+		if err := callNode(ctx, conn, w, n, jsPrepare, &p); err != nil {
 			return 0, 0, 0, 0, false, err
 		}
 		switch {
@@ -166,7 +166,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 				return 0, 0, 0, 0, false, err
 			}
 			if owner != nil {
-				if err := Call(ctx, conn, w, owner, jsScrollIntoView, nil); err != nil {
+				if err := callNode(ctx, conn, w, owner, jsScrollIntoView, nil); err != nil {
 					return 0, 0, 0, 0, false, err
 				}
 			}
@@ -214,7 +214,7 @@ func frameHitCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, 
 			Page    bool    `json:"coverPage"`
 			Frame   string  `json:"frame"`
 		}
-		if err := Call(ctx, conn, w, owner, jsFrameHit, &r, px, py, top, x, y); err != nil {
+		if err := callNode(ctx, conn, w, owner, jsFrameHit, &r, px, py, top, x, y); err != nil {
 			return err
 		}
 		if r.Gone {

@@ -131,10 +131,10 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 	}
 }
 
-// Call runs fn with `this` bound to the node in lyrad's isolated world and
+// callNode runs fn with `this` bound to the node in lyrad's isolated world and
 // decodes its JSON result into out. The node's object is resolved from its
 // backendNodeId on first use, and again once if its context went away.
-func Call(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn string, out any, args ...any) error {
+func callNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn string, out any, args ...any) error {
 	s := conn.Session(n.Session)
 	callArgs, err := JSArgs(args)
 	if err != nil {
