@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/target"
+
 	"github.com/lyrad/lyrad/page"
 )
 
