@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 )
@@ -391,16 +393,40 @@ func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, f
 	return callNode(ctx, conn, w, n, jsArmSendCheck, &ok, fields, token)
 }
 
-// SendCheckBinding is the binding through which the armed check tells
+// sendCheckBinding is the binding through which the armed check tells
 // lyrad, from its world, that it passed a submission (its payload is the
 // token it was armed with): Runtime.bindingCalled on the frame's session.
-const SendCheckBinding = "lyradSendChecked"
+const sendCheckBinding = "lyradSendChecked"
 
-// AddSendCheckBinding exposes SendCheckBinding to lyrad's world in the
-// target of session s (no page script can call it).
-func AddSendCheckBinding(ctx context.Context, s *cdpconn.Session) error {
-	_, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: SendCheckBinding, ExecutionContextName: WorldName})
-	return err
+// SendCheckTokens exposes the check's binding to lyrad's world in the
+// target session sid reaches (no page script can call it), and answers
+// the token of each submission the check armed there passes, until stop
+// is called or the target goes.
+func SendCheckTokens(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID) (tokens <-chan string, stop func(), err error) {
+	s := conn.Session(sid)
+	events, unsubscribe := s.Subscribe(runtime.BindingCalled.Method)
+	if _, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: sendCheckBinding, ExecutionContextName: WorldName}); err != nil {
+		unsubscribe()
+		return nil, nil, err
+	}
+	out := make(chan string, 4)
+	done := make(chan struct{})
+	go func() {
+		defer close(out)
+		for ev := range events {
+			var e runtime.EventBindingCalled
+			if jsonv2.Unmarshal(ev, &e) != nil || e.Name != sendCheckBinding {
+				continue
+			}
+			select {
+			case out <- e.Payload:
+			case <-done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return out, func() { once.Do(func() { close(done); unsubscribe() }) }, nil
 }
 
 // DisarmSendCheck takes the check armed with token away, unless it was

@@ -175,3 +175,16 @@ func SetFiles(ctx context.Context, conn *cdpconn.Conn, n *Node, paths []string) 
 	_, err := cdp.Call(ctx, conn.Session(n.Session), dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, BackendNodeID: n.Backend})
 	return err
 }
+
+// BringToFront focuses the tab session sid reaches, as a person's click on
+// it does (Target.activateTarget selects a tab without focusing it).
+func BringToFront(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID) error {
+	_, err := cdp.Call(ctx, conn.Session(sid), cdppage.BringToFront, cdp.Empty{})
+	return err
+}
+
+// ReportLifecycle asks the page a Sender reaches to report its lifecycle
+// events (the load states a navigation waits for).
+func ReportLifecycle(q Sender) {
+	q.Send(cdppage.SetLifecycleEventsEnabled.Method, cdppage.SetLifecycleEventsEnabledParams{Enabled: true})
+}
