@@ -365,7 +365,7 @@ func Scroll(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, sp Scro
 			W float64 `json:"w"`
 			H float64 `json:"h"`
 		}
-		if err := w.CallFunction(ctx, s, main, `function() { return {w: innerWidth, h: innerHeight}; }`, &vp); err != nil {
+		if err := w.CallFunction(ctx, s, main, jsViewport, &vp); err != nil {
 			return r, err
 		}
 		if err := mouseWheel(ctx, s, math.Floor(vp.W/2), math.Floor(vp.H/2), sp.ByY); err != nil {
@@ -380,6 +380,6 @@ func Scroll(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, sp Scro
 // Checked says whether the checkbox or radio n is checked.
 func Checked(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (bool, error) {
 	var checked bool
-	err := callNode(ctx, conn, w, n, `function() { return !!this.checked; }`, &checked)
+	err := callNode(ctx, conn, w, n, jsChecked, &checked)
 	return checked, err
 }

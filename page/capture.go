@@ -130,7 +130,7 @@ func ToTabCoords(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, fr
 		}
 		var off struct{ X, Y float64 }
 		err = w.CallOnNode(ctx, conn.Session(parent.Session), parent.ID, owner.BackendNodeID,
-			`function(){ const r = this.getBoundingClientRect(); return { X: r.x + this.clientLeft, Y: r.y + this.clientTop }; }`, &off)
+			jsContentBox, &off)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -138,7 +138,7 @@ func ToTabCoords(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, fr
 		cur = parent.ID
 	}
 	var scroll struct{ X, Y float64 }
-	if err := w.CallFunction(ctx, conn.Session(tab.Session), main, `function(){ return { X: scrollX, Y: scrollY }; }`, &scroll); err != nil {
+	if err := w.CallFunction(ctx, conn.Session(tab.Session), main, jsWindowScroll, &scroll); err != nil {
 		return 0, 0, err
 	}
 	return x + scroll.X, y + scroll.Y, nil

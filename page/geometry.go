@@ -173,7 +173,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 		case 1:
 			// An iframe taller than the viewport: scroll the page by what
 			// is left.
-			if err := w.CallFunction(ctx, ms, tab.Main(), `function(dx, dy) { scrollBy({left: dx, top: dy, behavior: 'instant'}); }`, nil,
+			if err := w.CallFunction(ctx, ms, tab.Main(), jsScrollBy, nil,
 				centreDelta(x, vw), centreDelta(y, vh)); err != nil {
 				return 0, 0, 0, 0, false, err
 			}

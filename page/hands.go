@@ -34,18 +34,9 @@ const inputBindingName = "__lyradInput"
 
 // inputWatch runs at the start of every document, before its own scripts,
 // in lyrad's world: capturing on the window, where an event's dispatch
-// begins, passive, changing nothing the page sees.
-const inputWatch = `(() => {
-  if (globalThis.__lyradWatching) return;
-  globalThis.__lyradWatching = true;
-  const tell = e => {
-    const b = globalThis.` + inputBindingName + `;
-    if (e.isTrusted && typeof b === 'function') b(e.type);
-  };
-  for (const t of ['pointerdown', 'mousedown', 'keydown', 'touchstart']) {
-    addEventListener(t, tell, {capture: true, passive: true});
-  }
-})()`
+// begins, passive, changing nothing the page sees. It calls the binding by
+// its name, inputBindingName.
+var inputWatch = script("input_watch.js")
 
 // Sender sends a command without waiting for its reply.
 type Sender interface {

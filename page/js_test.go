@@ -31,6 +31,9 @@ func TestScriptsLoad(t *testing.T) {
 		!strings.Contains(jsLocate, "const nameOf = el =>") {
 		t.Errorf("locate.js did not take its helpers:\n%.300s", jsLocate)
 	}
+	if !strings.Contains(inputWatch, "globalThis."+inputBindingName+";") {
+		t.Error("input_watch.js does not call the binding by inputBindingName")
+	}
 	if !strings.Contains(jsReadForm, jsParts["snapshot:errorwords"]) {
 		t.Error("form_helpers.js did not take snapshot's error words")
 	}

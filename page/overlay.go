@@ -29,7 +29,7 @@ func Banner(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID, msg s
 
 // Highlight scrolls n to the middle of the view and outlines it.
 func Highlight(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) error {
-	if err := callNode(ctx, conn, w, n, `function() { this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); }`, nil); err != nil {
+	if err := callNode(ctx, conn, w, n, jsScrollToCentre, nil); err != nil {
 		return err
 	}
 	s := conn.Session(n.Session)

@@ -127,3 +127,18 @@ var jsFocusedFrame = script("focused_frame.js")
 // change the way a person's choice does (a page listens for those). It
 // answers what was chosen, or why nothing was.
 var jsSelect = script("select.js")
+
+// The small ones: the viewport's size (viewport.js), whether a checkbox is
+// checked (checked.js), where a frame element's content box and the
+// window's scroll stand (content_box.js, window_scroll.js, for a capture's
+// place in the tab), scrolling the window by a delta (scroll_by.js) and an
+// element to the middle of the view both ways (scroll_to_centre.js, for
+// highlight_element).
+var (
+	jsViewport       = script("viewport.js")
+	jsChecked        = script("checked.js")
+	jsContentBox     = script("content_box.js")
+	jsWindowScroll   = script("window_scroll.js")
+	jsScrollBy       = script("scroll_by.js")
+	jsScrollToCentre = script("scroll_to_centre.js")
+)
