@@ -27,7 +27,7 @@ type sentInput struct {
 }
 
 // inputPendingCap is how long an unanswered input command counts as still
-// arriving: longer than any caller waits for one (page.MouseClick's
+// arriving: longer than any caller waits for one (page's mouseClick's
 // release waits 30 s), after which Chrome has handled or dropped it.
 const inputPendingCap = 2 * time.Minute
 

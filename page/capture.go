@@ -22,12 +22,12 @@ func PNGSize(b []byte) (int, int, bool) {
 	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24])), true
 }
 
-// MaxCaptureSide bounds a capture's height and width in CSS pixels: Chrome
+// maxCaptureSide bounds a capture's height and width in CSS pixels: Chrome
 // cannot paint a taller surface in one piece.
-const MaxCaptureSide = 16384
+const maxCaptureSide = 16384
 
 // Screenshot captures the tab's viewport as a PNG, or the whole page
-// (clipped reports it was cut to MaxCaptureSide).
+// (clipped reports it was cut to maxCaptureSide).
 func Screenshot(ctx context.Context, conn *cdpconn.Conn, tab Tab, fullPage bool) (png []byte, clipped bool, err error) {
 	s := conn.Session(tab.Session)
 	p := cdppage.CaptureScreenshotParams{Format: cdppage.CaptureScreenshotFormatPng}
@@ -37,9 +37,9 @@ func Screenshot(ctx context.Context, conn *cdpconn.Conn, tab Tab, fullPage bool)
 			return nil, false, err
 		}
 		w, h := lm.CSSContentSize.Width, lm.CSSContentSize.Height
-		if h > MaxCaptureSide || w > MaxCaptureSide {
+		if h > maxCaptureSide || w > maxCaptureSide {
 			clipped = true
-			w, h = min(w, MaxCaptureSide), min(h, MaxCaptureSide)
+			w, h = min(w, maxCaptureSide), min(h, maxCaptureSide)
 		}
 		t := true
 		p.Clip = &cdppage.Viewport{X: 0, Y: 0, Width: math.Ceil(w), Height: math.Ceil(h), Scale: 1}
@@ -71,9 +71,9 @@ func ElementInfo(ctx context.Context, conn *cdpconn.Conn, w *Worlds, e ElementRe
 }
 
 // CaptureElement captures the PNG of the w x h box at x, y of the tab's
-// document (ToTabCoords), each side cut to MaxCaptureSide.
+// document (ToTabCoords), each side cut to maxCaptureSide.
 func CaptureElement(ctx context.Context, conn *cdpconn.Conn, tab Tab, x, y, w, h float64) ([]byte, error) {
-	w, h = min(w, MaxCaptureSide), min(h, MaxCaptureSide)
+	w, h = min(w, maxCaptureSide), min(h, maxCaptureSide)
 	t := true
 	shot, err := cdp.Call(ctx, conn.Session(tab.Session), cdppage.CaptureScreenshot, cdppage.CaptureScreenshotParams{
 		Format: cdppage.CaptureScreenshotFormatPng, CaptureBeyondViewport: &t,
@@ -130,7 +130,7 @@ func ToTabCoords(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, fr
 		}
 		var off struct{ X, Y float64 }
 		err = w.CallOnNode(ctx, conn.Session(parent.Session), parent.ID, owner.BackendNodeID,
-			`function(){ const r = this.getBoundingClientRect(); return { X: r.x + this.clientLeft, Y: r.y + this.clientTop }; }`, &off)
+			jsContentBox, &off)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -138,8 +138,14 @@ func ToTabCoords(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, fr
 		cur = parent.ID
 	}
 	var scroll struct{ X, Y float64 }
-	if err := w.CallFunction(ctx, conn.Session(tab.Session), main, `function(){ return { X: scrollX, Y: scrollY }; }`, &scroll); err != nil {
+	if err := w.CallFunction(ctx, conn.Session(tab.Session), main, jsWindowScroll, &scroll); err != nil {
 		return 0, 0, err
 	}
 	return x + scroll.X, y + scroll.Y, nil
+}
+
+// Find is the first element a CSS selector names in frame f, open shadow
+// roots included; 0 when none does.
+func Find(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, selector string) (cdp.BackendNodeID, error) {
+	return FindNode(ctx, conn, w, f.Session, f.Frame, snapshot.JSFind, selector)
 }

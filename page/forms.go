@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpconn"
 )
@@ -104,7 +106,7 @@ type PublishControl struct {
 	Frame    string `json:"frame,omitempty"`
 }
 
-// FormDoc is what JSReadForm answers for one document.
+// FormDoc is what jsReadForm answers for one document.
 type FormDoc struct {
 	Found       bool             `json:"found"`
 	Scope       string           `json:"scope"`
@@ -122,7 +124,7 @@ type FormDoc struct {
 // browser cannot parse is a ScriptError holding "lyrad:badselector".
 func ReadFormDoc(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, root string, whole bool, maxFields int) (*FormDoc, error) {
 	var d FormDoc
-	if err := w.CallFunction(ctx, s, frame, JSReadForm, &d, root, whole, maxFields, FormValueChars); err != nil {
+	if err := w.CallFunction(ctx, s, frame, jsReadForm, &d, root, whole, maxFields, FormValueChars); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -166,7 +168,7 @@ type SubmitButton struct {
 	Usable   bool   `json:"usable"`
 }
 
-// DraftDoc is what JSReadDraft answers for one document.
+// DraftDoc is what jsReadDraft answers for one document.
 type DraftDoc struct {
 	Scope       string         `json:"scope"`
 	Fields      []DraftField   `json:"fields"`
@@ -182,7 +184,7 @@ type DraftDoc struct {
 // to maxChars.
 func ReadDraftDoc(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID, maxChars int) (*DraftDoc, error) {
 	var d DraftDoc
-	if err := w.CallFunction(ctx, s, frame, JSReadDraft, &d, maxChars); err != nil {
+	if err := w.CallFunction(ctx, s, frame, jsReadDraft, &d, maxChars); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -200,7 +202,7 @@ type FrameScope struct {
 // (owner, in parentFrame, reached through s).
 func FrameInScope(ctx context.Context, w *Worlds, s *cdpconn.Session, parentFrame cdp.FrameID, owner cdp.BackendNodeID, root string, whole bool) (*FrameScope, error) {
 	var fs FrameScope
-	if err := w.CallOnNode(ctx, s, parentFrame, owner, JSFrameScope, &fs, root, whole); err != nil {
+	if err := w.CallOnNode(ctx, s, parentFrame, owner, jsFrameScope, &fs, root, whole); err != nil {
 		return nil, err
 	}
 	return &fs, nil
@@ -213,7 +215,7 @@ func FrameInScope(ctx context.Context, w *Worlds, s *cdpconn.Session, parentFram
 // answers the element's backendNodeId, 0 when the page has no editor; pass
 // it to WriteEditor through NewNode.
 func FindEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef) (cdp.BackendNodeID, error) {
-	return FindNode(ctx, conn, w, f.Session, f.Frame, JSFindEditor)
+	return FindNode(ctx, conn, w, f.Session, f.Frame, jsFindEditor)
 }
 
 // EditorWrite is what WriteEditor did, with set_editor's wire names: the
@@ -242,7 +244,7 @@ type EditorWrite struct {
 // world's reach), firing input and change there too.
 func WriteEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, content string, html bool) (*EditorWrite, error) {
 	var r EditorWrite
-	if err := Call(ctx, conn, w, n, JSWriteEditor, &r, content, html); err != nil {
+	if err := callNode(ctx, conn, w, n, jsWriteEditor, &r, content, html); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -253,7 +255,7 @@ func WriteEditor(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, co
 // StateIsPrivate holds for it.
 func ReadPublishState(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID) ([]PublishState, error) {
 	var st []PublishState
-	if err := w.CallFunction(ctx, s, frame, JSPublishState, &st); err != nil {
+	if err := w.CallFunction(ctx, s, frame, jsPublishState, &st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -266,12 +268,12 @@ var (
 	privateValues = []string{"1", "true", "yes", "draft", "private", "hidden", "unpublish"}
 )
 
-// ReadsPrivate reports whether a checked publish control positively says
+// readsPrivate reports whether a checked publish control positively says
 // the item is not public, by the seed's rule. The label decides first,
 // because a radio group labels each option ("Draft" / "Publish") while its
 // name (is_draft) is on both members; the name and value decide for a
 // control with no label. A control nobody can classify is not private.
-func ReadsPrivate(p PublishState) bool {
+func readsPrivate(p PublishState) bool {
 	label := strings.ToLower(strings.TrimSpace(p.Label))
 	if label != "" {
 		// Whole words, or words that begin with one ("Unpublished"): "off"
@@ -304,7 +306,7 @@ func StateIsPrivate(state []PublishState) bool {
 		return false
 	}
 	for _, p := range state {
-		if !ReadsPrivate(p) {
+		if !readsPrivate(p) {
 			return false
 		}
 	}
@@ -357,13 +359,13 @@ type AfterSend struct {
 // raised is the caller's to add: it is a refusal too.
 func ReadAfterSend(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID) (*AfterSend, error) {
 	var a AfterSend
-	if err := w.CallFunction(ctx, s, frame, JSAfterSend, &a); err != nil {
+	if err := w.CallFunction(ctx, s, frame, jsAfterSend, &a); err != nil {
 		return nil, err
 	}
 	return &a, nil
 }
 
-// FormSends is what the form a control sends would send (JSFormSendsOf):
+// FormSends is what the form a control sends would send (jsFormSendsOf):
 // where it goes, how, what it sends under each of its publish controls'
 // names, and its checked publish controls.
 type FormSends struct {
@@ -377,44 +379,68 @@ type FormSends struct {
 // synchronous read of the page.
 func FormSendsOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*FormSends, error) {
 	var fs FormSends
-	if err := Call(ctx, conn, w, n, JSFormSendsOf, &fs); err != nil {
+	if err := callNode(ctx, conn, w, n, jsFormSendsOf, &fs); err != nil {
 		return nil, err
 	}
 	return &fs, nil
 }
 
 // ArmSendCheck arms the check of what the forms of n's frame send against
-// fields, the publish state approved (JSArmSendCheck).
+// fields, the publish state approved (jsArmSendCheck).
 // token names this arming for DisarmSendCheck.
 func ArmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fields map[string][]string, token string) error {
 	var ok bool
-	return Call(ctx, conn, w, n, JSArmSendCheck, &ok, fields, token)
+	return callNode(ctx, conn, w, n, jsArmSendCheck, &ok, fields, token)
 }
 
-// SendCheckBinding is the binding through which the armed check tells
+// sendCheckBinding is the binding through which the armed check tells
 // lyrad, from its world, that it passed a submission (its payload is the
 // token it was armed with): Runtime.bindingCalled on the frame's session.
-const SendCheckBinding = "lyradSendChecked"
+const sendCheckBinding = "lyradSendChecked"
 
-// AddSendCheckBinding exposes SendCheckBinding to lyrad's world in the
-// target of session s (no page script can call it).
-func AddSendCheckBinding(ctx context.Context, s *cdpconn.Session) error {
-	_, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: SendCheckBinding, ExecutionContextName: WorldName})
-	return err
+// SendCheckTokens exposes the check's binding to lyrad's world in the
+// target session sid reaches (no page script can call it), and answers
+// the token of each submission the check armed there passes, until stop
+// is called or the target goes.
+func SendCheckTokens(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID) (tokens <-chan string, stop func(), err error) {
+	s := conn.Session(sid)
+	events, unsubscribe := s.Subscribe(runtime.BindingCalled.Method)
+	if _, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: sendCheckBinding, ExecutionContextName: WorldName}); err != nil {
+		unsubscribe()
+		return nil, nil, err
+	}
+	out := make(chan string, 4)
+	done := make(chan struct{})
+	go func() {
+		defer close(out)
+		for ev := range events {
+			var e runtime.EventBindingCalled
+			if jsonv2.Unmarshal(ev, &e) != nil || e.Name != sendCheckBinding {
+				continue
+			}
+			select {
+			case out <- e.Payload:
+			case <-done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return out, func() { once.Do(func() { close(done); unsubscribe() }) }, nil
 }
 
 // DisarmSendCheck takes the check armed with token away, unless it was
 // armed again since.
 func DisarmSendCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, token string) error {
 	var ok bool
-	return Call(ctx, conn, w, n, JSDisarmSendCheck, &ok, token)
+	return callNode(ctx, conn, w, n, jsDisarmSendCheck, &ok, token)
 }
 
 // SendStopped says what the armed check stopped in n's frame ("" for
 // nothing): the publish field that did not hold what was approved.
 func SendStopped(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (string, error) {
 	var s string
-	err := Call(ctx, conn, w, n, JSSendStopped, &s)
+	err := callNode(ctx, conn, w, n, jsSendStopped, &s)
 	return s, err
 }
 
@@ -482,7 +508,7 @@ func LocateSubmit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, t
 	return nil, all, nil
 }
 
-// locateSubmitIn runs JSLocateSubmit in one frame. On a match that is
+// locateSubmitIn runs jsLocateSubmit in one frame. On a match that is
 // not ambiguous, the candidates are the matching control alone.
 func locateSubmitIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, text, group string) (*Node, *SubmitMatch, error) {
 	s := conn.Session(f.Session)
@@ -494,7 +520,7 @@ func locateSubmitIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameR
 		args, _ := JSArgs([]any{text})
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: JSLocateSubmit, ExecutionContextID: id, Arguments: args, ObjectGroup: group, Silent: &t,
+			FunctionDeclaration: jsLocateSubmit, ExecutionContextID: id, Arguments: args, ObjectGroup: group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
 			w.Forget(f.Frame)
@@ -553,10 +579,10 @@ type Submitter struct {
 	Value string `json:"value"`
 }
 
-// SubmitterOf reads what the control n says (JSSubmitterOf).
+// SubmitterOf reads what the control n says (jsSubmitterOf).
 func SubmitterOf(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*Submitter, error) {
 	var s Submitter
-	if err := Call(ctx, conn, w, n, JSSubmitterOf, &s); err != nil {
+	if err := callNode(ctx, conn, w, n, jsSubmitterOf, &s); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -572,7 +598,7 @@ func (s Submitter) Publishes() bool {
 }
 
 // Validity is whether the browser's own validation stops a form's send
-// (JSValidityOf): Blocked, and the invalid fields with their messages.
+// (jsValidityOf): Blocked, and the invalid fields with their messages.
 type Validity struct {
 	Blocked bool     `json:"blocked"`
 	Fields  []string `json:"fields"`
@@ -581,7 +607,7 @@ type Validity struct {
 // FormValidity reads Validity for the form the control n sends.
 func FormValidity(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (*Validity, error) {
 	var v Validity
-	if err := Call(ctx, conn, w, n, JSValidityOf, &v); err != nil {
+	if err := callNode(ctx, conn, w, n, jsValidityOf, &v); err != nil {
 		return nil, err
 	}
 	return &v, nil

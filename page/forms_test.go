@@ -27,7 +27,7 @@ func TestReadsPrivate(t *testing.T) {
 		{PublishState{Name: "status", Value: "x", Label: "Hidden"}, true},
 	}
 	for _, c := range cases {
-		if got := ReadsPrivate(c.p); got != c.want {
+		if got := readsPrivate(c.p); got != c.want {
 			t.Errorf("%+v: %v, want %v", c.p, got, c.want)
 		}
 	}

@@ -47,6 +47,8 @@ const (
 // pointer through). Outer: what covers it lies in a document above the
 // element's frame, over the frame, at (X, Y) of that document, whose
 // origin is Origin; Frame, the origin a frame that covers it shows.
+// Arrival: it came over the element as the pointer arrived (Click's check
+// before the press), a hover effect.
 type PointError struct {
 	Why     PointWhy
 	Covered string
@@ -55,6 +57,7 @@ type PointError struct {
 	Outer   bool
 	Origin  string
 	Frame   string
+	Arrival bool
 }
 
 func (e *PointError) Error() string {
@@ -74,21 +77,21 @@ func (e *PointError) Error() string {
 	}
 }
 
-// Aim is where the pointer goes: the point in the tab's viewport (X, Y)
+// aimed is where the pointer goes: the point in the tab's viewport (X, Y)
 // and in the element's frame's (FX, FY). InList: the element is an item of
 // a list, a menu, a tree or a grid, or inside one, where pages often pick
 // what the pointer moves over.
-type Aim struct {
+type aimed struct {
 	X, Y, FX, FY float64
 	InList       bool
 }
 
-// Point prepares the element for the pointer (into view, the point to aim
+// aimAt prepares the element for the pointer (into view, the point to aim
 // at, nothing covering it) and returns where to aim. Handles it needs are
 // held in group. An element that cannot take the pointer is a *PointError.
-func Point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, group string) (Aim, error) {
+func aimAt(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, group string) (aimed, error) {
 	x, y, fx, fy, list, err := point(ctx, conn, w, tab, n, group)
-	return Aim{X: x, Y: y, FX: fx, FY: fy, InList: list}, err
+	return aimed{X: x, Y: y, FX: fx, FY: fy, InList: list}, err
 }
 
 func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, group string) (x, y, fx, fy float64, list bool, err error) {
@@ -108,7 +111,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			List     bool    `json:"inList"`
 			FrameEl  string  `json:"frameElement"`
 		}
-		if err := Call(ctx, conn, w, n, JSPrepare, &p); err != nil {
+		if err := callNode(ctx, conn, w, n, jsPrepare, &p); err != nil {
 			return 0, 0, 0, 0, false, err
 		}
 		switch {
@@ -122,14 +125,14 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			return 0, 0, 0, 0, false, &PointError{Why: PointOutside}
 		case p.Covered != "":
 			if p.Frame == "?" {
-				p.Frame = HitFrameOrigin(ctx, conn, n, p.X, p.Y)
+				p.Frame = hitFrameOrigin(ctx, conn, n, p.X, p.Y)
 			}
 			return 0, 0, 0, 0, false, &PointError{Why: PointCovered, Covered: p.Covered, X: p.X, Y: p.Y, Page: p.Page, Frame: p.Frame}
 		}
 		if n.Session == tab.Session && n.Frame == tab.Main() {
 			return p.X, p.Y, p.X, p.Y, p.List, nil
 		}
-		dx, dy, err := FrameOffset(ctx, conn, tab, n, p.Left, p.Top)
+		dx, dy, err := frameOffset(ctx, conn, tab, n, p.Left, p.Top)
 		if err != nil {
 			return 0, 0, 0, 0, false, err
 		}
@@ -144,11 +147,11 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 		vw, vh := float64(lm.CSSLayoutViewport.ClientWidth), float64(lm.CSSLayoutViewport.ClientHeight)
 		if x >= 0 && y >= 0 && x < vw && y < vh {
 			if (p.Scrolled || attempt > 0) && n.Session != tab.Session {
-				if err := w.CallFunction(ctx, ms, tab.Main(), JSFrames, nil); err != nil {
+				if err := w.CallFunction(ctx, ms, tab.Main(), jsFrames, nil); err != nil {
 					return 0, 0, 0, 0, false, err
 				}
 			}
-			if err := FrameHit(ctx, conn, w, tab, n, p.X, p.Y, x, y, group); err != nil {
+			if err := frameHitCheck(ctx, conn, w, tab, n, p.X, p.Y, x, y, group); err != nil {
 				return 0, 0, 0, 0, false, err
 			}
 			return x, y, p.X, p.Y, p.List, nil
@@ -158,19 +161,19 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 			// Bring the iframe in: a scroll in its parent's document, done
 			// where that document runs, so it has happened when it answers
 			// (Chrome's own scroll-into-view crosses processes later).
-			owner, err := IframeOwner(ctx, conn, tab, n.Session, group)
+			owner, err := iframeOwner(ctx, conn, tab, n.Session, group)
 			if err != nil {
 				return 0, 0, 0, 0, false, err
 			}
 			if owner != nil {
-				if err := Call(ctx, conn, w, owner, JSScrollIntoView, nil); err != nil {
+				if err := callNode(ctx, conn, w, owner, jsScrollIntoView, nil); err != nil {
 					return 0, 0, 0, 0, false, err
 				}
 			}
 		case 1:
 			// An iframe taller than the viewport: scroll the page by what
 			// is left.
-			if err := w.CallFunction(ctx, ms, tab.Main(), `function(dx, dy) { scrollBy({left: dx, top: dy, behavior: 'instant'}); }`, nil,
+			if err := w.CallFunction(ctx, ms, tab.Main(), jsScrollBy, nil,
 				centreDelta(x, vw), centreDelta(y, vh)); err != nil {
 				return 0, 0, 0, 0, false, err
 			}
@@ -180,7 +183,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 	}
 }
 
-// FrameHit checks that the point (fx, fy) in the viewport of n's frame,
+// frameHitCheck checks that the point (fx, fy) in the viewport of n's frame,
 // (x, y) in the tab's, reaches that frame through every document above
 // it: in each, what is at the point is the frame element that holds the
 // frame below (through shadow roots), the point carried up by where each
@@ -188,7 +191,7 @@ func point(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node,
 // input goes; a point carried up to somewhere else (a frame scaled,
 // rotated or moving) is PointFrameDrawn. Anything else at the point is
 // PointCovered, Outer. A target in the tab's main frame has nothing above.
-func FrameHit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, fx, fy, x, y float64, group string) error {
+func frameHitCheck(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *Node, fx, fy, x, y float64, group string) error {
 	sid, frame := n.Session, n.Frame
 	px, py := fx, fy
 	for depth := 0; sid != tab.Session || frame != tab.Main(); depth++ {
@@ -211,7 +214,7 @@ func FrameHit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *No
 			Page    bool    `json:"coverPage"`
 			Frame   string  `json:"frame"`
 		}
-		if err := Call(ctx, conn, w, owner, JSFrameHit, &r, px, py, top, x, y); err != nil {
+		if err := callNode(ctx, conn, w, owner, jsFrameHit, &r, px, py, top, x, y); err != nil {
 			return err
 		}
 		if r.Gone {
@@ -219,7 +222,7 @@ func FrameHit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *No
 		}
 		if r.Covered != "" {
 			if r.Frame == "?" {
-				r.Frame = HitFrameOrigin(ctx, conn, owner, r.HX, r.HY)
+				r.Frame = hitFrameOrigin(ctx, conn, owner, r.HX, r.HY)
 			}
 			return &PointError{Why: PointCovered, Covered: r.Covered, X: r.HX, Y: r.HY, Page: r.Page, Outer: true, Origin: r.Origin, Frame: r.Frame}
 		}
@@ -233,13 +236,13 @@ func FrameHit(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, n *No
 
 // frameOwner is the element that holds frame (reached over session sid)
 // in the document around it: an out-of-process frame's iframe element in
-// its parent's session (IframeOwner), a same-process frame's in its
+// its parent's session (iframeOwner), a same-process frame's in its
 // parent frame.
 func frameOwner(ctx context.Context, conn *cdpconn.Conn, tab Tab, sid target.SessionID, frame cdp.FrameID, group string) (*Node, error) {
 	if sid != tab.Session {
 		for _, f := range tab.oopifs() {
 			if f.Session == sid && f.Frame == frame {
-				return IframeOwner(ctx, conn, tab, sid, group)
+				return iframeOwner(ctx, conn, tab, sid, group)
 			}
 		}
 	}
@@ -275,12 +278,12 @@ func parentIn(t *cdppage.FrameTree, frame cdp.FrameID) cdp.FrameID {
 	return ""
 }
 
-// HitFrameOrigin is the origin of the frame that lies at (hx, hy) in the
+// hitFrameOrigin is the origin of the frame that lies at (hx, hy) in the
 // document of owner (an element already called on), when that document
 // cannot read it (another origin's frame): by the frame CDP names for the
 // element, from its session's frame tree or its own target; "another
 // origin" when neither says.
-func HitFrameOrigin(ctx context.Context, conn *cdpconn.Conn, owner *Node, hx, hy float64) string {
+func hitFrameOrigin(ctx context.Context, conn *cdpconn.Conn, owner *Node, hx, hy float64) string {
 	const unknown = "another origin"
 	s := conn.Session(owner.Session)
 	args, err := JSArgs([]any{hx, hy})
@@ -289,7 +292,7 @@ func HitFrameOrigin(ctx context.Context, conn *cdpconn.Conn, owner *Node, hx, hy
 	}
 	t := true
 	res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: JSFrameHitAt, ObjectID: owner.object, Arguments: args, ObjectGroup: owner.group, Silent: &t,
+		FunctionDeclaration: jsFrameHitAt, ObjectID: owner.object, Arguments: args, ObjectGroup: owner.group, Silent: &t,
 	})
 	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
 		return unknown
@@ -336,9 +339,9 @@ func centreDelta(v, size float64) float64 {
 	return math.Round(v - size/2)
 }
 
-// IframeOwner is the iframe element of the out-of-process frame whose
+// iframeOwner is the iframe element of the out-of-process frame whose
 // session is sid, in its parent's session; nil for the tab's own session.
-func IframeOwner(ctx context.Context, conn *cdpconn.Conn, tab Tab, sid target.SessionID, group string) (*Node, error) {
+func iframeOwner(ctx context.Context, conn *cdpconn.Conn, tab Tab, sid target.SessionID, group string) (*Node, error) {
 	if sid == tab.Session {
 		return nil, nil
 	}
@@ -366,12 +369,12 @@ func IframeOwner(ctx context.Context, conn *cdpconn.Conn, tab Tab, sid target.Se
 	return nil, &NodeGoneError{Err: errors.New("its frame's iframe element is gone")}
 }
 
-// FrameOffset is where the viewport of the element's frame sits in the
+// frameOffset is where the viewport of the element's frame sits in the
 // tab's viewport. Within one session Chrome's own geometry (content quads)
 // is in that session's root viewport, so a same-process frame's offset is
 // the quad's corner less the frame-local one; an out-of-process frame adds
 // where its iframe element's content box sits, recursively.
-func FrameOffset(ctx context.Context, conn *cdpconn.Conn, tab Tab, n *Node, left, top float64) (dx, dy float64, err error) {
+func frameOffset(ctx context.Context, conn *cdpconn.Conn, tab Tab, n *Node, left, top float64) (dx, dy float64, err error) {
 	root := tab.Main()
 	var oopif *OOPIF
 	if n.Session != tab.Session {

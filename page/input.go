@@ -220,29 +220,29 @@ func Press(ctx context.Context, s *cdpconn.Session, ch KeyChord) error {
 // EnterKey is the chord type_text's submit=true presses.
 var EnterKey = KeyChord{key: kb.Keys['\r'], name: "Enter"}
 
-// DeleteKey deletes the selection (type_text with empty text).
-var DeleteKey = KeyChord{key: kb.Keys['\u007f'], name: "Delete"}
+// deleteKey deletes the selection (type_text with empty text).
+var deleteKey = KeyChord{key: kb.Keys['\u007f'], name: "Delete"}
 
-// InsertText types text into the focused element as one input, the way an
+// insertText types text into the focused element as one input, the way an
 // input method commits text: beforeinput and input fire, and no key events.
-func InsertText(ctx context.Context, s *cdpconn.Session, text string) error {
+func insertText(ctx context.Context, s *cdpconn.Session, text string) error {
 	_, err := cdp.Call(ctx, s, input.InsertText, input.InsertTextParams{Text: text})
 	return err
 }
 
-// MouseMove moves the pointer to (x, y) with no button held.
-func MouseMove(ctx context.Context, s *cdpconn.Session, x, y float64) error {
+// mouseMove moves the pointer to (x, y) with no button held.
+func mouseMove(ctx context.Context, s *cdpconn.Session, x, y float64) error {
 	_, err := cdp.Call(ctx, s, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 		Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y, PointerType: input.DispatchMouseEventPointerTypeMouse,
 	})
 	return err
 }
 
-// MouseClick presses and releases the left button at (x, y), where the
+// mouseClick presses and releases the left button at (x, y), where the
 // pointer already is. A press whose answer did not come in time (a page
 // busy in a handler) is still followed by its release, in the background,
 // so no button stays held for the next call.
-func MouseClick(ctx context.Context, s *cdpconn.Session, x, y float64) error {
+func mouseClick(ctx context.Context, s *cdpconn.Session, x, y float64) error {
 	ev := func(t input.DispatchMouseEventType, buttons int64) input.DispatchMouseEventParams {
 		return input.DispatchMouseEventParams{Type: t, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
 			PointerType: input.DispatchMouseEventPointerTypeMouse}
@@ -261,10 +261,10 @@ func MouseClick(ctx context.Context, s *cdpconn.Session, x, y float64) error {
 	return err
 }
 
-// MouseWheel turns the wheel at (x, y) by dy pixels (positive scrolls down).
+// mouseWheel turns the wheel at (x, y) by dy pixels (positive scrolls down).
 // The params are spelled out: Chrome requires deltaX, and the generated
 // type leaves out a zero.
-func MouseWheel(ctx context.Context, s *cdpconn.Session, x, y, dy float64) error {
+func mouseWheel(ctx context.Context, s *cdpconn.Session, x, y, dy float64) error {
 	return s.Call(ctx, input.DispatchMouseEvent.Method, map[string]any{
 		"type": input.DispatchMouseEventTypeMouseWheel, "x": x, "y": y, "deltaX": 0, "deltaY": dy, "pointerType": "mouse",
 	}, nil)

@@ -49,18 +49,18 @@ type FrameRef struct {
 
 // Found is what a selector names: how many elements matched, the one to
 // act on (nil when none did), and, when several matched and one was
-// preferred over the first visible for a reason, that reason (JSLocate).
+// preferred over the first visible for a reason, that reason (jsLocate).
 type Found struct {
 	Count int
 	Node  *Node
 	Why   string
 }
 
-// LocateIn runs JSLocate in one frame for a selector of kind (css, text,
+// locateFrame runs jsLocate in one frame for a selector of kind (css, text,
 // xpath) and body: the match count, and the match to act on as a Node held
 // in group. A selector the page's engine rejects is an
 // *InvalidSelectorError.
-func LocateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (Found, error) {
+func locateFrame(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (Found, error) {
 	count, n, why, err := locateIn(ctx, conn, w, f, kind, body, group)
 	return Found{Count: count, Node: n, Why: why}, err
 }
@@ -75,7 +75,7 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		args, _ := JSArgs([]any{kind, body})
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: JSLocate, ExecutionContextID: id, Arguments: args,
+			FunctionDeclaration: jsLocate, ExecutionContextID: id, Arguments: args,
 			ObjectGroup: group, Silent: &t,
 		})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
@@ -131,10 +131,10 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 	}
 }
 
-// Call runs fn with `this` bound to the node in lyrad's isolated world and
+// callNode runs fn with `this` bound to the node in lyrad's isolated world and
 // decodes its JSON result into out. The node's object is resolved from its
 // backendNodeId on first use, and again once if its context went away.
-func Call(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn string, out any, args ...any) error {
+func callNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn string, out any, args ...any) error {
 	s := conn.Session(n.Session)
 	callArgs, err := JSArgs(args)
 	if err != nil {
@@ -209,14 +209,14 @@ func NewNode(sid target.SessionID, frame cdp.FrameID, backend cdp.BackendNodeID,
 	return &Node{Session: sid, Frame: frame, Backend: backend, group: group}
 }
 
-// Locate runs LocateIn for a selector of kind and body on the tab: the
+// Locate runs locateFrame for a selector of kind and body on the tab: the
 // main frame first, and only when nothing there matches, each of its
 // iframes (ChildFrames), adding up their matches; the node is the first
 // match found. A frame that went away while we looked holds nothing. A
 // selector the page's engine rejects is an *InvalidSelectorError.
 func Locate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kind, body, group string) (Found, error) {
 	main := FrameRef{Session: tab.Session, Frame: tab.Main()}
-	found, err := LocateIn(ctx, conn, w, main, kind, body, group)
+	found, err := locateFrame(ctx, conn, w, main, kind, body, group)
 	if err != nil || found.Count > 0 {
 		return found, err
 	}
@@ -226,7 +226,7 @@ func Locate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kind, b
 	}
 	var all Found
 	for _, f := range frames {
-		in, err := LocateIn(ctx, conn, w, f, kind, body, group)
+		in, err := locateFrame(ctx, conn, w, f, kind, body, group)
 		if err != nil {
 			var bad *InvalidSelectorError
 			if errors.As(err, &bad) {

@@ -18,7 +18,7 @@ type ElementRef struct {
 	TabID     target.ID        // the tab the read was made on
 	SessionID target.SessionID // CDP session of the frame's target (the tab, or an out-of-process iframe)
 	FrameID   cdp.FrameID
-	// Node and Token name the element in its document's table (JSTree):
+	// Node and Token name the element in its document's table (jsTree):
 	// a read gives them; Backend is found from them when the ref is used
 	// (ResolveRef), and is what acting on the element goes by.
 	Node    int64

@@ -29,10 +29,10 @@ func Excerpt(s *cdpconn.Session, w *Worlds, frame cdp.FrameID) string {
 	return t
 }
 
-// URLGlob compiles a wait_for url glob: it matches the whole URL; ** is
+// urlGlob compiles a wait_for url glob: it matches the whole URL; ** is
 // any run of characters, * any run without a slash, ? one character that
 // is not a slash, {a,b} either; anything else is itself.
-func URLGlob(glob string) *regexp.Regexp {
+func urlGlob(glob string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString("^")
 	inGroup := false

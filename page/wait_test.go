@@ -19,7 +19,7 @@ func TestURLGlob(t *testing.T) {
 		{"**/ü*", "https://a.test/über", true},
 	}
 	for _, c := range cases {
-		if got := URLGlob(c.glob).MatchString(c.url); got != c.match {
+		if got := urlGlob(c.glob).MatchString(c.url); got != c.match {
 			t.Errorf("%q on %q = %v, want %v", c.glob, c.url, got, c.match)
 		}
 	}

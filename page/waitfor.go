@@ -79,12 +79,12 @@ func WaitInPage(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kin
 	}
 }
 
-// WaitURL waits for the tab's URL to match the glob (URLGlob) and returns
+// WaitURL waits for the tab's URL to match the glob (urlGlob) and returns
 // the URL it last saw. Each Target.targetInfoChanged of the tab is looked
 // at, and current (the browser asked directly) now and then, in case an
 // update came before we subscribed. The event stream ending is ErrTabGone.
 func WaitURL(ctx context.Context, conn *cdpconn.Conn, tab Tab, glob string, current func(context.Context) string) (string, error) {
-	re := URLGlob(glob)
+	re := urlGlob(glob)
 	events, stop := conn.Subscribe(target.TargetInfoChanged.Method)
 	defer stop()
 	cur := current(ctx)

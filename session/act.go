@@ -25,15 +25,17 @@ import (
 //  2. the tab acted on, and the answer handle_dialog armed put in force
 //     for that tab's dialogs;
 //  3. for a call with a selector, the wait, at most appearWindow, until
-//     its target is usable (act_usable.go). This only reads the page, so an
-//     unusable control neither prompts nor spends a grant;
+//     its target is usable (act_usable.go, page.WaitActionable). This only
+//     reads the page, so an unusable control neither prompts nor spends a
+//     grant;
 //  4. INTERACT on the document the input reaches (interact.go), then the
 //     credits for what the call declared (grants.go);
 //  5. the call's timeout, and a watch on what it sets off, opened before
 //     any input is sent (page.Watcher); for click, type_text, press_key and
 //     select_option, the action map as it stands (changes.go);
-//  6. the tool's own step (actSpec's do), which sends the input and
-//     settles or loads with the watcher;
+//  6. the tool's own step (actSpec's do), which has page do what is done
+//     to the page (page.Click, page.SelectOption, page.Scroll,
+//     page.Navigate, ...) and settles or loads with the watcher;
 //  7. the answer (finish): dialogs raised, tabs opened, a refusal by the
 //     guard, where the tab stands, what changed in the map (changes.go);
 //     and the end: unused credits handed back after the release grace,
@@ -440,6 +442,11 @@ func (a *act) actsIn(ctx context.Context) (string, error) {
 	return "", a.annotate(ctx, err)
 }
 
+// mainFrame is the main frame of the call's tab.
+func (a *act) mainFrame() page.FrameRef {
+	return page.FrameRef{Session: a.tab.SessionID, Frame: cdp.FrameID(a.tab.ID)}
+}
+
 // watchSessions are the sessions besides the tab's whose events count as
 // the call's: the element's frame, or for a key any out-of-process frame
 // (any of them may hold the focus).
@@ -485,7 +492,7 @@ func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
 	a.outcome = a.w.Settle(ctx, linger, a.drain(ctx, n))
 }
 
-// drain lets the page run what the input queued (see page.JSDrain), in the
+// drain lets the page run what the input queued (page.Drain), in the
 // frame that received it and in the tab's main frame, and closes the
 // returned channel when it has. It runs while Settle listens: after input
 // the page often renders a frame before it runs a timer, and the two waits
@@ -497,12 +504,12 @@ func (a *act) drain(ctx context.Context, n *page.Node) <-chan bool {
 		dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
 		b := a.b
-		var closing bool
-		if n != nil && (n.Session != a.tab.SessionID || n.Frame != cdp.FrameID(a.tab.ID)) {
+		main := a.mainFrame()
+		if n != nil && (page.FrameRef{Session: n.Session, Frame: n.Frame}) != main {
 			// A frame's window.closed is its own, not the tab's.
-			_ = b.worlds.CallFunction(dctx, b.conn.Session(n.Session), n.Frame, page.JSDrain, nil)
+			_, _ = page.Drain(dctx, b.conn, &b.worlds, page.FrameRef{Session: n.Session, Frame: n.Frame})
 		}
-		if b.worlds.CallFunction(dctx, b.conn.Session(a.tab.SessionID), cdp.FrameID(a.tab.ID), page.JSDrain, &closing) == nil && closing {
+		if closing, err := page.Drain(dctx, b.conn, &b.worlds, main); err == nil && closing {
 			done <- true
 		}
 	}()

@@ -7,19 +7,31 @@ import (
 	"github.com/lyrad/lyrad/page"
 )
 
-// point prepares the element for the pointer (page.Point) and returns
-// where to aim; an element that cannot take the pointer is the call's
-// failure, with the next move.
-func (a *act) point(ctx context.Context, n *page.Node) (page.Aim, error) {
-	aim, err := page.Point(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, a.group)
+// hover brings the pointer over n (page.Hover); an element that cannot
+// take the pointer is the call's failure, with the next move.
+func (a *act) hover(ctx context.Context, n *page.Node) error {
+	_, err := page.Hover(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, a.group)
+	return a.pointError(ctx, n, err)
+}
+
+// click clicks n with the real mouse (page.Click): nothing is pressed
+// when something lies over it, also one that came over it as the pointer
+// arrived.
+func (a *act) click(ctx context.Context, n *page.Node) error {
+	return a.pointError(ctx, n, page.Click(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, a.group))
+}
+
+// pointError turns why n could not take the pointer into the call's
+// failure; other errors pass as they are.
+func (a *act) pointError(ctx context.Context, n *page.Node, err error) error {
 	var pe *page.PointError
 	switch {
 	case errors.As(err, &pe):
-		return aim, a.pointFailure(ctx, n, pe)
+		return a.pointFailure(ctx, n, pe)
 	case errors.Is(err, page.ErrNoBox):
-		return aim, noBox()
+		return noBox()
 	}
-	return aim, err
+	return err
 }
 
 func (a *act) pointFailure(ctx context.Context, n *page.Node, pe *page.PointError) *Error {
@@ -32,9 +44,9 @@ func (a *act) pointFailure(ctx context.Context, n *page.Node, pe *page.PointErro
 			"It is not meant to be reached from here; look for the control that shows it.")
 	case page.PointCovered:
 		if pe.Outer {
-			return a.coveredOuter(pe, false)
+			return a.coveredOuter(pe, pe.Arrival)
 		}
-		return a.covered(ctx, n, pe.Covered, pe.Frame, pe.Page, pe.X, pe.Y, false)
+		return a.covered(ctx, n, pe.Covered, pe.Frame, pe.Page, pe.X, pe.Y, pe.Arrival)
 	case page.PointFrameElement:
 		return a.failure(StatusNotActionable, "the element is a frame ("+pe.Covered+"): the pointer would land on whatever the frame shows there, in its own document; nothing was dispatched",
 			"Act on the element inside the frame that is meant: a selector finds it there when the page has no match, and read_page(mode=\"tree\") gives it a ref.")
@@ -115,11 +127,8 @@ func (a *act) coverMatches(ctx context.Context, n *page.Node, x, y float64) bool
 	if a.sel.kind == selRef || a.sel.raw == "" || n == nil {
 		return false
 	}
-	var also bool
-	if err := a.b.worlds.CallFunction(ctx, a.b.conn.Session(n.Session), n.Frame, page.JSMatchesAt, &also, string(a.sel.kind), a.sel.body, x, y); err != nil {
-		return false
-	}
-	return also
+	also, err := page.MatchesAt(ctx, a.b.conn, &a.b.worlds, page.FrameRef{Session: n.Session, Frame: n.Frame}, string(a.sel.kind), a.sel.body, x, y)
+	return err == nil && also
 }
 
 func noBox() error {

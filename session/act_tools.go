@@ -2,15 +2,12 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/chromedp/cdproto/cdp"
 
 	"github.com/lyrad/lyrad/download"
 	"github.com/lyrad/lyrad/page"
@@ -21,15 +18,16 @@ import (
 
 // Click clicks the element a selector names.
 func (m *Manager) Click(ctx context.Context, c Caller, opts ActOptions) (*ActResult, error) {
-	return m.pointer(ctx, c, opts, actClick)
+	return m.act(ctx, c, pointerSpec(opts, actClick))
 }
 
 // Hover moves the pointer over the element a selector names.
 func (m *Manager) Hover(ctx context.Context, c Caller, opts ActOptions) (*ActResult, error) {
-	return m.pointer(ctx, c, opts, actHover)
+	return m.act(ctx, c, pointerSpec(opts, actHover))
 }
 
-func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind actKind) (*ActResult, error) {
+// pointerSpec is click's and hover's step.
+func pointerSpec(opts ActOptions, kind actKind) actSpec {
 	spec := actSpec{verb: kind.verb(), opts: opts, usable: kind, on: onElement, watch: settleInput}
 	if kind == actClick {
 		spec.downloadWait, spec.downloadGrace = opts.Timeout, download.BlockedGrace
@@ -37,13 +35,13 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 	spec.do = func(ctx context.Context, a *act) error {
 		a.res.Element = a.st.info()
 		if kind == actHover {
-			if _, err := a.pointAt(ctx, a.loc.Node); err != nil {
+			if err := a.hover(ctx, a.loc.Node); err != nil {
 				return err
 			}
 			a.settle(ctx, lingerLight, a.loc.Node)
 			return nil
 		}
-		if err := a.clickNode(ctx, a.loc.Node); err != nil {
+		if err := a.click(ctx, a.loc.Node); err != nil {
 			return err
 		}
 		a.settle(ctx, lingerPress, a.loc.Node)
@@ -52,100 +50,28 @@ func (m *Manager) pointer(ctx context.Context, c Caller, opts ActOptions, kind a
 		}
 		return nil
 	}
-	return m.act(ctx, c, spec)
-}
-
-// pointAt brings the pointer over n, into view first, and answers where
-// it aimed (the point in the tab's viewport, and in n's frame for the hit
-// check). Over an item of a list, a menu, a tree or a grid the pointer
-// arrives as a person's passes over: it enters a little short of the
-// point, then moves on to it, a frame later, so the page sees it enter and
-// then move within (a list that ignores the pointer's first arrival, which
-// may be the list opening under a resting pointer, and picks the item it
-// then moves over, has picked it). Elsewhere it moves once, a frame
-// sooner.
-func (a *act) pointAt(ctx context.Context, n *page.Node) (page.Aim, error) {
-	aim, err := a.point(ctx, n)
-	if err != nil {
-		return aim, err
-	}
-	s := a.b.conn.Session(a.tab.SessionID)
-	if aim.InList {
-		if err := page.MouseMove(ctx, s, math.Max(aim.X-approach, 0), aim.Y); err != nil {
-			return aim, err
-		}
-	}
-	return aim, page.MouseMove(ctx, s, aim.X, aim.Y)
-}
-
-// approach is how far short of its point, in CSS pixels, the pointer
-// enters a list's item.
-const approach = 2
-
-// clickNode clicks n with the real mouse: the pointer arrives, and since
-// its arrival can change the page (a hover menu over the button, the
-// button replaced) the hit is checked again before pressing.
-func (a *act) clickNode(ctx context.Context, n *page.Node) error {
-	aim, err := a.pointAt(ctx, n)
-	if err != nil {
-		return err
-	}
-	x, y, fx, fy := aim.X, aim.Y, aim.FX, aim.FY
-	// JSHit runs once the pointer's move was handled: what the page did on
-	// its arrival (a list that picks the item under the pointer) is done
-	// before the press.
-	var hit struct {
-		Gone    bool   `json:"gone"`
-		Covered string `json:"covered"`
-		Page    bool   `json:"coverPage"`
-		Frame   string `json:"coverFrame"`
-	}
-	if err := a.b.call(ctx, n, page.JSHit, &hit, fx, fy); err != nil {
-		return err
-	}
-	if hit.Gone {
-		return &page.NodeGoneError{Err: errors.New("detached")}
-	}
-	if hit.Covered != "" {
-		if hit.Frame == "?" {
-			hit.Frame = page.HitFrameOrigin(ctx, a.b.conn, n, fx, fy)
-		}
-		return a.covered(ctx, n, hit.Covered, hit.Frame, hit.Page, fx, fy, true)
-	}
-	// And through the documents above its frame, which can lay something
-	// over the frame as the pointer arrives.
-	if err := page.FrameHit(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), n, fx, fy, x, y, a.group); err != nil {
-		var pe *page.PointError
-		if errors.As(err, &pe) {
-			if pe.Why == page.PointCovered {
-				return a.coveredOuter(pe, true)
-			}
-			return a.pointFailure(ctx, n, pe)
-		}
-		return err
-	}
-	return page.MouseClick(ctx, a.b.conn.Session(a.tab.SessionID), x, y)
+	return spec
 }
 
 // TypeText replaces what a text field holds with text, as typed text
 // arrives (Input.insertText: beforeinput and input fire), and with submit
 // presses Enter after it. An input whose value is set whole (date, time,
 // datetime-local, month, week, color, range) takes text in its ISO form,
-// set as a choice in its picker is (JSSetValue). The reply says what the
+// set as a choice in its picker is (page.SetValue). The reply says what the
 // field holds after (for a password, only that it is filled); the text is
 // never audited.
 func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text string, submit bool) (*ActResult, error) {
 	return m.act(ctx, c, actSpec{verb: "type_text", opts: opts, usable: actType, on: onElement, watch: settleInput,
 		do: func(ctx context.Context, a *act) error {
 			n := a.loc.Node
-			s := a.b.conn.Session(a.tab.SessionID)
+			b, tab := a.b, a.b.pageTab(a.tab)
 			if vt := a.st.ValueType; vt != "" {
 				if err := a.setValue(ctx, n, vt, text); err != nil {
 					return err
 				}
 			} else {
-				var focused bool
-				if err := a.b.call(ctx, n, page.JSFocusText, &focused); err != nil {
+				focused, err := page.FocusText(ctx, b.conn, &b.worlds, n)
+				if err != nil {
 					return err
 				}
 				if !focused {
@@ -154,21 +80,13 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 				}
 				// Keys and text go to the focused frame through the tab's
 				// session.
-				var err error
-				if text == "" {
-					// Nothing to insert: delete the selection, which is all it
-					// held.
-					err = page.Press(ctx, s, page.DeleteKey)
-				} else {
-					err = page.InsertText(ctx, s, text)
-				}
-				if err != nil {
+				if err := page.TypeInto(ctx, b.conn, tab, text); err != nil {
 					return err
 				}
 			}
 			linger := lingerLight
 			if submit {
-				if err := page.Press(ctx, s, page.EnterKey); err != nil {
+				if err := page.Press(ctx, b.conn.Session(tab.Session), page.EnterKey); err != nil {
 					return err
 				}
 				linger = lingerPress
@@ -189,14 +107,11 @@ func (a *act) setValue(ctx context.Context, n *page.Node, vt, text string) error
 			fmt.Sprintf("A %s input takes its value in ISO form, as the page's form sends it: %s. Repeat type_text with text in that form.", vt, form)).
 			with("argument", "text").with("expected", form)
 	}
-	var res struct {
-		Value   string `json:"value"`
-		Refused bool   `json:"refused"`
-	}
-	if err := a.b.call(ctx, n, page.JSSetValue, &res, v); err != nil {
+	refused, err := page.SetValue(ctx, a.b.conn, &a.b.worlds, n, v)
+	if err != nil {
 		return err
 	}
-	if res.Refused {
+	if refused {
 		return a.failure(StatusError, fmt.Sprintf("the %s input did not take the value (not a valid %s)", vt, vt),
 			fmt.Sprintf("Give a %s that exists, in the form %s.", vt, form)).with("argument", "text").with("expected", form)
 	}
@@ -271,24 +186,17 @@ func isoValue(vt, text string) (string, string, bool) {
 	return t, form, false
 }
 
-// fieldAfter puts what the field n holds now into the reply (JSFieldValue);
+// fieldAfter puts what the field n holds now into the reply (page.FieldValue);
 // onlyCheckable: only a checkbox, radio or switch (a click). A field gone
 // with the page (a submit that navigated) says nothing.
 func (a *act) fieldAfter(ctx context.Context, n *page.Node, onlyCheckable bool) {
-	var v struct {
-		Field     bool   `json:"field"`
-		Value     string `json:"value"`
-		Checkable bool   `json:"checkable"`
-		Checked   bool   `json:"checked"`
-		Password  bool   `json:"password"`
-		Filled    bool   `json:"filled"`
-	}
 	if a.outcome.Navigated || a.outcome.TabClosed {
 		return
 	}
 	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	if err := a.b.call(qctx, n, page.JSFieldValue, &v); err != nil || !v.Field || (onlyCheckable && !v.Checkable) {
+	v, err := page.FieldValue(qctx, a.b.conn, &a.b.worlds, n)
+	if err != nil || !v.IsField || (onlyCheckable && !v.Checkable) {
 		return
 	}
 	a.res.Field = &FieldValue{Value: v.Value, Checkable: v.Checkable, Checked: v.Checked, Password: v.Password, Filled: v.Filled}
@@ -335,7 +243,7 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, keys []string, seq boo
 					// What the last key queued runs before the next (a
 					// page that moved away ends the wait at once).
 					dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-					_ = a.b.worlds.CallFunction(dctx, s, cdp.FrameID(a.tab.ID), page.JSDrain, nil)
+					_, _ = page.Drain(dctx, a.b.conn, &a.b.worlds, a.mainFrame())
 					cancel()
 				}
 				if err := page.Press(ctx, s, ch); err != nil {
@@ -370,16 +278,8 @@ type SelectBy struct {
 func (m *Manager) SelectOption(ctx context.Context, c Caller, opts ActOptions, by SelectBy) (*ActResult, error) {
 	return m.act(ctx, c, actSpec{verb: "select_option", opts: opts, usable: actSelect, on: onElement, watch: settleInput,
 		do: func(ctx context.Context, a *act) error {
-			var res struct {
-				Missing        bool     `json:"missing"`
-				Choices        []string `json:"choices"`
-				Count          int      `json:"count"`
-				DisabledOption bool     `json:"disabledOption"`
-				Value          string   `json:"value"`
-				Label          string   `json:"label"`
-				Index          int      `json:"index"`
-			}
-			if err := a.b.call(ctx, a.loc.Node, page.JSSelect, &res, by.By, by.Value, by.Index); err != nil {
+			res, err := page.SelectOption(ctx, a.b.conn, &a.b.worlds, a.loc.Node, by.By, by.Value, by.Index)
+			if err != nil {
 				return err
 			}
 			want := by.Value
@@ -410,14 +310,6 @@ type ScrollOptions struct {
 	ByY int64 // pixels with the wheel, positive down; 0 when not given
 }
 
-// scrollState is what page.JSScrollState reports.
-type scrollState struct {
-	Y        float64 `json:"y"`
-	Height   float64 `json:"height"`
-	View     float64 `json:"view"`
-	AtBottom bool    `json:"atBottom"`
-}
-
 // Scroll moves the window: to an end, by a wheel turn, or until an element
 // is in view, in the window and in every panel around it that scrolls. The
 // answer is where the window settled, and the panel that moved.
@@ -429,51 +321,18 @@ func (m *Manager) Scroll(ctx context.Context, c Caller, so ScrollOptions) (*ActR
 	return m.act(ctx, c, actSpec{verb: "scroll", opts: so.ActOptions, usable: actScroll, on: on, watch: settleInput,
 		do: func(ctx context.Context, a *act) error {
 			b := a.b
-			s := b.conn.Session(a.tab.SessionID)
-			main := cdp.FrameID(a.tab.ID)
-			var before scrollState
-			if err := b.worlds.CallFunction(ctx, s, main, page.JSScrollState, &before, 0); err != nil {
-				return err
-			}
-			expectMove := false
-			var panel *struct {
-				Panel    string  `json:"panel"`
-				Y        float64 `json:"y"`
-				Height   float64 `json:"height"`
-				View     float64 `json:"view"`
-				AtBottom bool    `json:"atBottom"`
-			}
-			switch {
-			case a.loc != nil:
+			sp := page.ScrollSpec{To: so.To, ByY: float64(so.ByY)}
+			if a.loc != nil {
 				// Into the middle of the window and of each panel around it
 				// that scrolls; the answer names the panel that moved.
-				if err := b.call(ctx, a.loc.Node, page.JSScrollPanels, &panel); err != nil {
-					return err
-				}
+				sp.Node = a.loc.Node
 				a.res.Element = a.st.info()
-			case so.To != "":
-				if err := b.worlds.CallFunction(ctx, s, main, page.JSScrollTo, nil, so.To); err != nil {
-					return err
-				}
-			default:
-				// The wheel where a person's pointer would be: the middle
-				// of the viewport.
-				var vp struct {
-					W float64 `json:"w"`
-					H float64 `json:"h"`
-				}
-				if err := b.worlds.CallFunction(ctx, s, main, `function() { return {w: innerWidth, h: innerHeight}; }`, &vp); err != nil {
-					return err
-				}
-				if err := page.MouseWheel(ctx, s, math.Floor(vp.W/2), math.Floor(vp.H/2), float64(so.ByY)); err != nil {
-					return err
-				}
-				expectMove = (so.ByY > 0 && !before.AtBottom) || (so.ByY < 0 && before.Y > 0)
 			}
-			var after scrollState
-			if err := b.worlds.CallFunction(ctx, s, main, page.JSScrollState, &after, 1500, expectMove, before.Y); err != nil {
+			r, err := page.Scroll(ctx, b.conn, &b.worlds, b.pageTab(a.tab), sp)
+			if err != nil {
 				return err
 			}
+			before, after, panel := r.Before, r.After, r.Panel
 			moved := after.Y != before.Y || panel != nil
 			a.res.Scroll = &ScrollPosition{Y: int64(after.Y), Height: int64(after.Height), ViewportHeight: int64(after.View), AtBottom: after.AtBottom, Moved: moved}
 			if panel != nil {
@@ -486,7 +345,7 @@ func (m *Manager) Scroll(ctx context.Context, c Caller, so ScrollOptions) (*ActR
 
 // scrollHint says why the window did not move, or that the bottom was
 // reached.
-func scrollHint(so ScrollOptions, toElement bool, before, after scrollState, moved bool) []string {
+func scrollHint(so ScrollOptions, toElement bool, before, after page.ScrollPos, moved bool) []string {
 	if !moved {
 		why := "The window did not move"
 		switch {

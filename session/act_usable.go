@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-
-	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/page"
 )
 
@@ -32,18 +29,9 @@ func (k actKind) verb() string {
 	return [...]string{"click", "hover", "type_text", "scroll", "select_option", "upload_file", "set_editor"}[k]
 }
 
-// elemState is what page.JSState reports.
-type elemState struct {
-	Connected bool   `json:"connected"`
-	Visible   bool   `json:"visible"`
-	Enabled   bool   `json:"enabled"`
-	TextField bool   `json:"textField"`
-	ValueType string `json:"valueType"` // date, time, datetime-local, month, week, color, range: set whole (JSSetValue)
-	ReadOnly  bool   `json:"readOnly"`
-	Tag       string `json:"tag"`
-	Role      string `json:"role"`
-	Name      string `json:"name"`
-}
+// elemState is how the target stood when it was found usable
+// (page.State).
+type elemState struct{ page.ElementState }
 
 // checkable: a click on it may check or uncheck a field (a checkbox, a
 // radio, a switch, or a label, which stands for its control).
@@ -61,8 +49,8 @@ func (s elemState) info() *ElementInfo {
 
 // waitUsable resolves the selector and waits, at most appearWindow (and
 // the call's own time), until its target is present, visible and enabled,
-// and for type_text a writable text field. A page that changes wakes the
-// wait at once (page.JSWaitChange).
+// and for type_text a writable text field (page.WaitActionable: a page
+// that changes wakes the wait at once).
 func (a *act) waitUsable(ctx context.Context) error {
 	loc, st, err := a.usable(ctx, a.sel, a.spec.usable)
 	a.loc, a.st = loc, st
@@ -79,117 +67,76 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 	}
 	wctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
-	var last string
-	looked := false // the page answered at least once
 	var loc *located
-	var st elemState
-	for {
-		var err error
-		loc, err = b.locate(wctx, a.tab, sel, a.group)
-		if err == nil && loc.Node != nil {
-			st = elemState{}
-			err = b.call(wctx, loc.Node, page.JSState, &st)
-		}
-		var se *Error
-		var gone *page.NodeGoneError
-		switch {
-		case errors.As(err, &se):
-			// A bad selector or a stale ref: no waiting makes it good.
-			return nil, st, a.annotate(ctx, se)
-		case (errors.As(err, &gone) || (err != nil && cdpconn.IsContextGone(err))) && wctx.Err() == nil:
-			// Gone as we looked (the frame navigated): look again.
-			last, looked = StatusNotFound, true
-		case err != nil && wctx.Err() == nil:
-			return nil, st, a.annotate(ctx, err)
-		case err != nil:
-			// The window ran out mid-look: answer with what was seen last.
-		default:
-			last = ""
-			looked = true
-			switch {
-			case loc.Node == nil || !st.Connected:
-				last = StatusNotFound
-			case !st.Visible && kind != actUpload:
-				last = StatusHidden
-			case !st.Enabled:
-				last = StatusDisabled
-			}
-			if last == "" {
-				if kind == actType && !st.TextField && st.ValueType == "" {
-					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a text field (%s %q)", st.Tag, st.Role, st.Name),
-						"type_text needs an input (text kinds, and date, time, color or range in ISO form), a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
+	var bad *Error // a bad selector or a stale ref: no waiting makes it good
+	found, ps, why, err := page.WaitActionable(wctx, b.conn, &b.worlds, b.pageTab(a.tab), page.Actionable{
+		Locate: func(ctx context.Context) (page.Found, error) {
+			var err error
+			if loc, err = b.locate(ctx, a.tab, sel, a.group); err != nil {
+				if errors.As(err, &bad) {
+					return page.Found{}, bad
 				}
-				if kind == actSelect && st.Tag != "select" {
-					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),
-						"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").with("matches", loc.Matches)
-				}
-				if kind == actUpload {
-					var file bool
-					if err := b.call(wctx, loc.Node, `function() { return this.localName === 'input' && this.type === 'file'; }`, &file); err != nil {
-						return nil, st, a.annotate(ctx, err)
-					}
-					if !file {
-						return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a file input (%s %q)", st.Tag, st.Role, st.Name),
-							"upload_file needs an input[type=file]; read_form lists them (type file), hidden ones included.").with("matches", loc.Matches)
-					}
-				}
-				if kind == actType && st.ReadOnly {
-					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the field is read-only (%s %q)", st.Role, st.Name),
-						"The page does not let this field be typed into; look for the control that edits it.").with("matches", loc.Matches)
-				}
-				return loc, st, nil
+				return page.Found{}, err
 			}
-		}
-		if wctx.Err() != nil {
-			if !looked {
-				// The time ran out before the page answered once.
-				return nil, st, a.failure(StatusTimeout, fmt.Sprintf("the page did not answer within timeout_ms (%v)", a.spec.opts.Timeout),
-					"The page is busy or the limit is too small: retry with a larger timeout_ms (at most 30000).")
-			}
-			return nil, st, a.notReady(last, loc, st, window)
-		}
-		if sel.kind == selRef && last == StatusNotFound {
-			return nil, st, a.failure(StatusNotFound, "the element of "+sel.raw+" is gone", RefHint)
-		}
-		// Wait for the page to change, in the frame the target is in.
-		f := page.FrameRef{Session: a.tab.SessionID, Frame: cdp.FrameID(a.tab.ID)}
-		if loc != nil && loc.Node != nil {
-			f = page.FrameRef{Session: loc.Node.Session, Frame: loc.Node.Frame}
-		}
-		left := time.Until(deadlineOf(wctx))
-		if left > 100*time.Millisecond {
-			left = 100 * time.Millisecond
-		}
-		if left < time.Millisecond {
-			left = time.Millisecond
-		}
-		if err := b.worlds.CallFunction(wctx, b.conn.Session(f.Session), f.Frame, page.JSWaitChange, nil, left.Milliseconds()); err != nil && wctx.Err() == nil {
-			// The frame navigated away under the wait: look again.
-			select {
-			case <-wctx.Done():
-			case <-time.After(10 * time.Millisecond):
-			}
-		}
+			return page.Found{Count: loc.Matches, Node: loc.Node, Why: loc.Why}, nil
+		},
+		HiddenOK: kind == actUpload,
+		Once:     sel.kind == selRef,
+	})
+	st := elemState{ps}
+	if loc == nil {
+		loc = &located{Matches: found.Count, Node: found.Node, Why: found.Why}
 	}
+	switch {
+	case bad != nil:
+		return nil, st, a.annotate(ctx, bad)
+	case err != nil:
+		return nil, st, a.annotate(ctx, err)
+	case why == page.Usable:
+		if err := a.fits(kind, loc, st); err != nil {
+			return nil, st, err
+		}
+		return loc, st, nil
+	case why == page.NoAnswer:
+		// The time ran out before the page answered once.
+		return nil, st, a.failure(StatusTimeout, fmt.Sprintf("the page did not answer within timeout_ms (%v)", a.spec.opts.Timeout),
+			"The page is busy or the limit is too small: retry with a larger timeout_ms (at most 30000).")
+	case why == page.Gone:
+		return nil, st, a.failure(StatusNotFound, "the element of "+sel.raw+" is gone", RefHint)
+	}
+	return nil, st, a.notReady(why, loc, st, window)
 }
 
-func deadlineOf(ctx context.Context) time.Time {
-	d, ok := ctx.Deadline()
-	if !ok {
-		return time.Now().Add(time.Hour)
+// fits checks a usable target against what the call does to it: type_text
+// needs a writable text field, select_option a <select>, upload_file a
+// file input.
+func (a *act) fits(kind actKind, loc *located, st elemState) error {
+	switch {
+	case kind == actType && !st.TextField && st.ValueType == "":
+		return a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a text field (%s %q)", st.Tag, st.Role, st.Name),
+			"type_text needs an input (text kinds, and date, time, color or range in ISO form), a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
+	case kind == actSelect && st.Tag != "select":
+		return a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),
+			"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").with("matches", loc.Matches)
+	case kind == actUpload && !st.FileInput:
+		return a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a file input (%s %q)", st.Tag, st.Role, st.Name),
+			"upload_file needs an input[type=file]; read_form lists them (type file), hidden ones included.").with("matches", loc.Matches)
+	case kind == actType && st.ReadOnly:
+		return a.failure(StatusNotActionable, fmt.Sprintf("the field is read-only (%s %q)", st.Role, st.Name),
+			"The page does not let this field be typed into; look for the control that edits it.").with("matches", loc.Matches)
 	}
-	return d
+	return nil
 }
 
 // notReady is the answer for a target that did not become usable in time.
-func (a *act) notReady(status string, loc *located, st elemState, window time.Duration) *Error {
+func (a *act) notReady(why page.Unready, loc *located, st elemState, window time.Duration) *Error {
 	w := window.Round(100 * time.Millisecond).String()
 	var e *Error
-	switch status {
-	case StatusHidden:
+	switch why {
+	case page.Hidden:
 		e = a.failure(StatusHidden, fmt.Sprintf("the %s %q is in the page but was not visible for %s", st.Role, st.Name, w),
 			"It may open from a menu, a tab or a section that is collapsed: hover or click what reveals it, then retry; scroll(selector=...) if it is lazily shown.")
-	case StatusDisabled:
+	case page.Disabled:
 		e = a.failure(StatusDisabled, fmt.Sprintf("the %s %q stayed disabled for %s", st.Role, st.Name, w),
 			"The page enables it once something else is done (a required field, a checkbox); read_page shows what, then retry.")
 	default:

@@ -14,7 +14,6 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
@@ -494,7 +493,7 @@ func (m *Manager) start(ctx context.Context, found chrome.Found, prof datadir.Pr
 		// (Emulation.setFocusEmulationEnabled); Target.activateTarget
 		// selects the tab without focusing it.
 		fctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		if _, err := cdp.Call(fctx, conn.Session(pages[0].SessionID), cdppage.BringToFront, cdp.Empty{}); err != nil {
+		if err := page.BringToFront(fctx, conn, pages[0].SessionID); err != nil {
 			m.log.Warn("cannot bring the first tab to the front", zap.Error(err))
 		}
 		cancel()
@@ -514,7 +513,7 @@ func preparePage(q *cdpguard.Sender, t *target.Info) {
 	if t.Type != "page" {
 		return
 	}
-	q.Send(cdppage.SetLifecycleEventsEnabled.Method, cdppage.SetLifecycleEventsEnabledParams{Enabled: true})
+	page.ReportLifecycle(q)
 }
 
 // shutdown ends the browser: a polite close, then the process group, and

@@ -16,7 +16,6 @@ import (
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
-	"github.com/lyrad/lyrad/snapshot"
 )
 
 // Capture is a PNG that screenshot or read_image wrote.
@@ -40,7 +39,7 @@ func (m *Manager) Screenshot(ctx context.Context, c Caller, fullPage bool) (*Cap
 	if err != nil {
 		return nil, false, callError(ctx, err, "screenshot")
 	}
-	capt, err := m.saveCapture("page", png)
+	capt, err := saveCapture(m.cfg, "page", png)
 	return capt, clipped, err
 }
 
@@ -58,7 +57,7 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 			return nil, err
 		}
 	} else {
-		n, err := page.FindNode(ctx, b.conn, &b.worlds, tab.SessionID, cdp.FrameID(tab.ID), snapshot.JSFind, selector)
+		n, err := page.Find(ctx, b.conn, &b.worlds, page.FrameRef{Session: tab.SessionID, Frame: cdp.FrameID(tab.ID)}, selector)
 		if err != nil {
 			return nil, readErr(ctx, err, selector)
 		}
@@ -85,7 +84,7 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 	if err != nil {
 		return nil, callError(ctx, err, "read_image")
 	}
-	capt, err := m.saveCapture("image", png)
+	capt, err := saveCapture(m.cfg, "image", png)
 	if capt != nil {
 		capt.Tag = info.Tag
 	}
@@ -112,15 +111,15 @@ func (b *Browser) toTabCoords(ctx context.Context, tab cdpguard.Target, frame cd
 // else in the directory.
 var captureName = regexp.MustCompile(`^(page|image)-\d{8}T\d{6}Z-[0-9a-f]{8}\.png$`)
 
-// saveCapture writes a PNG atomically (a temporary file renamed into
-// place, so a reader never sees half a picture), then prunes the oldest
-// captures beyond CaptureKeep.
-func (m *Manager) saveCapture(kind string, data []byte) (*Capture, error) {
+// saveCapture writes a PNG into cfg's CaptureDir atomically (a temporary
+// file renamed into place, so a reader never sees half a picture), then
+// prunes the oldest captures beyond CaptureKeep.
+func saveCapture(cfg Config, kind string, data []byte) (*Capture, error) {
 	w, h, ok := page.PNGSize(data)
 	if !ok {
 		return nil, newError(StatusError, "the browser returned no PNG", "Try again.")
 	}
-	dir := m.cfg.CaptureDir
+	dir := cfg.CaptureDir
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, newError(StatusError, "cannot create the capture directory: "+err.Error(), "Check LYRA_BROWSER_CAPTURE_DIR.")
 	}
@@ -131,7 +130,7 @@ func (m *Manager) saveCapture(kind string, data []byte) (*Capture, error) {
 	if err := writeFileAtomic(path, data, 0o600); err != nil {
 		return nil, newError(StatusError, "cannot write the capture: "+err.Error(), "Check LYRA_BROWSER_CAPTURE_DIR and free space.")
 	}
-	pruneCaptures(dir, m.cfg.CaptureKeep)
+	pruneCaptures(dir, cfg.CaptureKeep)
 	return &Capture{Path: path, Width: w, Height: h, Bytes: len(data), Data: data}, nil
 }
 

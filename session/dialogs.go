@@ -5,13 +5,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
-	"github.com/lyrad/lyrad/cdpconn"
+	"github.com/lyrad/lyrad/page"
 )
 
 // Native dialogs (alert, confirm, prompt, beforeunload) stop a page until
@@ -138,19 +135,19 @@ func (d *dialogs) since(t time.Time, tabs ...target.ID) []DialogRecord {
 }
 
 // answer decides how to answer a dialog now, and records it.
-func (d *dialogs) answer(tab target.ID, ev *cdppage.EventJavascriptDialogOpening) cdppage.HandleJavaScriptDialogParams {
+func (d *dialogs) answer(tab target.ID, ev page.Dialog) page.DialogAnswer {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	rec := DialogRecord{At: time.Now(), TabID: tab, Type: string(ev.Type), Message: ev.Message, By: "default"}
-	p := cdppage.HandleJavaScriptDialogParams{}
+	rec := DialogRecord{At: time.Now(), TabID: tab, Type: ev.Type, Message: ev.Message, By: "default"}
+	p := page.DialogAnswer{}
 	switch ev.Type {
-	case cdppage.DialogTypeAlert, cdppage.DialogTypeBeforeunload:
+	case page.DialogAlert, page.DialogBeforeunload:
 		p.Accept = true
 	}
 	if a := d.inForce; a != nil && tab != "" && a.tab == tab {
 		rec.By = "handle_dialog"
 		p.Accept = a.Accept
-		if ev.Type == cdppage.DialogTypePrompt && a.Accept {
+		if ev.Type == page.DialogPrompt && a.Accept {
 			p.PromptText = a.Text
 			if a.Text == "" {
 				p.PromptText = ev.DefaultPrompt
@@ -170,26 +167,13 @@ func (d *dialogs) answer(tab target.ID, ev *cdppage.EventJavascriptDialogOpening
 // startDialogs answers every dialog of this browser from now on. It runs
 // until the connection ends.
 func (b *Browser) startDialogs(log *zap.Logger) {
-	events, stop := b.conn.Subscribe(cdppage.JavascriptDialogOpening.Method)
-	go func() {
-		defer stop()
-		for ev := range events {
-			var d cdppage.EventJavascriptDialogOpening
-			if jsonv2.Unmarshal(ev.Params, &d) != nil {
-				continue
-			}
-			p := b.dialogs.answer(b.tabOfSession(ev.SessionID), &d)
-			// Answered on its own goroutine: a reply that is slow to come
-			// must not hold the next tab's dialog.
-			go func(s *cdpconn.Session) {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				if _, err := cdp.Call(ctx, s, cdppage.HandleJavaScriptDialog, p); err != nil && !b.closing.Load() {
-					log.Debug("answer dialog", zap.Error(err))
-				}
-			}(b.conn.Session(ev.SessionID))
+	page.AnswerDialogs(b.conn, func(d page.Dialog) page.DialogAnswer {
+		return b.dialogs.answer(b.tabOfSession(d.Session), d)
+	}, func(err error) {
+		if !b.closing.Load() {
+			log.Debug("answer dialog", zap.Error(err))
 		}
-	}()
+	})
 }
 
 // tabOfSession names the tab a CDP session belongs to: the tab itself, or

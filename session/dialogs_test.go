@@ -3,18 +3,19 @@ package session
 import (
 	"testing"
 
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/page"
 )
 
 // The armed answer belongs to one call: it is in force while that call
 // runs, ends with it, and survives a call that only asked for consent.
 func TestDialogArming(t *testing.T) {
 	var d dialogs
-	confirm := &cdppage.EventJavascriptDialogOpening{Type: cdppage.DialogTypeConfirm, Message: "Delete?"}
-	prompt := &cdppage.EventJavascriptDialogOpening{Type: cdppage.DialogTypePrompt, Message: "Name?", DefaultPrompt: "dflt"}
-	alert := &cdppage.EventJavascriptDialogOpening{Type: cdppage.DialogTypeAlert}
-	before := &cdppage.EventJavascriptDialogOpening{Type: cdppage.DialogTypeBeforeunload}
+	confirm := page.Dialog{Type: page.DialogConfirm, Message: "Delete?"}
+	prompt := page.Dialog{Type: page.DialogPrompt, Message: "Name?", DefaultPrompt: "dflt"}
+	alert := page.Dialog{Type: page.DialogAlert}
+	before := page.Dialog{Type: page.DialogBeforeunload}
 
 	// Defaults: alerts and beforeunload accepted, confirm and prompt not.
 	if !d.answer("t", alert).Accept || !d.answer("t", before).Accept || d.answer("t", confirm).Accept || d.answer("t", prompt).Accept {
@@ -70,7 +71,7 @@ func TestDialogArming(t *testing.T) {
 // never the agent's text; so does one from a session no tab claims.
 func TestDialogArmedForItsTab(t *testing.T) {
 	var d dialogs
-	prompt := &cdppage.EventJavascriptDialogOpening{Type: cdppage.DialogTypePrompt, Message: "Name?", DefaultPrompt: "dflt"}
+	prompt := page.Dialog{Type: page.DialogPrompt, Message: "Name?", DefaultPrompt: "dflt"}
 	d.arm(DialogAnswer{Accept: true, Text: "s3cr3t"})
 	end := d.use("active")
 	for _, other := range []target.ID{"background", ""} {
@@ -92,7 +93,7 @@ func TestDialogArmedForItsTab(t *testing.T) {
 	d.arm(DialogAnswer{Accept: false})
 	end = d.use("active")
 	d.retarget("active", "closing")
-	before := &cdppage.EventJavascriptDialogOpening{Type: cdppage.DialogTypeBeforeunload}
+	before := page.Dialog{Type: page.DialogBeforeunload}
 	if d.answer("active", before).Accept != true || d.answer("closing", before).Accept != false {
 		t.Error("the answer did not follow the call to the tab it closes")
 	}

@@ -7,7 +7,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/cdpguard"
@@ -270,11 +269,11 @@ func (b *Browser) formFrames(ctx context.Context, tab cdpguard.Target, frames ma
 // name its parent: the tab's other targets are asked who owns it.
 func (b *Browser) frameParent(ctx context.Context, tab cdpguard.Target, frames map[cdp.FrameID]*treeFrame, f *treeFrame) (*treeFrame, cdp.BackendNodeID) {
 	if p := frames[f.parent]; p != nil && f.parent != "" {
-		r, err := cdp.Call(ctx, b.conn.Session(p.sid), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.id})
+		owner, err := page.FrameOwnerIn(ctx, b.conn, p.sid, f.id)
 		if err != nil {
 			return nil, 0
 		}
-		return p, r.BackendNodeID
+		return p, owner
 	}
 	// The tab's own target first: most out-of-process frames sit in it.
 	order := []target.SessionID{tab.SessionID}
@@ -289,14 +288,14 @@ func (b *Browser) frameParent(ctx context.Context, tab cdpguard.Target, frames m
 		if sid == f.sid {
 			continue
 		}
-		r, err := cdp.Call(ctx, b.conn.Session(sid), dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f.id})
-		if err != nil || r.BackendNodeID == 0 {
+		owner, err := page.FrameOwnerIn(ctx, b.conn, sid, f.id)
+		if err != nil || owner == 0 {
 			continue
 		}
 		// The owner is in the root document of that target.
 		for _, g := range frames {
 			if g.sid == sid && (g.parent == "" || frames[g.parent] == nil || frames[g.parent].sid != sid) {
-				return g, r.BackendNodeID
+				return g, owner
 			}
 		}
 	}

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
-	cdppage "github.com/chromedp/cdproto/page"
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
@@ -104,7 +102,7 @@ func (a *act) firstEditor(ctx context.Context) (*page.Node, error) {
 // paths are checked before anything else (uploads.go); UPLOAD is asked for
 // on every call.
 func (m *Manager) UploadFile(ctx context.Context, c Caller, opts ActOptions, paths []string) (*ActResult, error) {
-	files, err := m.checkUploads(paths)
+	files, err := uploadsOf(m.cfg).checkUploads(paths)
 	if err != nil {
 		return nil, err
 	}
@@ -114,13 +112,12 @@ func (m *Manager) UploadFile(ctx context.Context, c Caller, opts ActOptions, pat
 		do: func(ctx context.Context, a *act) error {
 			// The browser gets copies of the files checked, made from
 			// their open descriptors (uploads.go).
-			list, err := m.stageUploads(files)
+			list, err := uploadsOf(m.cfg).stageUploads(files)
 			if err != nil {
 				return err
 			}
 			n := a.loc.Node
-			if _, err := cdp.Call(ctx, a.b.conn.Session(n.Session), dom.SetFileInputFiles,
-				dom.SetFileInputFilesParams{Files: list, BackendNodeID: n.Backend}); err != nil {
+			if err := page.SetFiles(ctx, a.b.conn, n, list); err != nil {
 				return err
 			}
 			a.res.Element = a.st.info()
@@ -284,15 +281,16 @@ func (m *Manager) Publish(ctx context.Context, c Caller, selector, submit string
 			return nil
 		},
 		do: func(ctx context.Context, a *act) error {
-			var checked bool
-			if err := a.b.call(ctx, a.loc.Node, `function() { return !!this.checked; }`, &checked); err != nil {
+			b := a.b
+			checked, err := page.Checked(ctx, b.conn, &b.worlds, a.loc.Node)
+			if err != nil {
 				return err
 			}
 			if !checked {
-				if err := a.clickNode(ctx, a.loc.Node); err != nil {
+				if err := a.click(ctx, a.loc.Node); err != nil {
 					return err
 				}
-				if err := a.b.call(ctx, a.loc.Node, `function() { return !!this.checked; }`, &checked); err != nil {
+				if checked, err = page.Checked(ctx, b.conn, &b.worlds, a.loc.Node); err != nil {
 					return err
 				}
 			}
@@ -320,7 +318,7 @@ func (m *Manager) Publish(ctx context.Context, c Caller, selector, submit string
 // fields invalid before the click and still after it, on the same page).
 func (a *act) send(ctx context.Context, n *page.Node, r *SendResult) error {
 	invalid, _ := page.FormValidity(ctx, a.b.conn, &a.b.worlds, n)
-	if err := a.clickNode(ctx, n); err != nil {
+	if err := a.click(ctx, n); err != nil {
 		return err
 	}
 	a.settle(ctx, sendSettle, n)
@@ -347,7 +345,7 @@ func (a *act) send(ctx context.Context, n *page.Node, r *SendResult) error {
 		r.Refused = r.Refused || back.Refused
 	}
 	for _, d := range a.b.dialogs.since(a.start, a.tab.ID) {
-		if d.Type == string(cdppage.DialogTypeAlert) && r.Alert == "" {
+		if d.Type == page.DialogAlert && r.Alert == "" {
 			r.Alert, r.Refused = d.Message, true
 		}
 	}

@@ -1,15 +1,10 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp/jsonv2"
-	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
 	"github.com/lyrad/lyrad/cdpconn"
@@ -40,80 +35,13 @@ type hands struct {
 	mu      sync.Mutex
 	presses [maxPresses]time.Time // a ring, latest at next-1
 	next    int
-	rebind  map[target.SessionID]bool
-	kick    chan struct{}
 }
 
-var inputBinding = []byte(`"` + page.InputBinding + `"`)
-
-// watch starts hearing b's presses: on the connection's reader, so that a
-// press is known before any request the browser tells of after it; and
-// it binds the listener again in each document a frame commits.
+// watch starts hearing b's presses (page.ObserveInput).
 func (h *hands) watch(ctx context.Context, conn *cdpconn.Conn, log *zap.Logger) func() {
-	h.kick = make(chan struct{}, 1)
-	stop := conn.Observe(func(ev cdpconn.Event) {
-		switch ev.Method {
-		case runtime.BindingCalled.Method:
-			if !bytes.Contains(ev.Params, inputBinding) {
-				return
-			}
-			var w struct {
-				Name string `json:"name"`
-			}
-			if jsonv2.Unmarshal(ev.Params, &w) != nil || w.Name != page.InputBinding {
-				return
-			}
-			h.pressed(time.Now())
-		case cdppage.FrameNavigated.Method:
-			h.mu.Lock()
-			if h.rebind == nil {
-				h.rebind = map[target.SessionID]bool{}
-			}
-			h.rebind[ev.SessionID] = true
-			h.mu.Unlock()
-			select {
-			case h.kick <- struct{}{}:
-			default:
-			}
-		}
-	}, runtime.BindingCalled.Method, cdppage.FrameNavigated.Method)
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-conn.Done():
-				return
-			case <-h.kick:
-			}
-			h.mu.Lock()
-			todo := h.rebind
-			h.rebind = nil
-			h.mu.Unlock()
-			for sid := range todo {
-				page.BindInput(asyncSender{conn.Session(sid), log})
-			}
-		}
-	}()
-	return stop
-}
-
-// asyncSender sends without waiting; an error other than the target going
-// away is logged.
-type asyncSender struct {
-	s   *cdpconn.Session
-	log *zap.Logger
-}
-
-func (a asyncSender) Send(method string, params any) {
-	done := func(err error) {
-		if err != nil && !cdpconn.IsTargetGone(err) {
-			a.log.Debug("bind the input listener", zap.Error(err))
-		}
-	}
-	if err := a.s.SendAsync(method, params, done); err != nil {
-		done(err)
-	}
+	return page.ObserveInput(ctx, conn, h.pressed, func(err error) {
+		log.Debug("bind the input listener", zap.Error(err))
+	})
 }
 
 func (h *hands) pressed(at time.Time) {

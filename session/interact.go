@@ -2,15 +2,9 @@ package session
 
 import (
 	"context"
-	"errors"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
-	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/cdproto/target"
 
-	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
@@ -44,30 +38,11 @@ func siteOf(url, securityOrigin string) string {
 // frameSite is the site of the document in frame f, as the frame's renderer
 // has it committed.
 func (b *Browser) frameSite(ctx context.Context, f page.FrameRef) (string, error) {
-	res, err := cdp.Call(ctx, b.conn.Session(f.Session), cdppage.GetFrameTree, cdp.Empty{})
+	url, securityOrigin, err := page.FrameDocument(ctx, b.conn, f)
 	if err != nil {
 		return "", err
 	}
-	fr := findFrame(res.FrameTree, f.Frame, 0)
-	if fr == nil {
-		return "", &page.NodeGoneError{Err: errors.New("its frame went away")}
-	}
-	return siteOf(fr.URL, fr.SecurityOrigin), nil
-}
-
-func findFrame(t *cdppage.FrameTree, id cdp.FrameID, depth int) *cdp.Frame {
-	if t == nil || depth > 32 {
-		return nil
-	}
-	if t.Frame != nil && t.Frame.ID == id {
-		return t.Frame
-	}
-	for _, c := range t.ChildFrames {
-		if f := findFrame(c, id, depth+1); f != nil {
-			return f
-		}
-	}
-	return nil
+	return siteOf(url, securityOrigin), nil
 }
 
 // pageSite is the site of the tab's own document. The browser's side
@@ -81,60 +56,7 @@ func (b *Browser) pageSite(ctx context.Context, tab cdpguard.Target) (string, er
 	return b.frameSite(ctx, page.FrameRef{Session: tab.SessionID, Frame: cdp.FrameID(tab.ID)})
 }
 
-// focusedFrame is the frame a key press reaches: from the tab's main
-// frame, down through each document whose focused element is a frame,
-// same-process or not.
+// focusedFrame is the frame a key press reaches (page.FocusedFrame).
 func (a *act) focusedFrame(ctx context.Context) (page.FrameRef, error) {
-	b := a.b
-	oopif := map[cdp.FrameID]target.SessionID{}
-	for _, f := range b.guard.Frames(a.tab.ID) {
-		oopif[cdp.FrameID(f.ID)] = f.SessionID
-	}
-	f := page.FrameRef{Session: a.tab.SessionID, Frame: cdp.FrameID(a.tab.ID)}
-	for depth := 0; depth < 8; depth++ {
-		child, err := a.focusedChild(ctx, f)
-		if err != nil || child == "" {
-			return f, err
-		}
-		if sid, ok := oopif[child]; ok {
-			f = page.FrameRef{Session: sid, Frame: child}
-		} else {
-			f = page.FrameRef{Session: f.Session, Frame: child}
-		}
-	}
-	return f, nil
-}
-
-// focusedChild is the frame inside frame f that holds the focus, or "".
-func (a *act) focusedChild(ctx context.Context, f page.FrameRef) (cdp.FrameID, error) {
-	b := a.b
-	s := b.conn.Session(f.Session)
-	for attempt := 0; ; attempt++ {
-		id, err := b.worlds.Get(ctx, s, f.Frame, attempt > 0)
-		if err != nil {
-			return "", err
-		}
-		t := true
-		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: page.JSFocusedFrame, ExecutionContextID: id, ObjectGroup: a.group, Silent: &t,
-		})
-		if cdpconn.IsContextGone(err) && attempt == 0 {
-			b.worlds.Forget(f.Frame)
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if res.ExceptionDetails != nil || res.Result == nil || res.Result.ObjectID == "" {
-			return "", nil
-		}
-		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
-		if err != nil || d.Node == nil {
-			return "", err
-		}
-		if d.Node.FrameID == f.Frame {
-			return "", nil
-		}
-		return d.Node.FrameID, nil
-	}
+	return page.FocusedFrame(ctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), a.group)
 }

@@ -13,7 +13,7 @@ import (
 // Target resolution: what a selector names on the active tab.
 //
 //	aria-ref=e12      an element a read_page(mode="tree") of this document gave
-//	text=Save         visible text (see page.JSLocate for the three forms)
+//	text=Save         visible text (see page.Locate for the three forms)
 //	xpath=//a, //a    XPath
 //	css=a.b, a.b      CSS, document-wide, open shadow roots included
 //
@@ -110,11 +110,6 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 		return nil, err
 	}
 	return &located{Matches: found.Count, Node: found.Node, Why: found.Why}, nil
-}
-
-// call runs fn with `this` bound to the node (page.Call).
-func (b *Browser) call(ctx context.Context, n *page.Node, fn string, out any, args ...any) error {
-	return page.Call(ctx, b.conn, &b.worlds, n, fn, out, args...)
 }
 
 // matchesHint says, when several elements matched, which one was used and

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
@@ -88,11 +87,11 @@ func (m *Manager) URL(ctx context.Context, c Caller) (*PageInfo, error) {
 // fresh asks the browser for the tab's URL and title: a title set while the
 // page loads reaches the guard's registry a moment after the load event.
 func (b *Browser) fresh(ctx context.Context, t cdpguard.Target) (url, title string) {
-	info, err := cdp.Call(ctx, b.conn.Browser(), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.ID})
-	if err != nil || info.TargetInfo == nil {
+	info, err := page.TabInfoOf(ctx, b.conn, t.ID)
+	if err != nil {
 		return t.URL, t.Title
 	}
-	return info.TargetInfo.URL, info.TargetInfo.Title
+	return info.URL, info.Title
 }
 
 func notOpen() *Error {
@@ -131,11 +130,11 @@ const navigateDownloadWait = 2 * time.Second
 // navigate sends the navigation and waits for its load.
 func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cdp.LoaderID, check func() error) error {
 	a.stopLoading(ctx, rawURL)
-	nav, err := cdp.Call(ctx, a.b.conn.Session(a.tab.SessionID), cdppage.Navigate, cdppage.NavigateParams{URL: rawURL})
+	nav, err := page.Navigate(ctx, a.b.conn, a.b.pageTab(a.tab), rawURL)
 	if err != nil {
 		return callError(ctx, err, "navigate")
 	}
-	*loader = nav.LoaderID
+	*loader = nav.Loader
 	if err := check(); err != nil {
 		return err
 	}
@@ -154,11 +153,11 @@ func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cd
 			"The browser could not load the page; check the URL, or whether the site is reachable.").with("requested_url", audit.URL(rawURL))
 	}
 	a.res.Load = &LoadInfo{}
-	if nav.LoaderID == "" {
+	if nav.Loader == "" {
 		// A same-document navigation (a fragment): nothing to load.
 		return nil
 	}
-	if err := a.load(ctx, page.LoadSpec{Loader: nav.LoaderID, WaitUntil: waitUntil, Check: check}); err != nil {
+	if err := a.load(ctx, page.LoadSpec{Loader: nav.Loader, WaitUntil: waitUntil, Check: check}); err != nil {
 		return err
 	}
 	if !isHTTP(rawURL) {
@@ -181,7 +180,7 @@ func (a *act) stopLoading(ctx context.Context, rawURL string) {
 	}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if _, err := cdp.Call(sctx, a.b.conn.Session(a.tab.SessionID), cdppage.StopLoading, cdp.Empty{}); err != nil {
+	if err := page.StopLoading(sctx, a.b.conn, a.b.pageTab(a.tab)); err != nil {
 		a.m.log.Debug("stop loading before navigate", zap.Error(err))
 	}
 }
@@ -218,31 +217,32 @@ func (a *act) load(ctx context.Context, spec page.LoadSpec) error {
 
 // GoBack goes one entry back in the active tab's history.
 func (m *Manager) GoBack(ctx context.Context, c Caller, waitUntil string, in Intent) (*ActResult, error) {
-	return m.historyStep(ctx, c, waitUntil, in, true)
+	return m.act(ctx, c, historySpec(m.cfg.NavigationTimeout, waitUntil, in, true))
 }
 
 // Reload reloads the active tab.
 func (m *Manager) Reload(ctx context.Context, c Caller, waitUntil string, in Intent) (*ActResult, error) {
-	return m.historyStep(ctx, c, waitUntil, in, false)
+	return m.act(ctx, c, historySpec(m.cfg.NavigationTimeout, waitUntil, in, false))
 }
 
-// historyStep acts on the tab's page (INTERACT there); where it leads is
-// judged by the guard as a navigation.
-func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, in Intent, back bool) (*ActResult, error) {
+// historySpec is go_back's and reload_page's step, bounded by timeout. It
+// acts on the tab's page (INTERACT there); where it leads is judged by the
+// guard as a navigation.
+func historySpec(timeout time.Duration, waitUntil string, in Intent, back bool) actSpec {
 	what := "reload"
 	if back {
 		what = "go_back"
 	}
 	var entry int64
-	opts := ActOptions{Timeout: m.cfg.NavigationTimeout, Intent: in}
+	opts := ActOptions{Timeout: timeout, Intent: in}
 	spec := actSpec{verb: what, opts: opts, on: onPage, watch: settleLoaded,
 		do: func(ctx context.Context, a *act) error {
-			s := a.b.conn.Session(a.tab.SessionID)
+			tab := a.b.pageTab(a.tab)
 			var err error
 			if back {
-				_, err = cdp.Call(ctx, s, cdppage.NavigateToHistoryEntry, cdppage.NavigateToHistoryEntryParams{EntryID: entry})
+				err = page.GoToEntry(ctx, a.b.conn, tab, entry)
 			} else {
-				_, err = cdp.Call(ctx, s, cdppage.Reload, cdppage.ReloadParams{})
+				err = page.Reload(ctx, a.b.conn, tab)
 			}
 			if err != nil {
 				return err
@@ -256,7 +256,7 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 			}
 			stayed := func() bool {
 				for _, d := range a.b.dialogs.since(a.start, a.tab.ID) {
-					if d.Type == string(cdppage.DialogTypeBeforeunload) && !d.Accepted {
+					if d.Type == page.DialogBeforeunload && !d.Accepted {
 						return true
 					}
 				}
@@ -274,19 +274,20 @@ func (m *Manager) historyStep(ctx context.Context, c Caller, waitUntil string, i
 	if back {
 		// No earlier page is answered before anyone is asked.
 		spec.prepare = func(ctx context.Context, a *act) error {
-			h, err := cdp.Call(ctx, a.b.conn.Session(a.tab.SessionID), cdppage.GetNavigationHistory, cdp.Empty{})
+			h, err := page.TabHistory(ctx, a.b.conn, a.b.pageTab(a.tab))
 			if err != nil {
 				return err
 			}
-			if h.CurrentIndex <= 0 || int(h.CurrentIndex) > len(h.Entries) {
+			prev, ok := h.Back()
+			if !ok {
 				return newError(StatusNotFound, "there is no earlier page in this tab's history",
 					"Use navigate to go to a page; tabs lists the other tabs.").with("url", a.tab.URL)
 			}
-			entry = h.Entries[h.CurrentIndex-1].ID
+			entry = prev.ID
 			return nil
 		}
 	}
-	return m.act(ctx, c, spec)
+	return spec
 }
 
 func isHTTP(raw string) bool {

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/audit"
@@ -233,7 +231,7 @@ func toolFrom(ctx context.Context) string {
 // after the release grace: each document send with a body its tab makes
 // meanwhile goes only when that check passed a submission (the browser
 // built its body, and the publish fields held what was approved), as the
-// check told through page.SendCheckBinding. A page that keeps the formdata
+// check told through its binding (page.SendCheckTokens). A page that keeps the formdata
 // event from lyrad's listener thus sends nothing. (The page is not asked
 // when the send is judged: a frame whose navigation is held answers no
 // DevTools call.)
@@ -253,10 +251,8 @@ const checkWait = 3 * time.Second
 // arm holds tab's sends to the check armed with token in n's frame,
 // watching the binding on its session (added first).
 func (c *sendChecks) arm(ctx context.Context, b *Browser, tab target.ID, n *page.Node, token string) error {
-	s := b.conn.Session(n.Session)
-	events, stop := s.Subscribe(runtime.BindingCalled.Method)
-	if err := page.AddSendCheckBinding(ctx, s); err != nil {
-		stop()
+	tokens, stop, err := page.SendCheckTokens(ctx, b.conn, n.Session)
+	if err != nil {
 		return err
 	}
 	c.mu.Lock()
@@ -266,13 +262,9 @@ func (c *sendChecks) arm(ctx context.Context, b *Browser, tab target.ID, n *page
 	c.tab, c.token, c.passed, c.used, c.wake, c.stop = tab, token, 0, 0, make(chan struct{}), stop
 	c.mu.Unlock()
 	go func() {
-		for ev := range events {
-			var e runtime.EventBindingCalled
-			if jsonv2.Unmarshal(ev, &e) != nil || e.Name != page.SendCheckBinding {
-				continue
-			}
+		for token := range tokens {
 			c.mu.Lock()
-			if e.Payload == c.token && c.token != "" {
+			if token == c.token && c.token != "" {
 				c.passed++
 				close(c.wake)
 				c.wake = make(chan struct{})

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 
-	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/page"
 )
 
 // The tabs tool: list the tabs, make one the active tab (the one calls read
@@ -26,19 +24,14 @@ import (
 // tabList is the tabs, and which is active.
 func (b *Browser) tabList(ctx context.Context) *TabList {
 	pages := b.pages()
-	info := map[target.ID]*target.Info{}
 	lctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if res, err := cdp.Call(lctx, b.conn.Browser(), target.GetTargets, target.GetTargetsParams{}); err == nil {
-		for _, t := range res.TargetInfos {
-			info[t.TargetID] = t
-		}
-	}
+	info, _ := page.TabInfos(lctx, b.conn) // nil: the registry's URLs and titles
 	cur := b.activeID()
 	list := &TabList{Active: -1, Tabs: []TabInfo{}}
 	for i, p := range pages {
 		url, title := p.URL, p.Title
-		if t := info[p.ID]; t != nil {
+		if t, ok := info[p.ID]; ok {
 			url, title = t.URL, t.Title
 		}
 		list.Tabs = append(list.Tabs, TabInfo{Index: i, URL: url, Title: title, Active: p.ID == cur})
@@ -66,7 +59,7 @@ func (m *Manager) SwitchTab(ctx context.Context, c Caller, index int, in Intent)
 	return m.act(ctx, c, actSpec{verb: "switch", opts: ActOptions{Timeout: tabActTimeout, Intent: in}, on: onTab, index: index,
 		do: func(ctx context.Context, a *act) error {
 			b := a.b
-			if _, err := cdp.Call(ctx, b.conn.Browser(), target.ActivateTarget, target.ActivateTargetParams{TargetID: a.on.ID}); err != nil {
+			if err := page.ActivateTab(ctx, b.conn, a.on.ID); err != nil {
 				return err
 			}
 			b.setActive(a.on.ID)
@@ -82,21 +75,21 @@ func (m *Manager) CloseTab(ctx context.Context, c Caller, index int, in Intent) 
 	return m.act(ctx, c, actSpec{verb: "close", opts: ActOptions{Timeout: tabActTimeout, Intent: in}, on: onTab, index: index,
 		do: func(ctx context.Context, a *act) error {
 			b, t := a.b, a.on
-			events, stop := b.conn.Subscribe(target.DetachedFromTarget.Method, target.TargetDestroyed.Method, target.AttachedToTarget.Method)
+			events, stop := page.TargetEvents(b.conn)
 			defer stop()
 			if len(b.pages()) == 1 {
-				res, err := cdp.Call(ctx, b.conn.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+				id, err := page.OpenTab(ctx, b.conn, "about:blank")
 				if err != nil {
 					return err
 				}
-				if err := b.waitTarget(ctx, events, res.TargetID, true); err != nil {
+				if err := b.waitTarget(ctx, events, id, true); err != nil {
 					return err
 				}
 				if b.activeID() == t.ID {
-					b.setActive(res.TargetID)
+					b.setActive(id)
 				}
 			}
-			if _, err := cdp.Call(ctx, b.conn.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: t.ID}); err != nil {
+			if err := page.CloseTab(ctx, b.conn, t.ID); err != nil {
 				return err
 			}
 			if err := b.waitTarget(ctx, events, t.ID, false); err != nil {
@@ -129,7 +122,7 @@ func (b *Browser) tabAt(index int) (cdpguard.Target, error) {
 // a page target. Target events say when to look; the guard hears of the
 // same events on its own and may be a moment behind, so each look checks
 // the guard itself.
-func (b *Browser) waitTarget(ctx context.Context, events <-chan cdpconn.Event, id target.ID, open bool) error {
+func (b *Browser) waitTarget(ctx context.Context, events <-chan target.ID, id target.ID, open bool) error {
 	there := func() bool { _, ok := b.guard.Page(id); return ok == open }
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
@@ -143,21 +136,12 @@ func (b *Browser) waitTarget(ctx context.Context, events <-chan cdpconn.Event, i
 		select {
 		case <-ctx.Done():
 			return errors.New("the tab did not " + map[bool]string{true: "open", false: "close"}[open] + " in time")
-		case ev, ok := <-events:
+		case named, ok := <-events:
 			if !ok {
 				return errors.New("the browser connection ended")
 			}
-			var e struct {
-				TargetID   target.ID    `json:"targetId"`
-				TargetInfo *target.Info `json:"targetInfo"`
-			}
-			if jsonv2.Unmarshal(ev.Params, &e) == nil {
-				if e.TargetInfo != nil {
-					e.TargetID = e.TargetInfo.TargetID
-				}
-				if e.TargetID == id {
-					seen = true
-				}
+			if named == id {
+				seen = true
 			}
 		case <-c:
 		}

@@ -5,12 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/overlay"
-
 	"github.com/lyrad/lyrad/audit"
-	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/policy"
@@ -141,7 +136,7 @@ func (m *Manager) RequestTakeover(ctx context.Context, c Caller, reason string) 
 	if !b.headful {
 		return nil, unattended("take over").with("hint", "No lock was taken and nothing is blocked: do not wait for a human.")
 	}
-	t := m.startTakeover(ctx, b, reason, c.ID)
+	t := m.takeover.start(ctx, b, reason, c.ID, m.audit)
 	url, title := b.fresh(ctx, tab)
 	return &TakeoverInfo{Reason: t.reason, URL: url, Title: title}, nil
 }
@@ -169,7 +164,7 @@ func (m *Manager) ResumeAfterTakeover(ctx context.Context, c Caller, reason stri
 			return nil, newError(StatusError, err.Error(), "")
 		}
 	}
-	m.endTakeover(ctx, b, t, c.ID)
+	m.takeover.end(ctx, b, t, c.ID, m.audit)
 	url, title = b.fresh(ctx, tab)
 	return &TakeoverInfo{Reason: t.reason, URL: url, Title: title, Resumed: true}, nil
 }
@@ -184,16 +179,7 @@ func (b *Browser) showBanner(ctx context.Context, on bool) {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	for _, p := range b.pages() {
-		drawBanner(bctx, b.conn.Session(p.SessionID), msg)
-	}
-}
-
-// drawBanner draws msg over one tab, or removes the banner for "".
-func drawBanner(ctx context.Context, s *cdpconn.Session, msg string) {
-	_ = overlayOn(ctx, s)
-	_, _ = cdp.Call(ctx, s, overlay.SetPausedInDebuggerMessage, overlay.SetPausedInDebuggerMessageParams{Message: msg})
-	if msg == "" {
-		overlayOff(ctx, s)
+		page.Banner(bctx, b.conn, p.SessionID, msg)
 	}
 }
 
@@ -203,10 +189,9 @@ func drawBanner(ctx context.Context, s *cdpconn.Session, msg string) {
 func (m *Manager) bannerOnNewTab(b *Browser, t cdpguard.Target) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	s := b.conn.Session(t.SessionID)
-	drawBanner(ctx, s, takeoverBanner)
+	page.Banner(ctx, b.conn, t.SessionID, takeoverBanner)
 	if m.takeover.active(b) == nil {
-		drawBanner(ctx, s, "")
+		page.Banner(ctx, b.conn, t.SessionID, "")
 	}
 }
 
@@ -266,45 +251,17 @@ func (m *Manager) Highlight(ctx context.Context, c Caller, selector string) (*Ta
 		return nil, err
 	}
 	n := a.loc.Node
-	if err := b.call(ctx, n, `function() { this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'}); }`, nil); err != nil {
-		return nil, a.annotate(ctx, err)
-	}
-	s := b.conn.Session(n.Session)
-	cfg := &overlay.HighlightConfig{
-		BorderColor:  &cdp.RGBA{R: 232, G: 113, B: 10, A: 1},
-		ContentColor: &cdp.RGBA{R: 232, G: 113, B: 10, A: 0.12},
-	}
-	if err := overlayOn(ctx, s); err != nil {
-		return nil, a.annotate(ctx, err)
-	}
-	if _, err := cdp.Call(ctx, s, overlay.HighlightNode, overlay.HighlightNodeParams{HighlightConfig: cfg, BackendNodeID: n.Backend}); err != nil {
+	if err := page.Highlight(ctx, b.conn, &b.worlds, n); err != nil {
 		return nil, a.annotate(ctx, err)
 	}
 	time.AfterFunc(highlightFor, func() {
 		hctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_, _ = cdp.Call(hctx, s, overlay.HideHighlight, cdp.Empty{})
-		if m.takeover.active(b) == nil {
-			overlayOff(hctx, s)
-		}
+		// The overlay stays while the takeover's banner is drawn.
+		page.Unhighlight(hctx, b.conn, n.Session, m.takeover.active(b) == nil)
 	})
 	url, title := b.fresh(ctx, tab)
 	return &TakeoverInfo{URL: url, Title: title, Selector: sel.raw, Matches: a.loc.Matches}, nil
-}
-
-// overlayOn enables the browser's overlay on a page session (it needs the
-// DOM domain, which the page cannot see).
-func overlayOn(ctx context.Context, s *cdpconn.Session) error {
-	if _, err := cdp.Call(ctx, s, dom.Enable, dom.EnableParams{}); err != nil {
-		return err
-	}
-	_, err := cdp.Call(ctx, s, overlay.Enable, cdp.Empty{})
-	return err
-}
-
-func overlayOff(ctx context.Context, s *cdpconn.Session) {
-	_, _ = cdp.Call(ctx, s, overlay.Disable, cdp.Empty{})
-	_, _ = cdp.Call(ctx, s, dom.Disable, cdp.Empty{})
 }
 
 // operator is the audit's name for the person at the terminal (lyrad
@@ -325,7 +282,7 @@ func (m *Manager) OperatorTakeover(ctx context.Context, reason string) (*Takeove
 	if reason == "" {
 		reason = "the user took over from the command line"
 	}
-	t := m.startTakeover(ctx, b, reason, operator)
+	t := m.takeover.start(ctx, b, reason, operator, m.audit)
 	return &TakeoverInfo{Reason: t.reason}, nil
 }
 
@@ -337,20 +294,20 @@ func (m *Manager) OperatorResume(ctx context.Context) (*TakeoverInfo, error) {
 	if t == nil {
 		return &TakeoverInfo{}, nil
 	}
-	m.endTakeover(ctx, b, t, operator)
+	m.takeover.end(ctx, b, t, operator, m.audit)
 	return &TakeoverInfo{Reason: t.reason, Resumed: true}, nil
 }
 
-// startTakeover hands b to the user (a takeover already in force stays as
-// it is), records it, draws the banner and opens b to their downloads.
-func (m *Manager) startTakeover(ctx context.Context, b *Browser, reason, by string) *takeoverState {
-	m.takeover.mu.Lock()
-	if m.takeover.cur == nil || m.takeover.cur.b != b {
-		m.takeover.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: by}
+// start hands b to the user (a takeover already in force stays as it
+// is), records it, draws the banner and opens b to their downloads.
+func (tk *takeovers) start(ctx context.Context, b *Browser, reason, by string, record func(audit.Row)) *takeoverState {
+	tk.mu.Lock()
+	if tk.cur == nil || tk.cur.b != b {
+		tk.cur = &takeoverState{b: b, reason: reason, since: time.Now(), by: by}
 	}
-	t := m.takeover.cur
-	m.takeover.mu.Unlock()
-	m.audit(audit.Row{Kind: "takeover", Session: by, Status: "active", Extra: map[string]any{"reason": reason}})
+	t := tk.cur
+	tk.mu.Unlock()
+	record(audit.Row{Kind: "takeover", Session: by, Status: "active", Extra: map[string]any{"reason": reason}})
 	b.showBanner(ctx, true)
 	if d := b.downloads; d != nil {
 		d.UserHolds(true)
@@ -358,14 +315,14 @@ func (m *Manager) startTakeover(ctx context.Context, b *Browser, reason, by stri
 	return t
 }
 
-// endTakeover ends takeover t on b: the agent may act again.
-func (m *Manager) endTakeover(ctx context.Context, b *Browser, t *takeoverState, by string) {
-	m.takeover.mu.Lock()
-	if m.takeover.cur == t {
-		m.takeover.cur = nil
+// end ends takeover t on b: the agent may act again.
+func (tk *takeovers) end(ctx context.Context, b *Browser, t *takeoverState, by string, record func(audit.Row)) {
+	tk.mu.Lock()
+	if tk.cur == t {
+		tk.cur = nil
 	}
-	m.takeover.mu.Unlock()
-	m.audit(audit.Row{Kind: "takeover", Session: by, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
+	tk.mu.Unlock()
+	record(audit.Row{Kind: "takeover", Session: by, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
 	b.showBanner(ctx, false)
 	if d := b.downloads; d != nil {
 		d.UserHolds(false)

@@ -28,6 +28,18 @@ import (
 // descriptor (stageUploads), so a folder swapped for a symlink or a file
 // replaced after the check changes nothing the page receives.
 
+// uploadRules are the rule's settings: the operator's upload roots and
+// lyrad's data directory (Config's UploadRoots and DataDir).
+type uploadRules struct {
+	roots   []string
+	dataDir string
+}
+
+// uploadsOf are cfg's rules.
+func uploadsOf(cfg Config) uploadRules {
+	return uploadRules{roots: cfg.UploadRoots, dataDir: cfg.DataDir}
+}
+
 // checkedUpload is a file that passed the check, open until it is staged.
 type checkedUpload struct {
 	UploadedFile
@@ -38,7 +50,7 @@ type checkedUpload struct {
 // anything else happens. The answer holds the files open (closeUploads
 // closes them), or is an error envelope naming the paths that are missing
 // or refused.
-func (m *Manager) checkUploads(paths []string) ([]checkedUpload, error) {
+func (u uploadRules) checkUploads(paths []string) ([]checkedUpload, error) {
 	if len(paths) == 0 {
 		return nil, newError(StatusError, "paths is empty: no file to attach",
 			`Pass the absolute paths of the files, e.g. paths=["/home/me/report.pdf"].`).with("argument", "paths")
@@ -46,7 +58,7 @@ func (m *Manager) checkUploads(paths []string) ([]checkedUpload, error) {
 	var files []checkedUpload
 	var missing, refused, linked []string
 	for _, p := range paths {
-		f, problem := m.checkUpload(p)
+		f, problem := u.checkUpload(p)
 		switch problem {
 		case "":
 			files = append(files, f)
@@ -68,7 +80,7 @@ func (m *Manager) checkUploads(paths []string) ([]checkedUpload, error) {
 	}
 	if len(refused)+len(linked) > 0 {
 		e := newError(StatusError, fmt.Sprintf("%d of the paths are outside what may be uploaded: nothing was attached", len(refused)+len(linked)),
-			"Files are uploaded only from "+strings.Join(m.uploadRoots(), ", ")+" (LYRA_BROWSER_UPLOAD_ROOTS), never from lyrad's data directory, a dot directory or dotfile such as ~/.ssh, or a secret store such as ~/Library/Keychains, and never a file with other hard links; copy the file to an ordinary folder there first.").
+			"Files are uploaded only from "+strings.Join(u.uploadRoots(), ", ")+" (LYRA_BROWSER_UPLOAD_ROOTS), never from lyrad's data directory, a dot directory or dotfile such as ~/.ssh, or a secret store such as ~/Library/Keychains, and never a file with other hard links; copy the file to an ordinary folder there first.").
 			with("argument", "paths").with("refused", append(refused, linked...))
 		if len(linked) > 0 {
 			e = e.with("hard_linked", linked)
@@ -81,7 +93,7 @@ func (m *Manager) checkUploads(paths []string) ([]checkedUpload, error) {
 // checkUpload opens and judges one path: "" when it may be uploaded,
 // "missing" when it is no regular file, "linked" when it has other hard
 // links, "refused" when the rule keeps it.
-func (m *Manager) checkUpload(p string) (checkedUpload, string) {
+func (u uploadRules) checkUpload(p string) (checkedUpload, string) {
 	if !filepath.IsAbs(p) {
 		return checkedUpload{}, "missing"
 	}
@@ -103,7 +115,7 @@ func (m *Manager) checkUpload(p string) (checkedUpload, string) {
 	if err != nil {
 		return checkedUpload{}, "missing"
 	}
-	if !m.uploadAllowed(real) {
+	if !u.uploadAllowed(real) {
 		return checkedUpload{}, "refused"
 	}
 	if hardLinks(st) > 1 {
@@ -125,8 +137,8 @@ func closeUploads(files []checkedUpload) {
 // its own in the private uploads folder, under its own name, and answers the
 // copies' paths: what the browser reads when the page sends the form.
 // The copies live as long as lyrad does (clearUploads at start and stop).
-func (m *Manager) stageUploads(files []checkedUpload) ([]string, error) {
-	base := m.uploadsDir()
+func (u uploadRules) stageUploads(files []checkedUpload) ([]string, error) {
+	base := u.uploadsDir()
 	if err := os.MkdirAll(base, 0o700); err != nil {
 		return nil, err
 	}
@@ -166,29 +178,29 @@ func (m *Manager) stageUploads(files []checkedUpload) ([]string, error) {
 
 // uploadsDir holds the copies handed to the browser: inside the data dir
 // (private, 0700), or the system's temporary directory without one.
-func (m *Manager) uploadsDir() string {
-	if m.cfg.DataDir == "" {
+func (u uploadRules) uploadsDir() string {
+	if u.dataDir == "" {
 		return filepath.Join(os.TempDir(), fmt.Sprintf("lyrad-uploads-%d", os.Getpid()))
 	}
-	return filepath.Join(m.cfg.DataDir, "uploads")
+	return filepath.Join(u.dataDir, "uploads")
 }
 
 // clearUploads removes the copies of earlier uploads.
 func (m *Manager) clearUploads() {
-	os.RemoveAll(m.uploadsDir())
+	os.RemoveAll(uploadsOf(m.cfg).uploadsDir())
 }
 
 // uploadAllowed: real (symlinks resolved) lies in an upload root, not in
 // the data directory, and has no dot component below its root nor a
 // platform secret store's folder in its path.
-func (m *Manager) uploadAllowed(real string) bool {
-	if d := resolvedDir(m.cfg.DataDir); d != "" && within(real, d) {
+func (u uploadRules) uploadAllowed(real string) bool {
+	if d := resolvedDir(u.dataDir); d != "" && within(real, d) {
 		return false
 	}
 	if secretStore(real) {
 		return false
 	}
-	for _, root := range m.uploadRoots() {
+	for _, root := range u.uploadRoots() {
 		r := resolvedDir(root)
 		if r == "" || !within(real, r) {
 			continue
@@ -259,9 +271,9 @@ func resolvedSame(p string, st os.FileInfo) (string, error) {
 }
 
 // uploadRoots are the configured roots, else the user's home.
-func (m *Manager) uploadRoots() []string {
-	if len(m.cfg.UploadRoots) > 0 {
-		return m.cfg.UploadRoots
+func (u uploadRules) uploadRoots() []string {
+	if len(u.roots) > 0 {
+		return u.roots
 	}
 	if h, err := os.UserHomeDir(); err == nil {
 		return []string{h}

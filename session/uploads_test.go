@@ -43,7 +43,7 @@ func TestCheckUpload(t *testing.T) {
 		{filepath.Join(root, "docs"), "missing"},
 		{"docs/report.txt", "missing"},
 	} {
-		f, got := m.checkUpload(c.path)
+		f, got := uploadsOf(m.cfg).checkUpload(c.path)
 		if got != c.want {
 			t.Errorf("checkUpload(%s) = %q, want %q", c.path, got, c.want)
 		}
@@ -63,7 +63,7 @@ func TestStageUploadsCopiesTheCheckedFile(t *testing.T) {
 	os.MkdirAll(dir, 0o700)
 	p := filepath.Join(dir, "photo.txt")
 	os.WriteFile(p, []byte("PHOTO"), 0o600)
-	files, err := m.checkUploads([]string{p})
+	files, err := uploadsOf(m.cfg).checkUploads([]string{p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestStageUploadsCopiesTheCheckedFile(t *testing.T) {
 	if err := os.Symlink(secret, dir); err != nil {
 		t.Fatal(err)
 	}
-	staged, err := m.stageUploads(files)
+	staged, err := uploadsOf(m.cfg).stageUploads(files)
 	if err != nil {
 		t.Fatal(err)
 	}

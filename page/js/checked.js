@@ -1,0 +1,2 @@
+// Whether the checkbox or radio `this` is checked.
+function() { return !!this.checked; }

@@ -1,0 +1,7 @@
+function(token) {
+  const c = globalThis.lyradSendCheck;
+  if (!c || c.token !== token) return false;
+  c.win.removeEventListener('formdata', c.listener);
+  globalThis.lyradSendCheck = null;
+  return true;
+}

@@ -1,0 +1,3 @@
+function() {
+  return new Promise(r => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 100); });
+}

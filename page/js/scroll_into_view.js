@@ -1,0 +1,3 @@
+function() {
+  this.scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});
+}

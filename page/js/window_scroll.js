@@ -1,0 +1,2 @@
+// How far the window is scrolled.
+function() { return {X: scrollX, Y: scrollY}; }
