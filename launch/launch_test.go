@@ -1,6 +1,6 @@
 //go:build unix
 
-package session
+package launch
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 	"github.com/coder/websocket"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/datadir"
 )
 
@@ -76,8 +77,9 @@ exec sleep 300
 
 // TestConnectionLostWhileLaunching: the CDP connection drops while the
 // browser is asked for its client hints (no guard yet), or right after the
-// guard attached: the launch fails with browser_unavailable, the browser is
-// killed, the profile is free again; nothing panics.
+// guard attached: the launch fails (an *Error, which session answers
+// browser_unavailable), the browser is killed, the profile is free again;
+// nothing panics, and the caller's attachment is aborted, never readied.
 func TestConnectionLostWhileLaunching(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -97,15 +99,22 @@ func TestConnectionLostWhileLaunching(t *testing.T) {
 				}
 			}
 			headless := true
-			m := New(Config{DataDir: dir, Executable: exe, Headless: &headless, Logger: zaptest.NewLogger(t)})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			_, err := m.Open(ctx, Caller{ID: "s1"})
-			var se *Error
-			if !errors.As(err, &se) || se.Status != StatusBrowserUnavailable {
-				t.Fatalf("Open = %v, want browser_unavailable", err)
+			var attached, aborted, readied atomic.Int32
+			_, err := Start(ctx, Options{Data: datadir.New(dir), Executable: exe, Headless: &headless, Logger: zaptest.NewLogger(t),
+				Attach: func(context.Context, *Browser) Attachment {
+					attached.Add(1)
+					return Attachment{Abort: func() { aborted.Add(1) }, Ready: func(*cdpguard.Guard) error { readied.Add(1); return nil }}
+				}})
+			var le *Error
+			if !errors.As(err, &le) || le.Step < StepConnect {
+				t.Fatalf("Start = %v, want a connection or guard failure", err)
 			}
 			t.Log(err)
+			if attached.Load() != 1 || aborted.Load() != 1 || readied.Load() != 0 {
+				t.Errorf("attached %d, aborted %d, readied %d times; want 1, 1, 0", attached.Load(), aborted.Load(), readied.Load())
+			}
 			b, _ := os.ReadFile(pidFile)
 			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 			if pid <= 0 {

@@ -120,20 +120,20 @@ func (m *Manager) ListDownloads(c Caller) (*DownloadList, error) {
 // puts a Unix socket there; one per lyrad, as each has its own browser.
 // Empty (chrome's default, inside the profile) with no data dir.
 func (m *Manager) browserTempDir() string {
-	if m.cfg.DataDir == "" {
+	if m.cfg.Data.Root() == "" {
 		return ""
 	}
-	return filepath.Join(m.cfg.DataDir, ".tmp-"+strconv.Itoa(os.Getpid()))
+	return filepath.Join(m.cfg.Data.Root(), ".tmp-"+strconv.Itoa(os.Getpid()))
 }
 
 // clearDeadTempDirs removes the temporary directories of lyrads that are
 // gone (one killed leaves its own; a browser's partial downloads and blobs
 // may be in it).
 func (m *Manager) clearDeadTempDirs() {
-	if m.cfg.DataDir == "" {
+	if m.cfg.Data.Root() == "" {
 		return
 	}
-	dirs, _ := filepath.Glob(filepath.Join(m.cfg.DataDir, ".tmp-*"))
+	dirs, _ := filepath.Glob(filepath.Join(m.cfg.Data.Root(), ".tmp-*"))
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), ".tmp-"))
 		if err != nil || pid == os.Getpid() || proc.Alive(pid) {

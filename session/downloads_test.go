@@ -19,6 +19,7 @@ import (
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -134,7 +135,7 @@ func TestDeclaredDownloads(t *testing.T) {
 	srv := newFileServer(t)
 	headless := true
 	dataDir := t.TempDir()
-	m := New(Config{DataDir: dataDir, Headless: &headless, ConsentChannel: ConsentOff,
+	m := New(Config{Data: datadir.New(dataDir), Headless: &headless, ConsentChannel: ConsentOff,
 		DownloadMaxBytes: 100000, DownloadTimeout: 2 * time.Second})
 	t.Cleanup(m.Shutdown)
 	c := Caller{ID: "test"}

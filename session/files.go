@@ -12,7 +12,7 @@ import (
 // lyrad's data directory is never opened, its download directory may be.
 func (m *Manager) filePlaces() policy.Places {
 	var p policy.Places
-	for _, d := range []string{m.cfg.DataDir} {
+	for _, d := range []string{m.cfg.Data.Root()} {
 		if d != "" {
 			p.Private = append(p.Private, d, resolvedDir(d))
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/policy"
 )
 
@@ -31,7 +32,7 @@ func TestFileRefusalReadsTheDisk(t *testing.T) {
 	if err := os.Symlink(ssh, filepath.Join(home, "docs", "keys")); err != nil {
 		t.Fatal(err)
 	}
-	m := &Manager{cfg: Config{DataDir: data, DownloadDir: dl}}
+	m := &Manager{cfg: Config{Data: datadir.New(data), DownloadDir: dl}}
 	for p, want := range map[string]string{
 		dl + "/a.html":              "",
 		home + "/docs/b.txt":        "",

@@ -167,10 +167,10 @@ func (m *Manager) stageUploads(files []checkedUpload) ([]string, error) {
 // uploadsDir holds the copies handed to the browser: inside the data dir
 // (private, 0700), or the system's temporary directory without one.
 func (m *Manager) uploadsDir() string {
-	if m.cfg.DataDir == "" {
+	if m.cfg.Data.Root() == "" {
 		return filepath.Join(os.TempDir(), fmt.Sprintf("lyrad-uploads-%d", os.Getpid()))
 	}
-	return filepath.Join(m.cfg.DataDir, "uploads")
+	return filepath.Join(m.cfg.Data.Root(), "uploads")
 }
 
 // clearUploads removes the copies of earlier uploads.
@@ -182,7 +182,7 @@ func (m *Manager) clearUploads() {
 // the data directory, and has no dot component below its root nor a
 // platform secret store's folder in its path.
 func (m *Manager) uploadAllowed(real string) bool {
-	if d := resolvedDir(m.cfg.DataDir); d != "" && within(real, d) {
+	if d := resolvedDir(m.cfg.Data.Root()); d != "" && within(real, d) {
 		return false
 	}
 	if secretStore(real) {

@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"go.uber.org/zap"
+
+	"github.com/lyrad/lyrad/datadir"
 )
 
 func TestCheckUpload(t *testing.T) {
 	root := t.TempDir()
-	m := &Manager{cfg: Config{UploadRoots: []string{root}, DataDir: t.TempDir()}}
+	m := &Manager{cfg: Config{UploadRoots: []string{root}, Data: datadir.New(t.TempDir())}}
 	write := func(rel, body string) string {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
@@ -60,7 +62,7 @@ func TestCheckUpload(t *testing.T) {
 func TestStageUploadsCopiesTheCheckedFile(t *testing.T) {
 	root := t.TempDir()
 	data := t.TempDir()
-	m := &Manager{cfg: Config{UploadRoots: []string{root}, DataDir: data}}
+	m := &Manager{cfg: Config{UploadRoots: []string{root}, Data: datadir.New(data)}}
 	dir := filepath.Join(root, "docs")
 	os.MkdirAll(dir, 0o700)
 	p := filepath.Join(dir, "photo.txt")
@@ -99,7 +101,7 @@ func TestStageUploadsCopiesTheCheckedFile(t *testing.T) {
 
 func TestClearDeadTempDirs(t *testing.T) {
 	data := t.TempDir()
-	m := &Manager{cfg: Config{DataDir: data}, log: zap.NewNop()}
+	m := &Manager{cfg: Config{Data: datadir.New(data)}, log: zap.NewNop()}
 	own := m.browserTempDir()
 	dead := filepath.Join(data, ".tmp-999999999")
 	alive := filepath.Join(data, ".tmp-1") // init
