@@ -63,7 +63,7 @@ func spawnWatchdog(exe string) (*watchdog, error) {
 		c.Close()
 		return nil, err
 	}
-	go cmd.Wait() //nolint:errcheck // reaps it; it ends when told or when lyrad does
+	go func() { _ = cmd.Wait() }() // reaps it; it ends when told, or when lyrad does
 	return &watchdog{ctrl: c.(*net.UnixConn)}, nil
 }
 

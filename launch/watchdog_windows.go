@@ -44,7 +44,7 @@ func startWatchdog(exe string, log *zap.Logger) *watchdog {
 		log.Warn("cannot start the browser's watchdog; nothing ends the browser if lyrad is killed", zap.Error(err))
 		return nil
 	}
-	go cmd.Wait() //nolint:errcheck // reaps it
+	go func() { _ = cmd.Wait() }() // reaps it
 	return &watchdog{log: log, w: w}
 }
 

@@ -3,8 +3,6 @@ package session
 import (
 	"os"
 	"path/filepath"
-	"runtime"
-	"syscall"
 	"testing"
 
 	"go.uber.org/zap"
@@ -33,10 +31,8 @@ func TestCheckUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(root, "docs/pipe")
-	if runtime.GOOS != "windows" {
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
+	if err := mkfifo(fifo); err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct{ path, want string }{
 		{ok, ""},
