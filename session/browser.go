@@ -90,7 +90,7 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 		lb.Release()
 		return nil, newError(StatusBrowserUnavailable, "the browser launch handed over a browser it never attached", "Try open_browser again.")
 	}
-	b.starts, b.hints, b.release = lb.Starts, lb.Hints, lb.Release
+	b.starts, b.hints = lb.Starts, lb.Hints
 	if lb.FirstTab != "" {
 		b.setActive(lb.FirstTab)
 	}
@@ -101,7 +101,9 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 // its guard runs: the guard's judgement and hooks, the downloads behind
 // the guard, the listener for real input, the dialogs.
 func (m *Manager) attach(ctx context.Context, lb *launch.Browser) (*Browser, launch.Attachment) {
-	b := &Browser{launched: lb, proc: lb.Proc, conn: lb.Conn, profile: lb.Profile, found: lb.Found, headful: lb.Headful}
+	// release lets the profile go once launch has handed the browser
+	// over (a loss from then on may call it before Start returns).
+	b := &Browser{launched: lb, proc: lb.Proc, conn: lb.Conn, profile: lb.Profile, found: lb.Found, headful: lb.Headful, release: lb.Release}
 	b.worlds.Live = b.frameLive
 	if pid := lb.Proc.KilledOrphan(); pid != 0 {
 		// It ran unguarded since its lyrad died; nothing else records it.
