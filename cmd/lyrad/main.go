@@ -245,7 +245,8 @@ func (d *daemon) close() {
 // signals ends the context on SIGINT, SIGTERM and SIGHUP (the terminal
 // closed): each is an orderly stop, the browser closed, the audit flushed,
 // the lock released. Deaths no handler sees (SIGKILL, a panic) take the
-// browser with them through its parent-death signal (see chrome.Launch).
+// browser with them through its watchdog and, on Linux, its parent-death
+// signal (see package launch).
 func signals() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
