@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,12 +39,12 @@ func startChromium(t *testing.T) string {
 	cmd := exec.Command(path, "--headless", "--no-sandbox", "--remote-debugging-port=0",
 		"--user-data-dir="+dir, "--no-first-run", "--disable-background-networking", "about:blank")
 	// /usr/bin/chromium is a shell wrapper: kill the whole group we started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd)
 		_ = cmd.Wait()
 	})
 

@@ -41,6 +41,10 @@ type Options struct {
 	// OnClose is called exactly once, in its own goroutine, when the
 	// connection ends for any reason; err is nil after Close.
 	OnClose func(err error)
+	// DialContext, when set, opens the TCP connection the WebSocket runs
+	// on, so that the caller holds the socket itself (launch hands it to
+	// its watchdog).
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // ErrClosed is wrapped by every error of a call that fails because the
@@ -125,7 +129,11 @@ type subscription struct {
 // ctx bounds only the dial. Errors never contain wsURL: it holds the
 // debugging port and a secret path.
 func Dial(ctx context.Context, wsURL string, opts Options) (*Conn, error) {
-	ws, resp, err := websocket.Dial(ctx, wsURL, nil)
+	var dopts *websocket.DialOptions
+	if opts.DialContext != nil {
+		dopts = &websocket.DialOptions{HTTPClient: &http.Client{Transport: &http.Transport{DialContext: opts.DialContext}}}
+	}
+	ws, resp, err := websocket.Dial(ctx, wsURL, dopts)
 	if err != nil {
 		return nil, dialError(ctx, err, resp)
 	}

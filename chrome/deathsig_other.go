@@ -4,7 +4,6 @@ package chrome
 
 import "syscall"
 
-// dieWithParent: Linux alone is given a parent-death signal here. Elsewhere
-// a browser can outlive a killed lyrad, and only until lyrad next launches
-// on that profile, where the pid file is read on systems with /proc.
+// dieWithParent: Linux alone has a parent-death signal. Elsewhere launch's
+// watchdog ends the browser with lyrad.
 func dieWithParent(*syscall.SysProcAttr) {}

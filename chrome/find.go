@@ -246,7 +246,7 @@ func LinuxUserAgent(ctx context.Context, path string) (userAgent, brand string) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "--version")
 	cmd.Env = browserEnv(os.Environ())
-	ownGroup(cmd)
+	ownGroup(cmd, true)
 	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()

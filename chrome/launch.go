@@ -60,6 +60,14 @@ type LaunchOptions struct {
 	// that, a private directory in the system's temporary directory is used
 	// instead, and a warning logged.
 	TempDir string
+	// OnStarted, when set, is called with the browser's pid (its process
+	// group's id) as soon as it runs, before Launch waits for its
+	// endpoint: launch's watchdog is told whom to kill.
+	OnStarted func(pid int)
+	// NoParentDeathSignal leaves out the kernel's parent-death signal
+	// (Linux), so that a test can show the watchdog alone takes the
+	// browser down with lyrad.
+	NoParentDeathSignal bool
 }
 
 // The screen and window a headless browser reports (--screen-info,
@@ -187,7 +195,7 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 		}
 	}
 	cmd.Env = env
-	ownGroup(cmd)
+	ownGroup(cmd, !o.NoParentDeathSignal)
 	// Our own pipe rather than an io.Writer: cmd.Wait then returns when the
 	// browser exits, not when its last helper closes stderr. Stdout goes to
 	// /dev/null.
@@ -222,6 +230,9 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	if err != nil {
 		r.Close()
 		return nil, fmt.Errorf("chrome: start %s: %w", o.Path, err)
+	}
+	if o.OnStarted != nil {
+		o.OnStarted(p.PID())
 	}
 	var sink io.Writer = p.stderr
 	if o.OnMessageDropped != nil {

@@ -10,7 +10,7 @@ import (
 
 // Without Unix process groups only the browser process itself is signalled;
 // Chrome on Windows takes its helpers down with it.
-func ownGroup(*exec.Cmd) {}
+func ownGroup(*exec.Cmd, bool) {}
 
 func killGroup(p *os.Process) error { return ignoreDone(p.Kill()) }
 func termGroup(p *os.Process) error { return ignoreDone(p.Kill()) }

@@ -12,10 +12,12 @@ import (
 // ownGroup starts the browser as the leader of a new process group, so one
 // signal to the group reaches it and every helper it forks (zygote,
 // renderers, GPU, crashpad) without touching lyrad itself; and, where the
-// system can, ties its life to lyrad's (dieWithParent).
-func ownGroup(cmd *exec.Cmd) {
+// system can and tied is set, ties its life to lyrad's (dieWithParent).
+func ownGroup(cmd *exec.Cmd, tied bool) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	dieWithParent(cmd.SysProcAttr)
+	if tied {
+		dieWithParent(cmd.SysProcAttr)
+	}
 }
 
 func killGroup(p *os.Process) error { return signalGroup(p, syscall.SIGKILL) }

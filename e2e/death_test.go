@@ -7,10 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +19,7 @@ import (
 	"github.com/lyrad/lyrad/chrome"
 	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/internal/testenv"
+	"github.com/lyrad/lyrad/launch"
 )
 
 // Chrome must never outlive lyrad: when lyrad dies (SIGKILL, a panic) or is
@@ -79,8 +80,9 @@ type victim struct {
 }
 
 // startVictim runs bin on dir as `lyrad stdio` (serving in-process) or as
-// `lyrad serve`, reached through a `lyrad stdio` relay.
-func startVictim(t *testing.T, bin, dir, mode string) *victim {
+// `lyrad serve`, reached through a `lyrad stdio` relay, with env added to
+// its environment.
+func startVictim(t *testing.T, bin, dir, mode string, env ...string) *victim {
 	t.Helper()
 	logf, err := os.OpenFile(filepath.Join(t.TempDir(), "lyrad.log"), os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -90,7 +92,7 @@ func startVictim(t *testing.T, bin, dir, mode string) *victim {
 	switch mode {
 	case "stdio":
 		cmd := exec.Command(bin, "stdio")
-		cmd.Env = baseEnv(dir)
+		cmd.Env = append(baseEnv(dir), env...)
 		cmd.Stderr = logf
 		c := mcp.NewClient(&mcp.Implementation{Name: "e2e-death", Version: "1"}, nil)
 		cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
@@ -101,7 +103,7 @@ func startVictim(t *testing.T, bin, dir, mode string) *victim {
 		return &victim{pid: cmd.Process.Pid, cs: cs}
 	case "serve":
 		cmd := exec.Command(bin, "serve")
-		cmd.Env = baseEnv(dir)
+		cmd.Env = append(baseEnv(dir), env...)
 		cmd.Stderr = logf
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -146,11 +148,71 @@ func profileProcs(dataDir string) []int {
 	return pids
 }
 
+// procStat reads a process's parent and process group from
+// /proc/<pid>/stat (ok false when it is gone).
+func procStat(pid int) (ppid, pgrp int, ok bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 3 {
+		return 0, 0, false
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	pgrp, _ = strconv.Atoi(f[2])
+	return ppid, pgrp, true
+}
+
+// watchdogs lists the live watchdogs lyrad (pid parent; 0 for any parent)
+// started beside its browsers: its own binary, run as `__watchdog`.
+func watchdogs(parent int) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) != 2 || args[1] != launch.WatchdogVerb || !strings.HasPrefix(filepath.Base(args[0]), "lyrad") || !testenv.Running(pid) {
+			continue
+		}
+		if ppid, _, ok := procStat(pid); ok && (parent == 0 || ppid == parent) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// oneGroup checks that every process on the data dir's profile is in the
+// browser's process group, which is what the watchdog (and lyrad's own
+// kill) signals: a helper outside it would outlive lyrad.
+func oneGroup(t *testing.T, dir, tag string) {
+	t.Helper()
+	leaders := browserPIDs(t, dir)
+	if len(leaders) != 1 {
+		t.Fatalf("%s: %d browser processes on the profile, want 1", tag, len(leaders))
+	}
+	for _, pid := range profileProcs(dir) {
+		if _, pgrp, ok := procStat(pid); ok && pgrp != leaders[0] {
+			t.Errorf("%s: browser process %d is in group %d, not the browser's (%d)", tag, pid, pgrp, leaders[0])
+		}
+	}
+}
+
 // killProfileProcs is the cleanup for a run that left a browser behind:
 // never leave one posting on a shared machine.
 func killProfileProcs(dataDir string) {
 	for _, pid := range profileProcs(dataDir) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
 	}
 }
 
@@ -207,8 +269,10 @@ func guardedPoster(t *testing.T, v *victim, dir string, a *site, b *site, sk *si
 // deathRuns: 3 runs on one data dir, alternating stdio and serve; each run
 // opens the browser (so runs 2 and 3, and a last open, prove the directory
 // usable after a death), starts the poster, ends lyrad with end, and
-// measures what got out and how long the browser lived on.
-func deathRuns(t *testing.T, kind string, bin string, end func(t *testing.T, v *victim, dir string)) {
+// measures what got out and how long the browser lived on. env is added
+// to lyrad's environment. Every browser has its watchdog beside it, which
+// leaves with it.
+func deathRuns(t *testing.T, kind string, bin string, env []string, end func(t *testing.T, v *victim, dir string)) {
 	needBrowser(t)
 	dir := t.TempDir()
 	t.Cleanup(func() { killProfileProcs(dir) })
@@ -219,8 +283,13 @@ func deathRuns(t *testing.T, kind string, bin string, end func(t *testing.T, v *
 	var totalAfter int
 	for run, mode := range modes {
 		tag := fmt.Sprintf("%s-%d-%s", kind, run+1, mode)
-		v := startVictim(t, bin, dir, mode)
+		v := startVictim(t, bin, dir, mode, env...)
 		guardedPoster(t, v, dir, a, b, sk, tag)
+		oneGroup(t, dir, tag)
+		wds := watchdogs(v.pid)
+		if len(wds) == 0 {
+			t.Fatalf("%s: no watchdog beside lyrad's browser", tag)
+		}
 		procs := profileProcs(dir)
 		at := time.Now()
 		end(t, v, dir)
@@ -246,6 +315,8 @@ func deathRuns(t *testing.T, kind string, bin string, end func(t *testing.T, v *
 			killProfileProcs(dir)
 			t.Fatalf("%s: the browser outlived lyrad (%d processes left after %v)", tag, len(left), time.Since(at).Round(time.Millisecond))
 		}
+		// The watchdog leaves with the browser it watched.
+		waitFor(t, tag+": the watchdog to leave", 10*time.Second, func() bool { return !slices.ContainsFunc(wds, testenv.Running) })
 	}
 	if totalAfter > 1 {
 		t.Errorf("%s: %d posts reached the sink after lyrad ended (at most 1 in 3 runs)", kind, totalAfter)
@@ -254,43 +325,6 @@ func deathRuns(t *testing.T, kind string, bin string, end func(t *testing.T, v *
 	v := startVictim(t, lyradBin, dir, "stdio")
 	guardedPoster(t, v, dir, a, b, sk, kind+"-after")
 	wantStatus(t, call(t, v.cs, "close_browser", nil), "ok")
-}
-
-func TestBrowserDiesWithKilledLyrad(t *testing.T) {
-	deathRuns(t, "sigkill", lyradBin, func(t *testing.T, v *victim, dir string) {
-		if err := syscall.Kill(v.pid, syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
-
-func TestBrowserDiesWithPanickingLyrad(t *testing.T) {
-	deathRuns(t, "panic", lyradTestBuild(t), func(t *testing.T, v *victim, dir string) {
-		if err := syscall.Kill(v.pid, syscall.SIGUSR1); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
-
-// SIGHUP (the terminal closed) is a graceful stop: the browser closed, the
-// audit says so, the lock released (the next run gets the persistent
-// profile, not an instance).
-func TestSIGHUPClosesBrowser(t *testing.T) {
-	deathRuns(t, "sighup", lyradBin, func(t *testing.T, v *victim, dir string) {
-		before := auditShutdowns(t, dir)
-		if err := syscall.Kill(v.pid, syscall.SIGHUP); err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, "lyrad to exit on SIGHUP", 15*time.Second, func() bool { return !testenv.Running(v.pid) })
-		// Both rows may come: the session ends as the front door closes.
-		if got := auditShutdowns(t, dir); got <= before {
-			var rows []string
-			for _, r := range rowsWhere(auditRows(t, dir), has{"kind": func(k any) bool { return k != "guard" }}) {
-				rows = append(rows, jsonString(r))
-			}
-			t.Errorf("SIGHUP: no audit row for the browser closed in order; audit rows but the guard's:\n%s", strings.Join(rows, "\n"))
-		}
-	})
 }
 
 // auditShutdowns counts the audit's rows for an orderly end of the

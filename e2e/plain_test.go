@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,14 +39,14 @@ func plainArgs(profile string, headless bool) []string {
 func startPlain(t *testing.T, args ...string) (stop func()) {
 	t.Helper()
 	cmd := exec.Command(needBrowser(t), args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(cmd)
 			_ = cmd.Wait()
 		})
 	}

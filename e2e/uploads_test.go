@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -60,7 +59,7 @@ func TestUploadsAreTheCheckedFile(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Dir(keychain), 0o700))
 	must(t, os.WriteFile(keychain, []byte(secret), 0o600))
 	fifo := filepath.Join(root, "pipe.txt")
-	must(t, syscall.Mkfifo(fifo, 0o600))
+	must(t, mkfifo(fifo))
 
 	ask := &asker{}
 	cs := connectAsking(t, t.TempDir(), proto2026, ask.handle, "LYRA_BROWSER_UPLOAD_ROOTS="+root)

@@ -169,3 +169,25 @@ func pruneCaptures(dir string, keep int) {
 		_ = os.Remove(filepath.Join(dir, f.name))
 	}
 }
+
+// writeFileAtomic writes data to a new file beside path, with mode, and
+// renames it over path: a reader never sees half a file.
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

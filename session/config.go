@@ -13,9 +13,13 @@ import (
 // Config is what the session needs to know. cmd/lyrad fills it from flags
 // and the environment; nothing here reads either.
 type Config struct {
-	// DataDir holds the persistent profile, its lock, the audit trail and
-	// the remembered headless user agent.
-	DataDir string
+	// Data is the data directory: the persistent profile, its lock, the
+	// audit trail and the remembered headless user agent.
+	Data datadir.Dir
+	// Watchdog is lyrad's own binary, which launch starts beside each
+	// browser in its hidden watchdog mode so that the browser dies with
+	// lyrad on every system; "" for none (a test binary).
+	Watchdog string
 	// Executable is an explicit browser path; Channel picks an installed
 	// browser by name (chrome, msedge, chromium, ...). Both empty: Chrome,
 	// then Edge, then Chromium.
@@ -32,7 +36,7 @@ type Config struct {
 	NavigationTimeout time.Duration
 	ExtraArgs         []string
 	// CaptureDir is where screenshot and read_image write their PNGs
-	// (default <DataDir>/captures); CaptureKeep is how many of them are
+	// (default <Data>/captures); CaptureKeep is how many of them are
 	// kept, the oldest pruned first (default 200).
 	// UploadRoots are the directories upload_file may take files from
 	// (LYRA_BROWSER_UPLOAD_ROOTS); empty: the user's home (uploads.go).
@@ -40,7 +44,7 @@ type Config struct {
 	CaptureDir  string
 	CaptureKeep int
 	// DownloadDir is where declared downloads are kept (default
-	// <DataDir>/downloads); DownloadKeep how many the ledger keeps before
+	// <Data>/downloads); DownloadKeep how many the ledger keeps before
 	// pruning the oldest (0: all); DownloadMaxBytes the largest file (0: no
 	// limit); DownloadTimeout how long a started transfer may take
 	// (default 120 s).
@@ -105,11 +109,11 @@ func (c *Config) defaults() {
 	if c.OwnerIdleTimeout <= 0 {
 		c.OwnerIdleTimeout = 900 * time.Second
 	}
-	if c.CaptureDir == "" && c.DataDir != "" {
-		c.CaptureDir = datadir.New(c.DataDir).Captures()
+	if c.CaptureDir == "" && c.Data.Root() != "" {
+		c.CaptureDir = c.Data.Captures()
 	}
-	if c.DownloadDir == "" && c.DataDir != "" {
-		c.DownloadDir = datadir.New(c.DataDir).Downloads()
+	if c.DownloadDir == "" && c.Data.Root() != "" {
+		c.DownloadDir = c.Data.Downloads()
 	}
 	if c.DownloadTimeout <= 0 {
 		c.DownloadTimeout = 120 * time.Second

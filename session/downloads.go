@@ -62,7 +62,7 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 		Audit: func(r audit.Row) {
 			tab, _ := r.Extra["tab"].(string)
 			if (r.Status == "blocked" || r.Status == "would_block") && tab != "" {
-				m.limitedAudit(tab, "download/"+r.Status, r)
+				m.budget.write(tab, "download/"+r.Status, r)
 				return
 			}
 			m.audit(r)
@@ -118,7 +118,7 @@ type DownloadList struct {
 // ListDownloads lists the files this server kept that are still on disk,
 // oldest first. It only reads: it opens no browser and claims nothing.
 func (m *Manager) ListDownloads(c Caller) (*DownloadList, error) {
-	_, done, err := m.enter(context.Background(), c, read)
+	_, done, err := m.own.enter(context.Background(), c, read)
 	defer done()
 	if err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ type fileRules struct {
 }
 
 func newFileRules(cfg Config) fileRules {
-	return fileRules{dataDir: cfg.DataDir, downloadDir: cfg.DownloadDir, observe: cfg.Enforcement == policy.Observe}
+	return fileRules{dataDir: cfg.Data.Root(), downloadDir: cfg.DownloadDir, observe: cfg.Enforcement == policy.Observe}
 }
 
 // places is what policy's file: judgement knows of this machine. The

@@ -1,140 +1,35 @@
-//go:build unix
-
 package session
 
 import (
-	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
-	"github.com/coder/websocket"
-	"go.uber.org/zap/zaptest"
-
-	"github.com/lyrad/lyrad/datadir"
+	"github.com/lyrad/lyrad/launch"
 )
 
-// droppingChrome is a DevTools endpoint that answers the first answer
-// commands with an empty result and then drops the connection, as a
-// crashing socket would.
-func droppingChrome(t *testing.T, answer int) (port string) {
-	t.Helper()
-	var seen atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		ctx := context.Background()
-		for {
-			_, b, err := ws.Read(ctx)
-			if err != nil {
-				return
-			}
-			if int(seen.Add(1)) > answer {
-				ws.CloseNow()
-				return
-			}
-			id := strings.SplitN(strings.SplitN(string(b), `"id":`, 2)[1], ",", 2)[0]
-			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"id":`+id+`,"result":{}}`))
-			if int(seen.Load()) == answer {
-				ws.CloseNow()
-				return
-			}
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
-}
-
-// stubBrowser writes a DevToolsActivePort naming port, records its pid and
-// sleeps, as a browser would run.
-func stubBrowser(t *testing.T, dir, port string) (exe, pidFile string) {
-	t.Helper()
-	exe = filepath.Join(dir, "stub-browser")
-	pidFile = filepath.Join(dir, "stub.pid")
-	script := `#!/bin/sh
-[ "$1" = --version ] && { echo "Stub 1"; exit 0; }
-for a in "$@"; do case "$a" in --user-data-dir=*) d="${a#--user-data-dir=}";; esac; done
-echo $$ > ` + pidFile + `
-printf '` + port + `\n/devtools/browser/stub\n' > "$d/DevToolsActivePort"
-exec sleep 300
-`
-	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return exe, pidFile
-}
-
-// TestConnectionLostWhileLaunching: the CDP connection drops while the
-// browser is asked for its client hints (no guard yet), or right after the
-// guard attached: the launch fails with browser_unavailable, the browser is
-// killed, the profile is free again; nothing panics.
-func TestConnectionLostWhileLaunching(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		answer  int  // commands answered before the drop
-		learned bool // client hints known: no learning page
+// TestLaunchError: a failed launch answers by the step that failed, with
+// the cause in the message.
+func TestLaunchError(t *testing.T) {
+	cause := errors.New("cause")
+	for _, c := range []struct {
+		step   launch.Step
+		status string
 	}{
-		{"during the client-hints page", 0, false},
-		{"after the guard attached", 2, true},
+		{launch.StepFind, StatusBrowserUnavailable},
+		{launch.StepProfile, StatusError},
+		{launch.StepStart, StatusBrowserUnavailable},
+		{launch.StepConnect, StatusBrowserUnavailable},
+		{launch.StepGuard, StatusBrowserUnavailable},
+		{launch.StepLost, StatusBrowserUnavailable},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			exe, pidFile := stubBrowser(t, t.TempDir(), droppingChrome(t, tc.answer))
-			if tc.learned {
-				ua := `{"executable":"` + exe + `","executable_stamp":"` + executableStamp(exe) + `","product":"Stub/1","user_agent":"Mozilla/5.0 Stub","client_hints":{"platform":"Linux"}}`
-				if err := os.WriteFile(datadir.New(dir).BrowserUA(), []byte(ua), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			headless := true
-			m := New(Config{DataDir: dir, Executable: exe, Headless: &headless, Logger: zaptest.NewLogger(t)})
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			_, err := m.Open(ctx, Caller{ID: "s1"})
-			var se *Error
-			if !errors.As(err, &se) || se.Status != StatusBrowserUnavailable {
-				t.Fatalf("Open = %v, want browser_unavailable", err)
-			}
-			t.Log(err)
-			b, _ := os.ReadFile(pidFile)
-			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-			if pid <= 0 {
-				t.Fatal("the stub browser never ran")
-			}
-			for deadline := time.Now().Add(5 * time.Second); syscall.Kill(pid, 0) == nil && !zombie(pid); time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("the browser (pid %d) still runs after the failed launch", pid)
-				}
-			}
-			prof, release, err := datadir.New(dir).AcquireProfile(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			release()
-			if prof.Kind != datadir.KindPersistent {
-				t.Errorf("the failed launch kept the profile: the next one got %s", prof.Kind)
-			}
-		})
+		var se *Error
+		err := launchError(&launch.Error{Step: c.step, Msg: "what", Err: cause})
+		if !errors.As(err, &se) || se.Status != c.status || se.Hint == "" {
+			t.Errorf("step %d: %#v, want status %s with a hint", c.step, err, c.status)
+			continue
+		}
+		if want := "what: cause"; c.step != launch.StepFind && se.Message != want {
+			t.Errorf("step %d: message %q, want %q", c.step, se.Message, want)
+		}
 	}
-}
-
-// zombie: dead, waiting to be reaped (or gone).
-func zombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i > 0 && i+2 < len(s) && s[i+2] == 'Z'
 }

@@ -37,7 +37,7 @@ type uploadRules struct {
 
 // uploadsOf are cfg's rules.
 func uploadsOf(cfg Config) uploadRules {
-	return uploadRules{roots: cfg.UploadRoots, dataDir: cfg.DataDir}
+	return uploadRules{roots: cfg.UploadRoots, dataDir: cfg.Data.Root()}
 }
 
 // checkedUpload is a file that passed the check, open until it is staged.

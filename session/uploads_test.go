@@ -3,14 +3,14 @@ package session
 import (
 	"os"
 	"path/filepath"
-	"runtime"
-	"syscall"
 	"testing"
+
+	"github.com/lyrad/lyrad/datadir"
 )
 
 func TestCheckUpload(t *testing.T) {
 	root := t.TempDir()
-	m := &Manager{cfg: Config{UploadRoots: []string{root}, DataDir: t.TempDir()}}
+	m := &Manager{cfg: Config{UploadRoots: []string{root}, Data: datadir.New(t.TempDir())}}
 	write := func(rel, body string) string {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
@@ -29,10 +29,8 @@ func TestCheckUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(root, "docs/pipe")
-	if runtime.GOOS != "windows" {
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
+	if err := mkfifo(fifo); err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct{ path, want string }{
 		{ok, ""},
@@ -58,7 +56,7 @@ func TestCheckUpload(t *testing.T) {
 func TestStageUploadsCopiesTheCheckedFile(t *testing.T) {
 	root := t.TempDir()
 	data := t.TempDir()
-	m := &Manager{cfg: Config{UploadRoots: []string{root}, DataDir: data}}
+	m := &Manager{cfg: Config{UploadRoots: []string{root}, Data: datadir.New(data)}}
 	dir := filepath.Join(root, "docs")
 	os.MkdirAll(dir, 0o700)
 	p := filepath.Join(dir, "photo.txt")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/chrome"
+	"github.com/lyrad/lyrad/datadir"
 	"github.com/lyrad/lyrad/internal/testenv"
 	"github.com/lyrad/lyrad/page"
 )
@@ -25,7 +26,7 @@ func testBrowser(t *testing.T) (*Manager, *Browser, Caller) {
 		return f.Path, err
 	})
 	headless := true
-	m := New(Config{DataDir: t.TempDir(), Headless: &headless, ConsentChannel: ConsentOff})
+	m := New(Config{Data: datadir.New(t.TempDir()), Headless: &headless, ConsentChannel: ConsentOff})
 	t.Cleanup(m.Shutdown)
 	c := Caller{ID: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

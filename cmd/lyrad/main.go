@@ -31,6 +31,7 @@ import (
 
 	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/datadir"
+	"github.com/lyrad/lyrad/launch"
 	"github.com/lyrad/lyrad/session"
 	"github.com/lyrad/lyrad/tools"
 	"github.com/lyrad/lyrad/transport"
@@ -71,6 +72,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
+	case launch.WatchdogVerb: // started by lyrad itself beside each browser; not in the usage
+		return launch.RunWatchdog()
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "lyrad", versionString())
 		return 0
@@ -202,8 +205,13 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		return nil, err
 	}
 	channel, exe := browserChoice(o.chrome)
+	// This binary is the browser's watchdog too (lyrad __watchdog).
+	self, err := os.Executable()
+	if err != nil {
+		log.Warn("cannot find lyrad's own binary for the browser's watchdog", zap.Error(err))
+	}
 	mgr := session.New(session.Config{
-		DataDir: o.dataDir, Channel: channel, Executable: exe, Headless: o.headless, Proxy: o.proxy,
+		Data: data, Watchdog: self, Channel: channel, Executable: exe, Headless: o.headless, Proxy: o.proxy,
 		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
 		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
 		ReleaseGrace: o.releaseGrace, ReconnectGrace: o.reconnectGrace, HTTPSessionTimeout: o.httpSessionTimeout, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
@@ -237,7 +245,8 @@ func (d *daemon) close() {
 // signals ends the context on SIGINT, SIGTERM and SIGHUP (the terminal
 // closed): each is an orderly stop, the browser closed, the audit flushed,
 // the lock released. Deaths no handler sees (SIGKILL, a panic) take the
-// browser with them through its parent-death signal (see chrome.Launch).
+// browser with them through its watchdog and, on Linux, its parent-death
+// signal (see package launch).
 func signals() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,7 +38,7 @@ func StartPeer(name string, cmd *exec.Cmd, tmp string) (*Peer, error) {
 		cmd.Env = os.Environ()
 	}
 	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	p := &Peer{Name: name, Tmp: tmp, cmd: cmd}
 	ctx, cancel := context.WithTimeout(context.Background(), PeerTimeout)
 	defer cancel()
@@ -87,7 +86,7 @@ func (p *Peer) Close() {
 		p.CS.Close()
 	}
 	if p.cmd.Process != nil {
-		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(p.cmd.Process.Pid)
 	}
 	killUnder(p.Tmp)
 	os.RemoveAll(p.Tmp)
@@ -103,7 +102,7 @@ func killUnder(dir string) {
 			continue
 		}
 		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f))); err == nil && pid != os.Getpid() {
-			syscall.Kill(pid, syscall.SIGKILL)
+			kill(pid)
 		}
 	}
 }

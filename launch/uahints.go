@@ -1,4 +1,4 @@
-package session
+package launch
 
 import (
 	"context"
@@ -22,9 +22,9 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
-	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpconn"
 	"github.com/lyrad/lyrad/cdpguard"
+	"github.com/lyrad/lyrad/datadir"
 )
 
 // The --user-agent switch that keeps "Headless" out of the UA string also
@@ -37,28 +37,12 @@ import (
 // asked of the browser started once without the switch (learnUAMetadata).
 // browser-ua.json remembers it for the launches after.
 
-// uaBrand is one entry of brands or fullVersionList.
-type uaBrand struct {
-	Brand   string `json:"brand"`
-	Version string `json:"version"`
-}
-
-// uaMetadata is Emulation.UserAgentMetadata as this browser reports it
-// itself. fullVersion is deprecated in the protocol but still read by
-// Chrome for uaFullVersion and Sec-CH-UA-Full-Version.
-type uaMetadata struct {
-	Brands          []uaBrand `json:"brands"`
-	FullVersionList []uaBrand `json:"fullVersionList"`
-	FullVersion     string    `json:"fullVersion,omitempty"`
-	Platform        string    `json:"platform"`
-	PlatformVersion string    `json:"platformVersion"`
-	Architecture    string    `json:"architecture"`
-	Model           string    `json:"model"`
-	Mobile          bool      `json:"mobile"`
-	Bitness         string    `json:"bitness"`
-	Wow64           bool      `json:"wow64"`
-	FormFactors     []string  `json:"formFactors"`
-}
+// uaBrand and uaMetadata are the client hints as browser-ua.json keeps
+// them, in the names of CDP's Emulation.UserAgentMetadata.
+type (
+	uaBrand    = datadir.Brand
+	uaMetadata = datadir.ClientHints
+)
 
 // uaOverride is Emulation.setUserAgentOverride's parameters. Platform
 // (navigator.platform) and acceptLanguage stay unset: Chrome then keeps
@@ -433,47 +417,47 @@ const hintsCheckQuiet = 2 * time.Second
 // lyrad's in a context the guard leaves alone (Guard.Own), what brands,
 // platform and mobile flag it sends itself under the switch, and compares
 // them with the prediction every target was given. The same: remembered
-// in browser-ua.json (path) for the next launches. Not the same (Chrome
-// changed how it makes its brands): the browser's own are remembered and
-// given to every target, running ones included, with a warning. Not
-// readable: the next launch asks without the switch. The result is
-// audited (browser ua_checked). It waits for a quiet moment (no call for
+// in browser-ua.json for the next launches. Not the same (Chrome changed
+// how it makes its brands): the browser's own are remembered and given to
+// every target, running ones included, with a warning. Not readable: the
+// next launch asks without the switch. The result is reported (ua_checked,
+// for the audit). It waits for a quiet moment (no call for
 // hintsCheckQuiet); a browser closed before one came is not checked, and
 // the next launch predicts again.
-func (m *Manager) checkHints(b *Browser, path, stamp string) {
+func (b *Browser) checkHints(o *Options, stamp string) {
 	tick := time.NewTicker(hintsCheckQuiet / 8)
 	defer tick.Stop()
 	opened := time.Now()
-	for !(time.Since(opened) >= hintsCheckQuiet && m.own.quietFor(hintsCheckQuiet)) {
+	for !(time.Since(opened) >= hintsCheckQuiet && o.Quiet(hintsCheckQuiet)) {
 		select {
 		case <-tick.C:
-		case <-b.conn.Done():
+		case <-b.Conn.Done():
 			return
 		}
 	}
-	g := b.guardSet()
+	g := b.Guard()
 	if g == nil || b.ua == nil || b.predicted == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	md, err := learnLowEntropyHints(ctx, b.conn, g.Own)
-	if b.closing.Load() || b.conn.Err() != nil {
+	md, err := learnLowEntropyHints(ctx, b.Conn, g.Own)
+	if b.closing.Load() || b.Conn.Err() != nil {
 		return
 	}
 	f := *b.predicted
-	f.Executable, f.Stamp = b.found.Path, stamp
+	f.Executable, f.Stamp = b.Found.Path, stamp
 	result := "confirmed"
 	switch {
 	case err != nil:
 		// Nothing is remembered: the next launch predicts and checks again.
-		m.log.Warn("cannot check the browser's user agent client hints", zap.Error(err))
-		m.audit(audit.Row{Kind: "browser", Status: "ua_checked", Extra: map[string]any{"result": "failed", "error": err.Error()}})
+		o.Logger.Warn("cannot check the browser's user agent client hints", zap.Error(err))
+		o.Report("ua_checked", map[string]any{"result": "failed", "error": err.Error()})
 		return
 	case sameLowEntropy(md, f.ClientHints):
 	case completeLinuxHints(md, f.Product):
 		result = "corrected"
-		m.log.Warn("the predicted user agent client hints were not the browser's; every target now gets its own",
+		o.Logger.Warn("the predicted user agent client hints were not the browser's; every target now gets its own",
 			zap.Any("predicted", f.ClientHints.Brands), zap.Any("browser", md.Brands))
 		f.ClientHints = md
 		p := &uaOverride{UserAgent: f.UserAgent, UserAgentMetadata: md}
@@ -481,13 +465,13 @@ func (m *Manager) checkHints(b *Browser, path, stamp string) {
 		g.PrepareAll(func(q *cdpguard.Sender, t *target.Info) { overrideUA(q, t, *p) })
 	default:
 		result = "unreadable"
-		m.log.Warn("the browser's user agent client hints do not read; the next launch asks it without the switch", zap.Any("browser", md))
+		o.Logger.Warn("the browser's user agent client hints do not read; the next launch asks it without the switch", zap.Any("browser", md))
 		f.ClientHints, f.AskWithoutSwitch = nil, true
 	}
-	if data, err := json.MarshalIndent(f, "", "  "); err == nil {
-		_ = writeFileAtomic(path, data, 0o600)
+	if err := o.Data.WriteUA(f); err != nil {
+		o.Logger.Warn("cannot remember the browser's user agent", zap.Error(err))
 	}
-	m.audit(audit.Row{Kind: "browser", Status: "ua_checked", Extra: map[string]any{"result": result}})
+	o.Report("ua_checked", map[string]any{"result": result})
 }
 
 // overrideUA sends the override to one target. Pages, out-of-process

@@ -1,4 +1,4 @@
-package session
+package launch
 
 import (
 	"reflect"
@@ -14,13 +14,13 @@ func TestCompleteLinuxHints(t *testing.T) {
 	switched := func(brands ...uaBrand) *uaMetadata {
 		return &uaMetadata{Brands: brands, Platform: "Linux"}
 	}
-	md := switched(uaBrand{"Not:A-Brand", "8"}, uaBrand{"Chromium", "156"})
+	md := switched(uaBrand{Brand: "Not:A-Brand", Version: "8"}, uaBrand{Brand: "Chromium", Version: "156"})
 	if !completeLinuxHints(md, "Chrome/156.0.8078.114") {
 		t.Fatal("Chromium's hints not completed")
 	}
 	want := &uaMetadata{
-		Brands:          []uaBrand{{"Not:A-Brand", "8"}, {"Chromium", "156"}},
-		FullVersionList: []uaBrand{{"Not:A-Brand", "8.0.0.0"}, {"Chromium", "156.0.8078.114"}},
+		Brands:          []uaBrand{{Brand: "Not:A-Brand", Version: "8"}, {Brand: "Chromium", Version: "156"}},
+		FullVersionList: []uaBrand{{Brand: "Not:A-Brand", Version: "8.0.0.0"}, {Brand: "Chromium", Version: "156.0.8078.114"}},
 		FullVersion:     "156.0.8078.114", Platform: "Linux", Architecture: arch, Bitness: "64",
 		FormFactors: []string{"Desktop"},
 	}
@@ -31,13 +31,13 @@ func TestCompleteLinuxHints(t *testing.T) {
 		md      *uaMetadata
 		product string
 	}{
-		"another brand":      {switched(uaBrand{"Microsoft Edge", "156"}, uaBrand{"Chromium", "156"}), "Chrome/156.0.8078.114"},
-		"another major":      {switched(uaBrand{"Chromium", "155"}), "Chrome/156.0.8078.114"},
-		"no version":         {switched(uaBrand{"Chromium", "156"}), "HeadlessChrome"},
-		"another platform":   {&uaMetadata{Brands: []uaBrand{{"Chromium", "156"}}, Platform: "Windows"}, "Chrome/156.0.8078.114"},
+		"another brand":      {switched(uaBrand{Brand: "Microsoft Edge", Version: "156"}, uaBrand{Brand: "Chromium", Version: "156"}), "Chrome/156.0.8078.114"},
+		"another major":      {switched(uaBrand{Brand: "Chromium", Version: "155"}), "Chrome/156.0.8078.114"},
+		"no version":         {switched(uaBrand{Brand: "Chromium", Version: "156"}), "HeadlessChrome"},
+		"another platform":   {&uaMetadata{Brands: []uaBrand{{Brand: "Chromium", Version: "156"}}, Platform: "Windows"}, "Chrome/156.0.8078.114"},
 		"no brands":          {switched(), "Chrome/156.0.8078.114"},
 		"nothing learned":    {nil, "Chrome/156.0.8078.114"},
-		"odd grease version": {switched(uaBrand{"Not_A Brand", "x"}, uaBrand{"Chromium", "156"}), "Chrome/156.0.8078.114"},
+		"odd grease version": {switched(uaBrand{Brand: "Not_A Brand", Version: "x"}, uaBrand{Brand: "Chromium", Version: "156"}), "Chrome/156.0.8078.114"},
 	} {
 		if completeLinuxHints(c.md, c.product) {
 			t.Errorf("%s: completed %+v", name, c.md)
@@ -50,7 +50,7 @@ func TestParseLowEntropyHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &uaMetadata{Brands: []uaBrand{{"Not:A-Brand", "8"}, {"Chromium", "156"}}, Platform: "Linux"}
+	want := &uaMetadata{Brands: []uaBrand{{Brand: "Not:A-Brand", Version: "8"}, {Brand: "Chromium", Version: "156"}}, Platform: "Linux"}
 	if !reflect.DeepEqual(md, want) {
 		t.Errorf("got %+v, want %+v", md, want)
 	}
@@ -58,7 +58,7 @@ func TestParseLowEntropyHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = &uaMetadata{Brands: []uaBrand{{"Google Chrome", "131"}, {`Not"A\Brand`, "24"}, {"Chromium", "131"}}, Platform: "Android", Mobile: true}
+	want = &uaMetadata{Brands: []uaBrand{{Brand: "Google Chrome", Version: "131"}, {Brand: `Not"A\Brand`, Version: "24"}, {Brand: "Chromium", Version: "131"}}, Platform: "Android", Mobile: true}
 	if !reflect.DeepEqual(md, want) {
 		t.Errorf("got %+v, want %+v", md, want)
 	}
@@ -119,7 +119,7 @@ func TestPredictLinuxHints(t *testing.T) {
 		t.Skip("the Linux rules")
 	}
 	md := predictLinuxHints("Chromium", "Chrome/156.0.8078.114")
-	learned := &uaMetadata{Brands: []uaBrand{{"Not:A-Brand", "8"}, {"Chromium", "156"}}, Platform: "Linux"}
+	learned := &uaMetadata{Brands: []uaBrand{{Brand: "Not:A-Brand", Version: "8"}, {Brand: "Chromium", Version: "156"}}, Platform: "Linux"}
 	if !completeLinuxHints(learned, "Chrome/156.0.8078.114") || !reflect.DeepEqual(md, learned) || !sameLowEntropy(md, learned) {
 		t.Errorf("predicted %+v\nlearned %+v", md, learned)
 	}
