@@ -117,11 +117,11 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 			if last == "" {
 				if kind == actType && !st.TextField && st.ValueType == "" {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a text field (%s %q)", st.Tag, st.Role, st.Name),
-						"type_text needs an input (text kinds, and date, time, color or range in ISO form), a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
+						"type_text needs an input (text kinds, and date, time, color or range in ISO form), a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").matching(loc.Matches)
 				}
 				if kind == actSelect && st.Tag != "select" {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),
-						"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").with("matches", loc.Matches)
+						"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").matching(loc.Matches)
 				}
 				if kind == actUpload {
 					var file bool
@@ -130,12 +130,12 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 					}
 					if !file {
 						return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a file input (%s %q)", st.Tag, st.Role, st.Name),
-							"upload_file needs an input[type=file]; read_form lists them (type file), hidden ones included.").with("matches", loc.Matches)
+							"upload_file needs an input[type=file]; read_form lists them (type file), hidden ones included.").matching(loc.Matches)
 					}
 				}
 				if kind == actType && st.ReadOnly {
 					return nil, st, a.failure(StatusNotActionable, fmt.Sprintf("the field is read-only (%s %q)", st.Role, st.Name),
-						"The page does not let this field be typed into; look for the control that edits it.").with("matches", loc.Matches)
+						"The page does not let this field be typed into; look for the control that edits it.").matching(loc.Matches)
 				}
 				return loc, st, nil
 			}
@@ -197,7 +197,7 @@ func (a *act) notReady(status string, loc *located, st elemState, window time.Du
 			`Check the selector against the page: read_page(mode="tree") lists what can be acted on with a ref for each; wait_for waits for a page that is still loading.`)
 	}
 	if loc != nil && loc.Matches > 0 {
-		e.with("matches", loc.Matches)
+		e.matching(loc.Matches)
 	}
 	return e
 }

@@ -174,7 +174,7 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 	denied := func(answer string) error {
 		return newError(StatusDenied, "the user did not allow it: "+answer,
 			"Do not repeat this with confirm=true: the user answered. Ask them what to do instead.").
-			with("consent", answer).with("capability", string(cap)).with("origin", scope.Loggable())
+			answered(answer).asking(string(cap), scope.Loggable())
 	}
 	canAsk := m.cfg.ConsentChannel == ConsentAuto || m.cfg.ConsentChannel == ConsentElicit
 	switch {
@@ -231,7 +231,7 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 	case m.cfg.ConsentChannel == ConsentElicit:
 		return "", "", newError(StatusApprovalRequired, "this client cannot be asked for approval, and LYRA_BROWSER_CONSENT_CHANNEL=elicit",
 			"Use an MCP client with elicitation support, or have the operator set LYRA_BROWSER_CONSENT_CHANNEL=auto.").
-			with("capability", string(cap)).with("origin", scope.Loggable())
+			asking(string(cap), scope.Loggable())
 	}
 	// auto on a client that cannot be asked, or legacy: the model's word.
 	if io.Confirm {
@@ -244,5 +244,5 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 	}
 	return "", "", newError(StatusApprovalRequired, msg,
 		"Ask the user this question; if they agree, repeat the call with confirm=true.").
-		with("capability", string(cap)).with("origin", scope.Loggable())
+		asking(string(cap), scope.Loggable())
 }

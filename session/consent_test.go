@@ -90,7 +90,9 @@ func deferredAsk(m *Manager, session string, cap policy.Capability, scope policy
 func consentOf(err error) any {
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Fields["consent"]
+		if e.Consent != "" {
+			return e.Consent
+		}
 	}
 	return nil
 }

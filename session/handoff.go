@@ -44,8 +44,8 @@ func (m *Manager) conflictLocked() *Error {
 	e := newError(StatusSessionConflict,
 		fmt.Sprintf("%s is driving the browser (last active %v ago)", holder, idle),
 		"Ways out: that session calls close_browser or disconnects"+gone+"; or it stays idle "+idleLeft.String()+" more (LYRA_BROWSER_OWNER_IDLE_TIMEOUT, "+m.cfg.OwnerIdleTimeout.String()+") and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
-		with("idle_timeout_s", int(m.cfg.OwnerIdleTimeout.Seconds())).with("holder_client", holder).with("holder_idle_s", int(idle.Seconds())).
-		with("idle_left_s", int(idleLeft.Seconds()))
+		driving(&Holder{Client: holder, IdleTimeout: int(m.cfg.OwnerIdleTimeout.Seconds()), Idle: int(idle.Seconds()),
+			IdleLeft: int(idleLeft.Seconds())})
 	e.handoff = true
 	return e
 }
@@ -115,7 +115,7 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 	}
 	record(answer)
 	if !yes {
-		return conflict.with("consent", answer)
+		return conflict.answered(answer)
 	}
 	m.mu.Lock()
 	switch {

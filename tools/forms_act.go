@@ -33,8 +33,8 @@ func formActTools(d Deps) []*tool {
 	}
 	needsSubmit := func(tool string) error {
 		return &session.Error{Status: session.StatusNeedsSubmit, Message: tool + " needs submit, the control that sends the form: nothing was done",
-			Hint:   "read_form lists the candidates in submitText; pass the one that sends this form as submit.",
-			Fields: map[string]any{"argument": "submit"}}
+			Hint:     "read_form lists the candidates in submitText; pass the one that sends this form as submit.",
+			Argument: "submit"}
 	}
 	return []*tool{
 		{

@@ -112,7 +112,7 @@ func TestRefusalCarriesResult(t *testing.T) {
 	f := newFake(t)
 	f.click = func(session.ActOptions) (*session.ActResult, error) {
 		return nil, &session.Error{Status: session.StatusBlocked, Message: "refused", Hint: "navigate there",
-			Fields: map[string]any{"url": "https://a.test/", "refused": "https://b.test"},
+			URL: ptr("https://a.test/"), Refused: "https://b.test",
 			Result: &session.ActResult{URL: "https://a.test/elsewhere", TabCount: 1, Selector: "#away", Matches: 1,
 				Element: &session.ElementInfo{Tag: "a", Name: "Away"}, Hints: []string{"not this one"}}}
 	}

@@ -21,19 +21,22 @@ func actReply(res *session.ActResult, err error, own ownFields) (map[string]any,
 	if err != nil {
 		var se *session.Error
 		if errors.As(err, &se) && se.Result != nil {
-			if se.Fields == nil {
-				se.Fields = map[string]any{}
-			}
-			for k, v := range actFields(se.Result, own, true) {
-				if _, ok := se.Fields[k]; !ok && k != "hint" {
-					se.Fields[k] = v
-				}
-			}
+			return nil, &refusal{se: se, did: actFields(se.Result, own, true)}
 		}
 		return nil, err
 	}
 	return actFields(res, own, false), nil
 }
+
+// refusal is a session error with what the call did before it was
+// refused, as the reply shows it.
+type refusal struct {
+	se  *session.Error
+	did any
+}
+
+func (r *refusal) Error() string { return r.se.Error() }
+func (r *refusal) Unwrap() error { return r.se }
 
 // actFields renders r. partial (the fields an error carries) leaves out
 // what the call did not get to know.

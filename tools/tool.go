@@ -388,7 +388,8 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		}
 		env := envelope(out, err)
 		if err != nil {
-			if _, ok := err.(*session.Error); !ok {
+			var se *session.Error
+			if !errors.As(err, &se) {
 				if _, ok := err.(*argError); !ok {
 					r.d.Logger.Warn("tool failed", zap.String("tool", t.name), zap.Error(err))
 				}
@@ -462,51 +463,6 @@ func consentIO(req *mcp.CallToolRequest, args map[string]any) session.ConsentIO 
 		return res.Action, res.Content, nil
 	}
 	return io
-}
-
-// envelope turns an answer or an error into the reply object.
-func envelope(out map[string]any, err error) map[string]any {
-	env := map[string]any{}
-	var se *session.Error
-	var ae *argError
-	switch {
-	case err == nil:
-		for k, v := range out {
-			env[k] = v
-		}
-		if _, ok := env["status"]; !ok {
-			env["status"] = session.StatusOK
-		}
-	case errors.As(err, &ae):
-		env["status"] = session.StatusError
-		env["error"] = ae.msg
-		env["argument"] = ae.arg
-		env["hint"] = ae.hint
-	case errors.As(err, &se):
-		for k, v := range se.Fields {
-			env[k] = v
-		}
-		env["status"] = se.Status
-		if se.Message != "" {
-			env["error"] = se.Message
-		}
-		if se.Hint != "" {
-			env["hint"] = se.Hint
-		}
-	default:
-		env["status"] = session.StatusError
-		env["error"] = err.Error()
-		env["hint"] = "Retry; if it persists, call close_browser and open_browser."
-	}
-	// An error may quote a URL (Chrome's, Go's): it is answered as the
-	// audit writes it. Where the tab stands is answered in fields of its
-	// own ("url"), which stay whole.
-	for _, k := range []string{"error", "hint"} {
-		if s, ok := env[k].(string); ok {
-			env[k] = audit.ScrubText(s)
-		}
-	}
-	return env
 }
 
 func result(env map[string]any) *mcp.CallToolResult {

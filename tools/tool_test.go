@@ -82,8 +82,8 @@ func TestCheckArgs(t *testing.T) {
 }
 
 func TestEnvelope(t *testing.T) {
-	env := envelope(nil, &session.Error{Status: "session_conflict", Message: "m", Hint: "h", Fields: map[string]any{"x": 1}})
-	if env["status"] != "session_conflict" || env["hint"] != "h" || env["error"] != "m" || env["x"] != 1 {
+	env := envelope(nil, &session.Error{Status: "session_conflict", Message: "m", Hint: "h", Argument: "x"})
+	if env["status"] != "session_conflict" || env["hint"] != "h" || env["error"] != "m" || env["argument"] != "x" {
 		t.Errorf("session error envelope %v", env)
 	}
 	env = envelope(map[string]any{"url": "u"}, nil)
