@@ -218,7 +218,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	if err != nil {
 		return nil, err
 	}
-	m.calls.begin(toolFrom(ctx))
+	m.calls.begin(a.c.Tool)
 	defer m.calls.finish()
 	// The declared send of an earlier call is over once another acting
 	// call begins: its check, and the credits held to its publish state,

@@ -188,7 +188,7 @@ func (b *Browser) readWhole(ctx context.Context, tab cdpguard.Target) (*treeRead
 // Only for the calls that answer changes; a failed read leaves the call
 // without them.
 func (a *act) treeBefore(ctx context.Context) {
-	if !changesTools[toolFrom(ctx)] || a.tab.ID == "" {
+	if !changesTools[a.c.Tool] || a.tab.ID == "" {
 		return
 	}
 	rctx, cancel := context.WithTimeout(ctx, readBeforeBudget)

@@ -82,10 +82,12 @@ func TestPendingAsks(t *testing.T) {
 // deferredAsk runs obtain for a client that answers on a repeated call
 // (protocol 2026-07-28), with answers from its previous round.
 func deferredAsk(m *Manager, session string, cap policy.Capability, scope policy.Scope, reason string, answers map[string]Answer) error {
-	ctx := WithConsent(context.Background(), ConsentIO{Deferred: true, Answers: answers})
-	_, _, err := m.obtain(ctx, Caller{ID: session}, cap, scope, reason)
+	c := Caller{ID: session, Consent: &ConsentIO{Deferred: true, Answers: answers}}
+	_, _, err := m.obtain(context.Background(), c, cap, scope, reason)
 	return err
 }
+
+var approve = true
 
 func consentOf(err error) any {
 	var e *Error
@@ -103,7 +105,7 @@ func consentOf(err error) any {
 func TestConsentAnswerIsForItsQuestion(t *testing.T) {
 	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: time.Minute})
 	site := policy.ScopeOf("https://mail.example/")
-	yes := Answer{Action: "accept", Content: map[string]any{"approve": true}}
+	yes := Answer{Action: "accept", Approve: &approve}
 
 	err := deferredAsk(m, "s1", policy.Submit, site, "save the draft", nil)
 	var draft *ConsentNeeded
@@ -167,8 +169,8 @@ func TestCreditsAskedTogether(t *testing.T) {
 	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: time.Minute})
 	a := &act{m: m, c: Caller{ID: "s1"}, tab: cdpguard.Target{ID: "T1"}, spec: &actSpec{opts: ActOptions{Intent: Intent{Submit: true, Upload: true, Reason: "send the form"}}}}
 	round := func(answers map[string]Answer) error {
-		ctx := WithConsent(context.Background(), ConsentIO{Deferred: true, Answers: answers})
-		return m.credit(ctx, a, "https://forms.example/apply")
+		a.c.Consent = &ConsentIO{Deferred: true, Answers: answers}
+		return m.credit(context.Background(), a, "https://forms.example/apply")
 	}
 	var need *ConsentNeeded
 	if err := round(nil); !errors.As(err, &need) || len(need.Questions()) != 2 {
@@ -176,7 +178,7 @@ func TestCreditsAskedTogether(t *testing.T) {
 	}
 	yes := map[string]Answer{}
 	for _, q := range need.Questions() {
-		yes[q.ID] = Answer{Action: "accept", Content: map[string]any{"approve": true}}
+		yes[q.ID] = Answer{Action: "accept", Approve: &approve}
 	}
 	if err := round(yes); err != nil {
 		t.Fatalf("second round with both answers: %v", err)

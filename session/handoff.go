@@ -54,7 +54,7 @@ func (m *Manager) conflictLocked() *Error {
 // driving it, and hands it on when they agree. conflict is the answer when
 // they cannot be asked or say no.
 func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) error {
-	io := consentFrom(ctx)
+	io := c.consent()
 	canAsk := m.cfg.ConsentChannel == ConsentAuto || m.cfg.ConsentChannel == ConsentElicit
 	if !canAsk || (io.Elicit == nil && !io.Deferred) {
 		return conflict
@@ -94,24 +94,24 @@ func (m *Manager) askHandoff(ctx context.Context, c Caller, conflict *Error) err
 	switch {
 	case io.Elicit != nil:
 		actx, cancel := context.WithTimeout(ctx, m.cfg.ConsentTimeout)
-		action, content, err := io.Elicit(actx, msg, consentSchema())
+		ans, err := io.Elicit(actx, msg)
 		cancel()
 		if err != nil {
 			record("error")
 			return conflict
 		}
-		yes, answer = verdictOf(action, content)
+		yes, answer = verdictOf(ans)
 	default:
 		ans, ok := io.Answers[id]
 		if !ok {
 			m.asks.add(c.ID, id, time.Now())
-			return &ConsentNeeded{ID: id, Message: msg, Schema: consentSchema()}
+			return &ConsentNeeded{ID: id, Message: msg}
 		}
 		if pending, inTime := m.asks.take(c.ID, id, time.Now()); !pending || !inTime {
 			record("declined")
 			return conflict
 		}
-		yes, answer = verdictOf(ans.Action, ans.Content)
+		yes, answer = verdictOf(ans)
 	}
 	record(answer)
 	if !yes {

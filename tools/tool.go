@@ -368,11 +368,15 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		raw := req.Params.Arguments
 		args, err := checkArgs(t, raw)
 		var out map[string]any
+		c.Tool = t.name
+		if err == nil {
+			io := consentIO(req, args)
+			c.Consent = &io
+		}
 		cl := &call{caller: c, args: args, ss: req.Session}
 		if err == nil {
-			cctx := session.WithTool(session.WithConsent(ctx, consentIO(req, args)), t.name)
-			stop := progress(cctx, req, t)
-			out, err = t.run(cctx, cl)
+			stop := progress(ctx, req, t)
+			out, err = t.run(ctx, cl)
 			stop()
 		}
 		var need *session.ConsentNeeded
@@ -382,7 +386,7 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 			r.auditCall(t, c, args, raw, start, urlBefore, map[string]any{"status": "input_required"}, nil)
 			asks := mcp.InputRequestMap{}
 			for _, q := range need.Questions() {
-				asks[q.ID] = &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}
+				asks[q.ID] = &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: consentSchema()}
 			}
 			return &mcp.CallToolResult{InputRequests: asks}, nil
 		}
@@ -427,42 +431,6 @@ func (r *registry) auditCall(t *tool, c session.Caller, args map[string]any, raw
 	if werr := r.d.Session.Audit().Write(row); werr != nil {
 		r.d.Logger.Error("audit write failed", zap.Error(werr))
 	}
-}
-
-// consentIO says how this call can reach the user: an elicitation the
-// server sends now (clients before protocol 2026-07-28), an input request
-// the client answers on a repeated call (2026-07-28), or neither, when the
-// client declared no elicitation support; then only confirm=true is left.
-func consentIO(req *mcp.CallToolRequest, args map[string]any) session.ConsentIO {
-	io := session.ConsentIO{}
-	io.Confirm, _ = args["confirm"].(bool)
-	caps := req.ClientCapabilities()
-	if caps == nil || caps.Elicitation == nil || req.Session == nil {
-		return io
-	}
-	version := ""
-	if p := req.Session.InitializeParams(); p != nil {
-		version = p.ProtocolVersion
-	}
-	if version >= "2026-07-28" {
-		io.Deferred = true
-		io.Answers = map[string]session.Answer{}
-		for id, resp := range req.Params.InputResponses {
-			if er, ok := resp.(*mcp.ElicitResult); ok {
-				io.Answers[id] = session.Answer{Action: er.Action, Content: er.Content}
-			}
-		}
-		return io
-	}
-	ss := req.Session
-	io.Elicit = func(ctx context.Context, message string, schema map[string]any) (string, map[string]any, error) {
-		res, err := ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema})
-		if err != nil {
-			return "", nil, err
-		}
-		return res.Action, res.Content, nil
-	}
-	return io
 }
 
 func result(env map[string]any) *mcp.CallToolResult {
