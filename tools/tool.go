@@ -94,9 +94,11 @@ type tool struct {
 	readOnly    bool
 	destructive bool
 	idempotent  bool
-	// output lists the fields an ok answer carries, for the output schema.
+	// output is the properties of the tool's output schema, generated
+	// from its reply type (outOf).
 	output map[string]any
-	run    func(ctx context.Context, c *call) (map[string]any, error)
+	// run answers the tool's reply (a reply type) or an error.
+	run func(ctx context.Context, c *call) (any, error)
 }
 
 // call is one invocation: the checked arguments and who made it.
@@ -257,20 +259,19 @@ func (t *tool) mcpTool() *mcp.Tool {
 // wireOut is an output schema's properties as tools/list carries them:
 // each field by name, with its few words where its name cannot say it, and
 // without its type. Every reply is a JSON object the agent reads as it
-// comes, and the types (kept in the Go schemas, which the handlers' tests
-// check replies against) would cost a fifth of tools/list. What every reply
-// has (status, hint, error) and what every acting call answers (actShared)
-// are said once, in the server's instructions: an acting call's schema
-// lists its own fields.
+// comes, and the types (kept in the generated schemas, which the schema
+// test checks replies against) would cost a fifth of tools/list. What every
+// reply has (status, hint, error) and what every acting call answers
+// (actShared) are said once, in the server's instructions: an acting
+// call's schema lists its own fields.
 func wireOut(props map[string]any) map[string]any {
-	// An acting call's schema is actOut's: only acting calls answer what
-	// they set off.
+	// Only acting calls answer what they set off.
 	_, nav := props["navigated"]
 	_, tab := props["new_tab"]
 	acting := nav && tab
 	out := make(map[string]any, len(props))
 	for k, v := range props {
-		if acting && contains(actShared, k) {
+		if contains(envelopeKeys, k) || (acting && contains(actShared, k)) {
 			continue
 		}
 		w := map[string]any{}
@@ -367,7 +368,7 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		urlBefore := r.d.Session.CurrentURL()
 		raw := req.Params.Arguments
 		args, err := checkArgs(t, raw)
-		var out map[string]any
+		var out any
 		c.Tool = t.name
 		if err == nil {
 			io := consentIO(req, args)
