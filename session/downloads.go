@@ -81,7 +81,7 @@ import (
 //
 //	// Any acting call without download=true, after its action settled:
 //	if bd := b.downloads.AwaitBlocked(ctx, tabs, callStart, BlockedGrace); bd != nil {
-//		// download_blocked, blocked_download: bd.Reply()
+//		// download_blocked, naming the file (Error.Blocked)
 //	}
 //	// (BlockedGrace for press_key; a reload or history step that
 //	// aborted waits 2 s instead.)
@@ -133,11 +133,6 @@ type BlockedDownload struct {
 	// observed: true and the file, once it is saved: WaitObserved).
 	Observed bool
 	item     *dlItem
-}
-
-// Reply is the reply's blocked_download.
-func (b BlockedDownload) Reply() map[string]any {
-	return map[string]any{"filename": b.Filename, "url_origin": b.URLOrigin}
 }
 
 // downloadRules are the settings a tracker follows.
