@@ -187,3 +187,25 @@ func TestCreditsAskedTogether(t *testing.T) {
 		t.Fatalf("credits: %+v", a.credits)
 	}
 }
+
+// An answer is a yes only as an accept that carries a yes or nothing; one
+// that did not fit the question is a decline, whatever else it says.
+func TestVerdictOf(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		a      Answer
+		ok     bool
+		answer string
+	}{
+		{Answer{Action: "accept"}, true, "accepted"},
+		{Answer{Action: "accept", Approve: &yes}, true, "accepted"},
+		{Answer{Action: "accept", Approve: &no}, false, "declined"},
+		{Answer{Action: "accept", Approve: &yes, Unfit: true}, false, "declined (answer did not match the question)"},
+		{Answer{Action: "decline", Approve: &yes}, false, "declined"},
+		{Answer{Action: "cancel"}, false, "cancelled"},
+	} {
+		if ok, answer := verdictOf(c.a); ok != c.ok || answer != c.answer {
+			t.Errorf("%+v: %v %q, want %v %q", c.a, ok, answer, c.ok, c.answer)
+		}
+	}
+}
