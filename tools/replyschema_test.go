@@ -29,10 +29,13 @@ import (
 // (testdata/replies.jsonl). To record them again, from the repository:
 //
 //	rm tools/testdata/replies.jsonl
-//	E2E_RECORD_REPLIES=$PWD/tools/testdata go test -count=1 -run 'TestClick|TestTypeText|...' ./e2e/
+//	E2E_RECORD_REPLIES=$PWD/tools/testdata go test -count=1 -timeout 45m -run \
+//	  'TestConsent|TestTrustedOrigins|TestHTTPSessionWithoutDeleteEnds|TestReconnect|TestClick|TestTypeText|TestPressKey|TestHover|TestScroll|TestInteract|TestAction|TestActUsable|TestActInFrames|TestForm|TestSaveDraft|TestReadForm|TestReadDraft|TestGuide|TestInspector|TestReadPage|TestTabs|TestHistory|TestDownloadsDeclared|TestScreenshotAndReadImage|TestTakeoverHeadless|TestSelectOption|TestDialogs$|TestChangesSinceRead|TestObserve' ./e2e/
 //
 // (e2e/harness_test.go's call keeps one reply of each tool, status and set
-// of keys, long strings cut; any -run batch adds to the file.)
+// of keys, long strings cut; any -run batch adds to the file. The set here
+// is that batch, run once before the replies were typed and once after:
+// the two agreed on every key, nested keys and types included.)
 
 // replySchema is what a reply of t may carry: an ok reply its output
 // schema and the envelope; an error the error envelope and, for a refusal
