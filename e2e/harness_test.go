@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -304,7 +305,68 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 	if len(res.Content) == 0 {
 		t.Fatalf("%s: no text content", name)
 	}
+	recordReply(name, env)
 	return env
+}
+
+// recordReply keeps real replies for tools' schema test
+// (tools/testdata/replies.jsonl; see TestRecordedReplies there): with
+// E2E_RECORD_REPLIES set to a directory, one reply of each tool, status
+// and set of keys is appended to replies.jsonl in it, long strings cut.
+func recordReply(tool string, env map[string]any) {
+	dir := os.Getenv("E2E_RECORD_REPLIES")
+	if dir == "" {
+		return
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	shape := fmt.Sprint(tool, env["status"], keys)
+	recorded.Lock()
+	defer recorded.Unlock()
+	if recorded.seen == nil {
+		recorded.seen = map[string]bool{}
+	}
+	if recorded.seen[shape] {
+		return
+	}
+	recorded.seen[shape] = true
+	var cut func(v any) any
+	cut = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			if len(x) > 200 {
+				return x[:200]
+			}
+		case map[string]any:
+			for k, e := range x {
+				x[k] = cut(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = cut(e)
+			}
+		}
+		return v
+	}
+	// A copy: the test goes on with env as it came.
+	var reply any
+	b, _ := json.Marshal(env)
+	_ = json.Unmarshal(b, &reply)
+	b, _ = json.Marshal(map[string]any{"tool": tool, "reply": cut(reply)})
+	f, err := os.OpenFile(filepath.Join(dir, "replies.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.Write(append(b, '\n'))
+}
+
+var recorded struct {
+	sync.Mutex
+	seen map[string]bool
 }
 
 func wantStatus(t *testing.T, env map[string]any, status string) {

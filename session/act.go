@@ -221,7 +221,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	if err != nil {
 		return nil, err
 	}
-	m.sends.calls.begin(toolFrom(ctx))
+	m.sends.calls.begin(a.c.Tool)
 	defer m.sends.calls.finish()
 	// The declared send of an earlier call is over once another acting
 	// call begins: its check, and the credits held to its publish state,
@@ -631,12 +631,12 @@ func (a *act) releaseHandles() {
 func (a *act) failure(status, msg, hint string) *Error {
 	e := newError(status, msg, hint)
 	if a.sel.raw != "" {
-		e.with("selector", a.sel.raw)
+		e.on(a.sel.raw)
 	}
 	if a.loc != nil && a.loc.Matches > 0 {
-		e.with("matches", a.loc.Matches)
+		e.matching(a.loc.Matches)
 	}
-	return e.with("url", a.tab.URL)
+	return e.at(a.tab.URL)
 }
 
 // annotate adds selector and url to an *Error that lacks them, and turns
@@ -667,11 +667,11 @@ func (a *act) annotate(ctx context.Context, err error) error {
 			}
 		}
 	}
-	if a.sel.raw != "" && (se.Fields == nil || se.Fields["selector"] == nil) {
-		se.with("selector", a.sel.raw)
+	if a.sel.raw != "" && se.Selector == nil {
+		se.on(a.sel.raw)
 	}
-	if se.Fields["url"] == nil {
-		se.with("url", a.tab.URL)
+	if se.URL == nil {
+		se.at(a.tab.URL)
 	}
 	return se
 }
@@ -693,9 +693,9 @@ func (a *act) pageClosed(ctx context.Context) *Error {
 	}
 	if t, err := a.b.activePage(ctx); err == nil {
 		url, _ := a.b.fresh(ctx, t)
-		e.with("url", url)
+		e.at(url)
 	}
-	return e.with("tab_count", len(a.b.pages()))
+	return e.tabs(len(a.b.pages()))
 }
 
 // refused returns the first refusal on the call's tab, or on a tab it
@@ -738,7 +738,7 @@ func (a *act) blockedWith(ctx context.Context, extra ...target.ID) *Error {
 		// navigation).
 		url, _ := a.b.fresh(ctx, a.tab)
 		return newError(StatusBlocked, "the guard refused the navigation of the tab the action opened, so no tab was opened",
-			"Nothing approved covers where the new tab was going; navigate there to be asked for it.").with("url", url)
+			"Nothing approved covers where the new tab was going; navigate there to be asked for it.").at(url)
 	}
 	return a.blockedAnswer(ctx, r)
 }
@@ -749,33 +749,33 @@ func (a *act) blockedWith(ctx context.Context, extra ...target.ID) *Error {
 func (a *act) blockedAnswer(ctx context.Context, r *Refusal) *Error {
 	url, _ := a.b.fresh(ctx, a.tab)
 	if r.Reason == cdpguard.ReasonBodyTooLarge || r.Reason == cdpguard.ReasonBodyNotHandedOver {
-		return bodyTooLarge(r).with("url", url)
+		return bodyTooLarge(r).at(url)
 	}
 	switch {
 	case r.Reason == policy.ReasonPublishStateChanged:
 		return newError(StatusNotPrivate, "the page changed the publish state of the form as it was sent ("+r.BodyMismatch+"): the guard stopped the send before it left, nothing was sent",
 			"The page's own script sets the form's publish state when it sends; read_draft shows it. Tell the user: this page publishes what it sends, whatever save_draft was approved for.").
-			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+			at(url).refusing(policy.ScopeOf(r.URL).Loggable())
 	case r.Reason == policy.ReasonSendUnchecked:
 		return newError(StatusNotPrivate, "the page kept lyrad from checking what its form sends (its own script stopped the formdata event), so the guard stopped the send before it left: nothing was sent",
 			"The page hides what it sends; read_draft shows the form. Tell the user: this page's sends cannot be held to what was approved; they can send it themselves (request_takeover).").
-			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+			at(url).refusing(policy.ScopeOf(r.URL).Loggable())
 	case r.Reason == policy.ReasonBodyUnreadable:
 		return newError(StatusBlocked, "the guard could not read the publish state out of what the form sent ("+r.BodyMismatch+"), so it stopped the send before it left: nothing was sent",
 			"The form's publish state could not be checked in its body (a file the browser did not hand over, or a text/plain form). Send the item without the attachment, or ask the user to send it themselves (request_takeover).").
-			with("url", url).with("refused", policy.ScopeOf(r.URL).Loggable())
+			at(url).refusing(policy.ScopeOf(r.URL).Loggable())
 	case r.CrossOrigin != "" && r.Capability == string(policy.Navigate):
 		return newError(StatusBlocked, "the guard refused a form sent to "+r.CrossOrigin+", another site than the one approved for the send: nothing was sent",
 			"The page sent the form somewhere else than its action said when the user was asked. Tell the user; to send there, navigate to "+r.CrossOrigin+" first (the user is asked), then repeat the action.").
-			with("url", url).with("refused", r.CrossOrigin)
+			at(url).refusing(r.CrossOrigin)
 	}
 	e := newError(StatusBlocked, "the guard refused a navigation: nothing approved covers "+policy.ScopeOf(r.URL).Loggable(),
 		"The tab has not moved. To go there, call navigate with that site's URL (the user is asked); to send a form, repeat the action with submits=true.").
-		with("url", url)
+		at(url)
 	if r.RedirectFrom != "" {
-		e.with("redirected_to", policy.ScopeOf(r.URL).Loggable())
+		e.redirectedTo(policy.ScopeOf(r.URL).Loggable())
 	} else {
-		e.with("refused", policy.ScopeOf(r.URL).Loggable())
+		e.refusing(policy.ScopeOf(r.URL).Loggable())
 	}
 	return e
 }
@@ -793,9 +793,9 @@ func bodyTooLarge(r *Refusal) *Error {
 	}
 	e := newError(StatusBodyTooLarge, msg,
 		"The tab has not moved. Send a smaller body: compress the file (zip) or split it, then repeat the action. Chrome hands over bodies up to about 35 MB of zero bytes or 110 MB of other data.").
-		with("refused", policy.ScopeOf(r.URL).Loggable())
+		refusing(policy.ScopeOf(r.URL).Loggable())
 	if r.MessageBytes > 0 {
-		e.with("message_bytes", r.MessageBytes).with("message_limit_bytes", cdpguard.DevToolsMessageLimit)
+		e.MessageBytes, e.MessageLimit = r.MessageBytes, cdpguard.DevToolsMessageLimit
 	}
 	return e
 }

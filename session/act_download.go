@@ -42,10 +42,10 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 			return newError(StatusDownloadBlocked,
 				fmt.Sprintf("the file %s came from %s, not from %s, which the DOWNLOAD approval names: it was not kept", out.Filename, out.URLOrigin, a.dlFrom.Loggable()),
 				"Nothing reached the disk. A page, a frame in it or a redirect handed over another site's file. To save a file from "+out.URLOrigin+", navigate to its URL there with download=true (the user is asked for that site).").
-				with("blocked_download", blockedReply(out.Filename, out.URLOrigin)).with("approved_origin", a.dlFrom.Loggable())
+				blocked(out.Filename, out.URLOrigin).from(a.dlFrom.Loggable())
 		case download.Failed:
 			return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
-				failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)
+				failedHint(out.Reason)).failed(out.Reason, out.Filename, out.URLOrigin)
 		default:
 			return newError(StatusDownloadNotStarted, fmt.Sprintf("no download started within %v", a.spec.downloadWait),
 				"The action did not hand the browser a file; the DOWNLOAD approval was given back. Check that the control offers a file (read_page), or navigate to the file's URL with download=true.")
@@ -77,7 +77,7 @@ func (a *act) observedAnswer(ctx context.Context, bd *download.Undeclared) *Erro
 		return nil
 	case download.Failed:
 		return newError(StatusDownloadFailed, fmt.Sprintf("the download of %s did not complete (%s)", out.Filename, out.Reason),
-			failedHint(out.Reason)).with("reason", out.Reason).with("filename", out.Filename).with("url_origin", out.URLOrigin)
+			failedHint(out.Reason)).failed(out.Reason, out.Filename, out.URLOrigin)
 	}
 	return nil
 }
@@ -85,7 +85,7 @@ func (a *act) observedAnswer(ctx context.Context, bd *download.Undeclared) *Erro
 func downloadBlocked(bd *download.Undeclared) *Error {
 	return newError(StatusDownloadBlocked, "the page offered a file and it was not kept: the call did not declare a download",
 		"Nothing reached the disk. To save it, repeat the action with download=true (the user is asked), or navigate to the file with download=true.").
-		with("blocked_download", blockedReply(bd.Filename, bd.URLOrigin))
+		blocked(bd.Filename, bd.URLOrigin)
 }
 
 // blockedNow is a download this call set off that was blocked, as an
@@ -108,11 +108,6 @@ func (a *act) blockedNow() error {
 		return errDownloadStarted
 	}
 	return nil
-}
-
-// blockedReply is the reply's blocked_download.
-func blockedReply(filename, urlOrigin string) map[string]any {
-	return map[string]any{"filename": filename, "url_origin": urlOrigin}
 }
 
 func failedHint(reason string) string {

@@ -89,9 +89,9 @@ func (a *act) covered(ctx context.Context, n *page.Node, by, frame string, bare 
 	default:
 		hint = "Something lies over it at the point a person would click (a banner, a dialog, an overlay: " + by + "): act on that or dismiss it first (read_page(mode=\"tree\") lists its controls), then retry."
 	}
-	e := a.failure(StatusNotActionable, msg, hint).with("covered_by", by).with("covered_matches", also)
+	e := a.failure(StatusNotActionable, msg, hint).covered(by, "", also)
 	if frame != "" {
-		e.with("covered_origin", frame)
+		e.Covered.Origin = frame
 	}
 	return e
 }
@@ -117,7 +117,7 @@ func (a *act) coveredOuter(pe *page.PointError, onArrival bool) *Error {
 	}
 	return a.failure(StatusNotActionable, msg,
 		"What lies over the element's frame would take the click. Do not work around it: read the page (read_page) for what it shows, dismiss what is on top if it is the page's own, or tell the user.").
-		with("covered_by", by).with("covered_origin", origin).with("covered_matches", false)
+		covered(by, origin, false)
 }
 
 // coverMatches says whether what lies at (x, y) in n's frame is one of

@@ -105,7 +105,7 @@ func (a *act) setValue(ctx context.Context, n *page.Node, vt, text string) error
 	if !ok {
 		return a.failure(StatusError, fmt.Sprintf("the text is not a %s value in the form %s", vt, form),
 			fmt.Sprintf("A %s input takes its value in ISO form, as the page's form sends it: %s. Repeat type_text with text in that form.", vt, form)).
-			with("argument", "text").with("expected", form)
+			arg("text").expecting(form)
 	}
 	refused, err := page.SetValue(ctx, a.b.conn, &a.b.worlds, n, v)
 	if err != nil {
@@ -113,7 +113,7 @@ func (a *act) setValue(ctx context.Context, n *page.Node, vt, text string) error
 	}
 	if refused {
 		return a.failure(StatusError, fmt.Sprintf("the %s input did not take the value (not a valid %s)", vt, vt),
-			fmt.Sprintf("Give a %s that exists, in the form %s.", vt, form)).with("argument", "text").with("expected", form)
+			fmt.Sprintf("Give a %s that exists, in the form %s.", vt, form)).arg("text").expecting(form)
 	}
 	return nil
 }
@@ -215,11 +215,11 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, keys []string, seq boo
 		arg = "keys"
 	}
 	if len(keys) == 0 {
-		return nil, newError(StatusError, "keys is empty", `Pass the keys to press in order: keys=["Tab","Tab","Enter"].`).with("argument", arg)
+		return nil, newError(StatusError, "keys is empty", `Pass the keys to press in order: keys=["Tab","Tab","Enter"].`).arg(arg)
 	}
 	if len(keys) > maxKeys {
 		return nil, newError(StatusError, fmt.Sprintf("keys holds %d keys, more than %d", len(keys), maxKeys),
-			"Press them in several calls, or type text with type_text.").with("argument", arg)
+			"Press them in several calls, or type text with type_text.").arg(arg)
 	}
 	chords := make([]page.KeyChord, len(keys))
 	for i, key := range keys {
@@ -230,7 +230,7 @@ func (m *Manager) PressKey(ctx context.Context, c Caller, keys []string, seq boo
 				msg = fmt.Sprintf("keys[%d]: %s", i, msg)
 			}
 			return nil, newError(StatusError, msg,
-				`Name one key, with modifiers joined by "+": Enter, Escape, Tab, ArrowDown, PageDown, F5, a, Control+a, Shift+Tab, Control+Shift+ArrowLeft.`).with("argument", arg)
+				`Name one key, with modifiers joined by "+": Enter, Escape, Tab, ArrowDown, PageDown, F5, a, Control+a, Shift+Tab, Control+Shift+ArrowLeft.`).arg(arg)
 		}
 		chords[i] = ch
 	}
@@ -289,7 +289,7 @@ func (m *Manager) SelectOption(ctx context.Context, c Caller, opts ActOptions, b
 			switch {
 			case res.Missing:
 				return a.failure(StatusNotFound, fmt.Sprintf("no option with %s %q among the %d of %s %q", by.By, want, res.Count, a.st.Role, a.st.Name),
-					"Pick one of the options listed in choices (read_page shows the list too).").with("choices", res.Choices)
+					"Pick one of the options listed in choices (read_page shows the list too).").offering(res.Choices)
 			case res.DisabledOption:
 				return a.failure(StatusDisabled, fmt.Sprintf("the option %q is disabled", res.Label),
 					"The page does not offer it now; another choice may enable it.")

@@ -114,16 +114,16 @@ func (a *act) fits(kind actKind, loc *located, st elemState) error {
 	switch {
 	case kind == actType && !st.TextField && st.ValueType == "":
 		return a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a text field (%s %q)", st.Tag, st.Role, st.Name),
-			"type_text needs an input (text kinds, and date, time, color or range in ISO form), a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").with("matches", loc.Matches)
+			"type_text needs an input (text kinds, and date, time, color or range in ISO form), a textarea or an editable element; click or press_key act on other controls, and select lists take select_option.").matching(loc.Matches)
 	case kind == actSelect && st.Tag != "select":
 		return a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a select list (%s %q)", st.Tag, st.Role, st.Name),
-			"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").with("matches", loc.Matches)
+			"select_option needs a <select>; a custom dropdown is clicked open, then its option clicked.").matching(loc.Matches)
 	case kind == actUpload && !st.FileInput:
 		return a.failure(StatusNotActionable, fmt.Sprintf("the %s is not a file input (%s %q)", st.Tag, st.Role, st.Name),
-			"upload_file needs an input[type=file]; read_form lists them (type file), hidden ones included.").with("matches", loc.Matches)
+			"upload_file needs an input[type=file]; read_form lists them (type file), hidden ones included.").matching(loc.Matches)
 	case kind == actType && st.ReadOnly:
 		return a.failure(StatusNotActionable, fmt.Sprintf("the field is read-only (%s %q)", st.Role, st.Name),
-			"The page does not let this field be typed into; look for the control that edits it.").with("matches", loc.Matches)
+			"The page does not let this field be typed into; look for the control that edits it.").matching(loc.Matches)
 	}
 	return nil
 }
@@ -144,7 +144,7 @@ func (a *act) notReady(why page.Unready, loc *located, st elemState, window time
 			`Check the selector against the page: read_page(mode="tree") lists what can be acted on with a ref for each; wait_for waits for a page that is still loading.`)
 	}
 	if loc != nil && loc.Matches > 0 {
-		e.with("matches", loc.Matches)
+		e.matching(loc.Matches)
 	}
 	return e
 }

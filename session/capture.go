@@ -72,7 +72,7 @@ func (m *Manager) ReadImage(ctx context.Context, c Caller, selector string) (*Ca
 	}
 	if info.W < 1 || info.H < 1 {
 		return nil, newError("hidden", fmt.Sprintf("the %s has no size on the page (%.0fx%.0f)", info.Tag, info.W, info.H),
-			"It is not rendered right now: wait_for(selector=..., state=\"visible\"), or scroll to it, then try again.").with("selector", selector)
+			"It is not rendered right now: wait_for(selector=..., state=\"visible\"), or scroll to it, then try again.").on(selector)
 	}
 	// Into the tab's document coordinates: each frame adds where its
 	// iframe element stands in its parent, then the main frame's scroll.

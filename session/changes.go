@@ -188,7 +188,7 @@ func (b *Browser) readWhole(ctx context.Context, tab cdpguard.Target) (*treeRead
 // Only for the calls that answer changes; a failed read leaves the call
 // without them.
 func (a *act) treeBefore(ctx context.Context) {
-	if !changesTools[toolFrom(ctx)] || a.tab.ID == "" {
+	if !changesTools[a.c.Tool] || a.tab.ID == "" {
 		return
 	}
 	rctx, cancel := context.WithTimeout(ctx, readBeforeBudget)
@@ -261,11 +261,11 @@ func (b *Browser) readChanges(ctx context.Context, tab cdpguard.Target, o ReadOp
 	before := b.reads.trees.byID(o.ChangesSince)
 	if before == nil {
 		return nil, newError(StatusError, "changes_since "+strconv.Quote(o.ChangesSince)+" names no read kept (the last "+strconv.Itoa(maxTreesPerTab)+" whole-page tree reads of each tab are)",
-			`Pass a read_id from a recent read_page(mode="tree") or acting call's answer, or read the whole page with read_page(mode="tree").`).with("argument", "changes_since")
+			`Pass a read_id from a recent read_page(mode="tree") or acting call's answer, or read the whole page with read_page(mode="tree").`).arg("changes_since")
 	}
 	if before.tab != tab.ID {
 		return nil, newError(StatusError, "changes_since "+strconv.Quote(o.ChangesSince)+" is a read of another tab",
-			`Pass a read_id of this tab, or read it whole with read_page(mode="tree").`).with("argument", "changes_since")
+			`Pass a read_id of this tab, or read it whole with read_page(mode="tree").`).arg("changes_since")
 	}
 	var pageURL, title string
 	freshDone := make(chan struct{})

@@ -27,12 +27,15 @@ const (
 	StatusDenied           = "denied"            // the user declined, cancelled or did not answer
 )
 
-// ConsentIO is how the current tool call can reach the user. The tools
-// layer puts it in the call's context; the model never writes it.
+// ConsentIO is how one tool call can reach its user. The tools layer
+// fills it from the protocol the client speaks and hands it over in the
+// call's Caller; the model never writes it.
 type ConsentIO struct {
-	// Elicit asks the user now and waits for the answer (clients on a
-	// protocol before 2026-07-28). nil when the call cannot ask this way.
-	Elicit func(ctx context.Context, message string, schema map[string]any) (action string, content map[string]any, err error)
+	// Elicit puts the question to the user now and waits for the answer
+	// (clients on a protocol before 2026-07-28). nil when the call cannot
+	// ask this way. An answer that did not fit the question is an error
+	// that wraps ErrUnfitAnswer.
+	Elicit func(ctx context.Context, message string) (Answer, error)
 	// Deferred: the client answers input requests when it repeats the call
 	// (protocol 2026-07-28). A call asks by returning *ConsentNeeded.
 	Deferred bool
@@ -43,22 +46,25 @@ type ConsentIO struct {
 	Confirm bool
 }
 
-// Answer is the user's answer to one ask.
+// Answer is the user's answer to one yes/no question.
 type Answer struct {
-	Action  string // accept, decline, cancel
-	Content map[string]any
+	Action string // accept, decline, cancel
+	// Approve is the yes or no an accept carried; nil: an accept with no
+	// value, which is the yes it is.
+	Approve *bool
+	// Unfit: the answer carried something other than the one yes/no asked.
+	Unfit bool
 }
 
-type consentKey struct{}
+// ErrUnfitAnswer is an answer that did not fit the question: no yes.
+var ErrUnfitAnswer = errors.New("the answer did not match the question")
 
-// WithConsent returns ctx carrying how this call reaches the user.
-func WithConsent(ctx context.Context, io ConsentIO) context.Context {
-	return context.WithValue(ctx, consentKey{}, io)
-}
-
-func consentFrom(ctx context.Context) ConsentIO {
-	io, _ := ctx.Value(consentKey{}).(ConsentIO)
-	return io
+// consent is how c's call can reach its user.
+func (c Caller) consent() ConsentIO {
+	if c.Consent == nil {
+		return ConsentIO{}
+	}
+	return *c.Consent
 }
 
 // ConsentNeeded: the call needs the user's answer before it may act. The
@@ -66,8 +72,7 @@ func consentFrom(ctx context.Context) ConsentIO {
 // the answer; nothing was done.
 type ConsentNeeded struct {
 	ID      string
-	Message string
-	Schema  map[string]any
+	Message string // a question the user answers yes or no
 	// More are the other questions of the same round: a call that needs
 	// several answers asks for them all at once, since the answers of a
 	// round come back only with the next.
@@ -80,17 +85,6 @@ func (e *ConsentNeeded) Questions() []*ConsentNeeded {
 }
 
 func (e *ConsentNeeded) Error() string { return "consent needed: " + e.Message }
-
-// consentSchema is what the user is shown: one yes/no.
-func consentSchema() map[string]any {
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"approve": map[string]any{"type": "boolean", "title": "Allow", "description": "Allow the agent to do this once (or for the site, for navigation)."},
-		},
-		"required": []string{"approve"},
-	}
-}
 
 // askID names one question: the capability, the exact scope, and the
 // message the user is shown, reason included. An answer is looked up by it,
@@ -123,23 +117,18 @@ func askMessage(cap policy.Capability, scope policy.Scope, detail, reason string
 	return msg
 }
 
-// verdictOf reads an elicitation answer. A value-less accept is the yes it
-// is; an answer that does not match the schema is a decline.
-func verdictOf(action string, content map[string]any) (yes bool, answer string) {
-	switch action {
+// verdictOf reads an answer. A value-less accept is the yes it is; an
+// answer that does not fit the question is a decline.
+func verdictOf(a Answer) (yes bool, answer string) {
+	switch a.Action {
 	case "accept":
-		if len(content) == 0 {
+		switch {
+		case a.Unfit:
+			return false, "declined (answer did not match the question)"
+		case a.Approve == nil || *a.Approve:
 			return true, "accepted"
 		}
-		if len(content) == 1 {
-			if v, ok := content["approve"].(bool); ok {
-				if v {
-					return true, "accepted"
-				}
-				return false, "declined"
-			}
-		}
-		return false, "declined (answer did not match the question)"
+		return false, "declined"
 	case "cancel":
 		return false, "cancelled"
 	default:
@@ -168,19 +157,19 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 		record(policy.ChannelTrusted, "trusted", "matched "+entry)
 		return policy.ChannelTrusted, entry, nil
 	}
-	io := consentFrom(ctx)
+	io := c.consent()
 	msg := askMessage(cap, scope, detail, reason)
 	id := askID(cap, scope, msg)
 	denied := func(answer string) error {
 		return newError(StatusDenied, "the user did not allow it: "+answer,
 			"Do not repeat this with confirm=true: the user answered. Ask them what to do instead.").
-			with("consent", answer).with("capability", string(cap)).with("origin", scope.Loggable())
+			answered(answer).asking(string(cap), scope.Loggable())
 	}
 	canAsk := m.cfg.ConsentChannel == ConsentAuto || m.cfg.ConsentChannel == ConsentElicit
 	switch {
 	case canAsk && io.Elicit != nil:
 		actx, cancel := context.WithTimeout(ctx, m.cfg.ConsentTimeout)
-		action, content, err := io.Elicit(actx, msg, consentSchema())
+		ans, err := io.Elicit(actx, msg)
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
 		if timedOut {
@@ -191,7 +180,7 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 			if ctx.Err() != nil {
 				return "", "", ctx.Err()
 			}
-			if strings.Contains(err.Error(), "does not match requested schema") {
+			if errors.Is(err, ErrUnfitAnswer) {
 				// The client refused an answer that does not fit the
 				// question: that is no yes.
 				record(policy.ChannelElicit, "declined", "answer did not match the question")
@@ -200,7 +189,7 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 			record(policy.ChannelElicit, "error", err.Error())
 			return "", "", denied("no answer: " + err.Error())
 		}
-		yes, answer := verdictOf(action, content)
+		yes, answer := verdictOf(ans)
 		record(policy.ChannelElicit, answer, "")
 		if !yes {
 			return "", "", denied(answer)
@@ -219,7 +208,7 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 				record(policy.ChannelElicit, "timeout", "answered after LYRA_BROWSER_CONSENT_TIMEOUT")
 				return "", "", denied("timeout")
 			}
-			yes, answer := verdictOf(ans.Action, ans.Content)
+			yes, answer := verdictOf(ans)
 			record(policy.ChannelElicit, answer, "")
 			if !yes {
 				return "", "", denied(answer)
@@ -227,11 +216,11 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 			return policy.ChannelElicit, "", nil
 		}
 		m.asks.add(c.ID, id, time.Now())
-		return "", "", &ConsentNeeded{ID: id, Message: msg, Schema: consentSchema()}
+		return "", "", &ConsentNeeded{ID: id, Message: msg}
 	case m.cfg.ConsentChannel == ConsentElicit:
 		return "", "", newError(StatusApprovalRequired, "this client cannot be asked for approval, and LYRA_BROWSER_CONSENT_CHANNEL=elicit",
 			"Use an MCP client with elicitation support, or have the operator set LYRA_BROWSER_CONSENT_CHANNEL=auto.").
-			with("capability", string(cap)).with("origin", scope.Loggable())
+			asking(string(cap), scope.Loggable())
 	}
 	// auto on a client that cannot be asked, or legacy: the model's word.
 	if io.Confirm {
@@ -244,5 +233,5 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 	}
 	return "", "", newError(StatusApprovalRequired, msg,
 		"Ask the user this question; if they agree, repeat the call with confirm=true.").
-		with("capability", string(cap)).with("origin", scope.Loggable())
+		asking(string(cap), scope.Loggable())
 }

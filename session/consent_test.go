@@ -82,15 +82,19 @@ func TestPendingAsks(t *testing.T) {
 // deferredAsk runs obtain for a client that answers on a repeated call
 // (protocol 2026-07-28), with answers from its previous round.
 func deferredAsk(m *Manager, session string, cap policy.Capability, scope policy.Scope, reason string, answers map[string]Answer) error {
-	ctx := WithConsent(context.Background(), ConsentIO{Deferred: true, Answers: answers})
-	_, _, err := m.obtain(ctx, Caller{ID: session}, cap, scope, reason)
+	c := Caller{ID: session, Consent: &ConsentIO{Deferred: true, Answers: answers}}
+	_, _, err := m.obtain(context.Background(), c, cap, scope, reason)
 	return err
 }
+
+var approve = true
 
 func consentOf(err error) any {
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Fields["consent"]
+		if e.Consent != "" {
+			return e.Consent
+		}
 	}
 	return nil
 }
@@ -101,7 +105,7 @@ func consentOf(err error) any {
 func TestConsentAnswerIsForItsQuestion(t *testing.T) {
 	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: time.Minute})
 	site := policy.ScopeOf("https://mail.example/")
-	yes := Answer{Action: "accept", Content: map[string]any{"approve": true}}
+	yes := Answer{Action: "accept", Approve: &approve}
 
 	err := deferredAsk(m, "s1", policy.Submit, site, "save the draft", nil)
 	var draft *ConsentNeeded
@@ -165,8 +169,8 @@ func TestCreditsAskedTogether(t *testing.T) {
 	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: time.Minute})
 	a := &act{m: m, c: Caller{ID: "s1"}, tab: cdpguard.Target{ID: "T1"}, spec: &actSpec{opts: ActOptions{Intent: Intent{Submit: true, Upload: true, Reason: "send the form"}}}}
 	round := func(answers map[string]Answer) error {
-		ctx := WithConsent(context.Background(), ConsentIO{Deferred: true, Answers: answers})
-		return m.credit(ctx, a, "https://forms.example/apply")
+		a.c.Consent = &ConsentIO{Deferred: true, Answers: answers}
+		return m.credit(context.Background(), a, "https://forms.example/apply")
 	}
 	var need *ConsentNeeded
 	if err := round(nil); !errors.As(err, &need) || len(need.Questions()) != 2 {
@@ -174,12 +178,34 @@ func TestCreditsAskedTogether(t *testing.T) {
 	}
 	yes := map[string]Answer{}
 	for _, q := range need.Questions() {
-		yes[q.ID] = Answer{Action: "accept", Content: map[string]any{"approve": true}}
+		yes[q.ID] = Answer{Action: "accept", Approve: &approve}
 	}
 	if err := round(yes); err != nil {
 		t.Fatalf("second round with both answers: %v", err)
 	}
 	if len(a.credits) != 2 {
 		t.Fatalf("credits: %+v", a.credits)
+	}
+}
+
+// An answer is a yes only as an accept that carries a yes or nothing; one
+// that did not fit the question is a decline, whatever else it says.
+func TestVerdictOf(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		a      Answer
+		ok     bool
+		answer string
+	}{
+		{Answer{Action: "accept"}, true, "accepted"},
+		{Answer{Action: "accept", Approve: &yes}, true, "accepted"},
+		{Answer{Action: "accept", Approve: &no}, false, "declined"},
+		{Answer{Action: "accept", Approve: &yes, Unfit: true}, false, "declined (answer did not match the question)"},
+		{Answer{Action: "decline", Approve: &yes}, false, "declined"},
+		{Answer{Action: "cancel"}, false, "cancelled"},
+	} {
+		if ok, answer := verdictOf(c.a); ok != c.ok || answer != c.answer {
+			t.Errorf("%+v: %v %q, want %v %q", c.a, ok, answer, c.ok, c.answer)
+		}
 	}
 }

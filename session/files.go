@@ -98,5 +98,5 @@ func fileRefused(rawURL, reason string) error {
 		what = "a directory listing"
 	}
 	return newError(StatusBlocked, policy.LoggableURL(rawURL)+" is "+what+": file: pages never open it, whatever is approved",
-		"Open one ordinary file, e.g. a file in the download directory; ask the user to copy what you need there.").with("reason", reason)
+		"Open one ordinary file, e.g. a file in the download directory; ask the user to copy what you need there.").because(reason)
 }

@@ -69,13 +69,13 @@ func (m *Manager) ReadForm(ctx context.Context, c Caller, o FormOptions) (*FormR
 	doc, err := page.ReadFormDoc(ctx, &b.worlds, b.conn.Session(main.sid), main.id, o.Root, o.WholePage, o.MaxFields)
 	if err != nil {
 		err = readErr(ctx, err, o.Root)
-		if e, ok := err.(*Error); ok && e.Fields["argument"] == "selector" {
-			e.Fields["argument"] = "root"
+		if e, ok := err.(*Error); ok && e.Argument == "selector" {
+			e.Argument = "root"
 		}
 		return nil, err
 	}
 	if !doc.Found {
-		return nil, noMatch(o.Root).with("argument", "root")
+		return nil, noMatch(o.Root).arg("root")
 	}
 	res := &FormResult{Scope: doc.Scope}
 	add := func(d *page.FormDoc, frame string) {

@@ -149,7 +149,7 @@ func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts A
 		} else if who.Publishes() {
 			return nil, a.failure(StatusNotPrivate, fmt.Sprintf("the control that sends (%q) says it publishes: nothing was sent", firstNonEmpty(who.Text, who.Value, who.Name)),
 				"save_draft sends with the control that keeps the item private (read_form submitText, e.g. Save draft); to release the item, ask the user and call publish.").
-				with("argument", "submit")
+				arg("submit")
 		}
 		// The state read and what the form sends under it are one read:
 		// the credit pays only for a body that sends what was read private.
@@ -161,7 +161,7 @@ func (m *Manager) SaveDraft(ctx context.Context, c Caller, submit string, opts A
 		if !page.StateIsPrivate(st) {
 			return nil, a.failure(StatusNotPrivate, "the form's publish state does not read private, so sending it could publish the item: nothing was sent",
 				"read_draft shows the state. Set the form back to its draft/private setting (click it), then save_draft again; to release the item, ask the user and call publish.").
-				with("state", publishStateWire(st))
+				sending(st)
 		}
 		return fs, nil
 	}
@@ -219,7 +219,7 @@ func (b *Browser) locateSubmit(ctx context.Context, tab cdpguard.Target, sel par
 	if match.Ambiguous {
 		return nil, newError(StatusError, fmt.Sprintf("%d submit controls say %q, and they send differently: nothing was sent", match.Matches, sel.body),
 			"Pass the one meant as submit by its selector (from candidates), or an aria-ref=eN from read_page.").
-			with("argument", "submit").with("candidates", match.Candidates)
+			arg("submit").submits(match.Candidates)
 	}
 	if n != nil {
 		return &located{Matches: match.Matches, Node: n}, nil
@@ -248,9 +248,9 @@ func (a *act) submitNotFound(ctx context.Context, sel parsedSelector, err error)
 	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	if _, m, err := page.LocateSubmit(qctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), sel.body, a.group); err == nil {
-		se.with("candidates", nonNilCandidates(m.Candidates))
+		se.submits(nonNilCandidates(m.Candidates))
 	}
-	return se.with("argument", "submit")
+	return se.arg("submit")
 }
 
 func nonNilCandidates(c []page.SubmitCandidate) []page.SubmitCandidate {
@@ -406,19 +406,10 @@ func publishDetail(item string) string {
 	return "Item to publish to its audience: " + item
 }
 
-// publishStateWire is the state as an error field shows it.
-func publishStateWire(st []page.PublishState) []map[string]any {
-	out := []map[string]any{}
-	for _, p := range st {
-		out = append(out, map[string]any{"name": p.Name, "value": p.Value, "label": p.Label})
-	}
-	return out
-}
-
 // withArgument names the argument an envelope is about.
 func withArgument(err error, arg string) error {
 	if se, ok := err.(*Error); ok {
-		return se.with("argument", arg)
+		return se.arg(arg)
 	}
 	return err
 }

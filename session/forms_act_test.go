@@ -25,7 +25,7 @@ func TestSubmitSelector(t *testing.T) {
 	for _, raw := range []string{"", "   ", "text="} {
 		_, err := submitSelector(raw)
 		se, ok := err.(*Error)
-		if !ok || se.Fields["argument"] != "submit" {
+		if !ok || se.Argument != "submit" {
 			t.Errorf("%q: %v, want an error naming submit", raw, err)
 		}
 	}

@@ -44,8 +44,8 @@ func (o *ownership) conflictLocked() *Error {
 	e := newError(StatusSessionConflict,
 		fmt.Sprintf("%s is driving the browser (last active %v ago)", holder, idle),
 		"Ways out: that session calls close_browser or disconnects"+gone+"; or it stays idle "+idleLeft.String()+" more (LYRA_BROWSER_OWNER_IDLE_TIMEOUT, "+o.cfg.OwnerIdleTimeout.String()+") and the window is handed on; or, from a client that can ask its user (elicitation), the user agrees to take it over.").
-		with("idle_timeout_s", int(o.cfg.OwnerIdleTimeout.Seconds())).with("holder_client", holder).with("holder_idle_s", int(idle.Seconds())).
-		with("idle_left_s", int(idleLeft.Seconds()))
+		driving(&Holder{Client: holder, IdleTimeout: int(o.cfg.OwnerIdleTimeout.Seconds()), Idle: int(idle.Seconds()),
+			IdleLeft: int(idleLeft.Seconds())})
 	e.handoff = true
 	return e
 }
@@ -54,7 +54,7 @@ func (o *ownership) conflictLocked() *Error {
 // driving it, and hands it on when they agree. conflict is the answer when
 // they cannot be asked or say no.
 func (o *ownership) askHandoff(ctx context.Context, c Caller, conflict *Error) error {
-	io := consentFrom(ctx)
+	io := c.consent()
 	canAsk := o.cfg.ConsentChannel == ConsentAuto || o.cfg.ConsentChannel == ConsentElicit
 	if !canAsk || (io.Elicit == nil && !io.Deferred) {
 		return conflict
@@ -94,28 +94,28 @@ func (o *ownership) askHandoff(ctx context.Context, c Caller, conflict *Error) e
 	switch {
 	case io.Elicit != nil:
 		actx, cancel := context.WithTimeout(ctx, o.cfg.ConsentTimeout)
-		action, content, err := io.Elicit(actx, msg, consentSchema())
+		ans, err := io.Elicit(actx, msg)
 		cancel()
 		if err != nil {
 			record("error")
 			return conflict
 		}
-		yes, answer = verdictOf(action, content)
+		yes, answer = verdictOf(ans)
 	default:
 		ans, ok := io.Answers[id]
 		if !ok {
 			o.asks.add(c.ID, id, time.Now())
-			return &ConsentNeeded{ID: id, Message: msg, Schema: consentSchema()}
+			return &ConsentNeeded{ID: id, Message: msg}
 		}
 		if pending, inTime := o.asks.take(c.ID, id, time.Now()); !pending || !inTime {
 			record("declined")
 			return conflict
 		}
-		yes, answer = verdictOf(ans.Action, ans.Content)
+		yes, answer = verdictOf(ans)
 	}
 	record(answer)
 	if !yes {
-		return conflict.with("consent", answer)
+		return conflict.answered(answer)
 	}
 	o.mu.Lock()
 	switch {

@@ -28,7 +28,7 @@ func TestParseSelector(t *testing.T) {
 	for _, bad := range []string{"", "   ", "text=", "role=button[name=x]", "css="} {
 		_, err := parseSelector(bad)
 		var se *Error
-		if !errors.As(err, &se) || se.Fields["argument"] != "selector" || se.Hint == "" {
+		if !errors.As(err, &se) || se.Argument != "selector" || se.Hint == "" {
 			t.Errorf("%q: %v, want an error naming the selector argument", bad, err)
 		}
 	}

@@ -48,7 +48,7 @@ type parsedSelector struct {
 func selectorError(sel, msg string) *Error {
 	return newError(StatusError, msg,
 		`Pass a CSS selector (button.save, #email), text=Visible text (text="Exact text" for a whole-text match), xpath=//a, or an aria-ref=eN from read_page(mode="tree").`).
-		with("argument", "selector").with("selector", sel)
+		arg("selector").on(sel)
 }
 
 func parseSelector(raw string) (parsedSelector, error) {

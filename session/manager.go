@@ -27,6 +27,11 @@ type Caller struct {
 	// it is of, for the audit. Empty: no proof.
 	Proof string
 	Peer  string
+
+	// Tool is the tool this call runs, and Consent how it can reach its
+	// user (nil: it cannot ask); both are the call's, not the session's.
+	Tool    string
+	Consent *ConsentIO
 }
 
 // Manager is the one browser of a data directory and who drives it. It

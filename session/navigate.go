@@ -150,7 +150,7 @@ func (a *act) navigate(ctx context.Context, rawURL, waitUntil string, loader *cd
 			return downloadBlocked(bd)
 		}
 		return newError(StatusNavigationFailed, nav.ErrorText,
-			"The browser could not load the page; check the URL, or whether the site is reachable.").with("requested_url", audit.URL(rawURL))
+			"The browser could not load the page; check the URL, or whether the site is reachable.").requested(audit.URL(rawURL))
 	}
 	a.res.Load = &LoadInfo{}
 	if nav.Loader == "" {
@@ -202,7 +202,7 @@ func (a *act) load(ctx context.Context, spec page.LoadSpec) error {
 	switch {
 	case errors.Is(err, page.ErrLoadTimeout):
 		return newError(StatusTimeout, "the page did not reach "+spec.WaitUntil+" in time",
-			"The page may still be loading; call wait_for or read_page, or retry with wait_until=\"commit\".").with("wait_until", spec.WaitUntil)
+			"The page may still be loading; call wait_for or read_page, or retry with wait_until=\"commit\".").waitingUntil(spec.WaitUntil)
 	case errors.Is(err, page.ErrTabGone):
 		return pageGone()
 	case err != nil:
@@ -281,7 +281,7 @@ func historySpec(timeout time.Duration, waitUntil string, in Intent, back bool) 
 			prev, ok := h.Back()
 			if !ok {
 				return newError(StatusNotFound, "there is no earlier page in this tab's history",
-					"Use navigate to go to a page; tabs lists the other tabs.").with("url", a.tab.URL)
+					"Use navigate to go to a page; tabs lists the other tabs.").at(a.tab.URL)
 			}
 			entry = prev.ID
 			return nil

@@ -186,7 +186,7 @@ func (b *Browser) readLinks(ctx context.Context, tab cdpguard.Target, sel string
 }
 
 func noMatch(sel string) *Error {
-	return newError("not_found", "nothing on the page matches the selector", "Check the selector against read_page(mode=\"tree\"), or call wait_for(selector=...) if the page draws it late.").with("selector", sel)
+	return newError("not_found", "nothing on the page matches the selector", "Check the selector against read_page(mode=\"tree\"), or call wait_for(selector=...) if the page draws it late.").on(sel)
 }
 
 // readErr turns what our page-side code or the browser answered into an
@@ -197,12 +197,12 @@ func readErr(ctx context.Context, err error, sel string) error {
 	}
 	if page.IsBadSelector(err) {
 		return &Error{Status: StatusError, Message: "selector is not a valid CSS selector: " + sel,
-			Hint:   "Pass a CSS selector (#id, .class, tag[attr=value]), text=..., or an aria-ref=eN token from read_page(mode=\"tree\").",
-			Fields: map[string]any{"argument": "selector"}}
+			Hint:     "Pass a CSS selector (#id, .class, tag[attr=value]), text=..., or an aria-ref=eN token from read_page(mode=\"tree\").",
+			Argument: "selector"}
 	}
 	var ne *page.NodeGoneError
 	if errors.As(err, &ne) {
-		return newError("not_found", "the element is gone from the page", RefHint).with("selector", sel)
+		return newError("not_found", "the element is gone from the page", RefHint).on(sel)
 	}
 	var se *page.ScriptError
 	if errors.As(err, &se) {

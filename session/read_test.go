@@ -30,8 +30,8 @@ func TestReadErr(t *testing.T) {
 		if !errors.As(readErr(ctx, c.err, "div["), &e) {
 			t.Fatalf("%v: not an envelope", c.err)
 		}
-		if e.Status != c.status || (e.Fields["argument"] != nil) != c.arg {
-			t.Errorf("%v: status %q argument %v, want %q %v", c.err, e.Status, e.Fields["argument"], c.status, c.arg)
+		if e.Status != c.status || (e.Argument != "") != c.arg {
+			t.Errorf("%v: status %q argument %v, want %q %v", c.err, e.Status, e.Argument, c.status, c.arg)
 		}
 	}
 }

@@ -187,7 +187,7 @@ func (o *ownership) heldConflict(h *held) *Error {
 	return newError(StatusSessionConflict,
 		fmt.Sprintf("the browser is held for %q (over %s), whose session ended %s ago: it may reconnect and find its tabs", h.client, h.door, time.Since(h.since).Round(time.Second)),
 		fmt.Sprintf("Wait %s: when the reconnect grace (%s, LYRA_BROWSER_RECONNECT_GRACE) is over without it, the window is closed and the next session may claim the browser.", left, grace)).
-		with("holder_client", h.client).
-		with("reconnect_grace_s", grace.Seconds()).
-		with("grace_left_s", left.Seconds())
+		kept(&Held{Client: h.client,
+			Grace:     grace.Seconds(),
+			GraceLeft: left.Seconds()})
 }

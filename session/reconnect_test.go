@@ -39,7 +39,7 @@ func TestHeldTurnAdmission(t *testing.T) {
 		for _, a := range []access{read, mutate} {
 			_, err := m.own.admit(c, a)
 			var se *Error
-			if !errors.As(err, &se) || se.Status != StatusSessionConflict || se.Fields["reconnect_grace_s"] != 60.0 {
+			if !errors.As(err, &se) || se.Status != StatusSessionConflict || se.Held == nil || se.Held.Grace != 60.0 {
 				t.Errorf("%+v (access %d) during the grace: %v, want session_conflict naming the grace", c, a, err)
 			}
 		}
@@ -140,7 +140,7 @@ func TestGoneHTTPDriver(t *testing.T) {
 	_, err := m.CloseBrowser(t.Context(), other)
 	var se *Error
 	if !errors.As(err, &se) || se.Status != StatusSessionConflict || se.handoff ||
-		!strings.Contains(se.Hint, "within 10s") || !strings.Contains(se.Hint, "reconnect grace, 1m0s") || se.Fields["idle_left_s"] == nil {
+		!strings.Contains(se.Hint, "within 10s") || !strings.Contains(se.Hint, "reconnect grace, 1m0s") || se.Holder == nil {
 		t.Fatalf("another client's close_browser: %+v, want session_conflict with the true waits", err)
 	}
 	again := Caller{ID: "mcp-3", Client: "ide", Door: "http", Proof: "http:ide"}

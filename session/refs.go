@@ -24,7 +24,7 @@ func refName(ref string) string {
 }
 
 func staleRef(ref, why string) *Error {
-	return newError("not_found", "aria-ref="+refName(ref)+" "+why, RefHint).with("selector", "aria-ref="+refName(ref))
+	return newError("not_found", "aria-ref="+refName(ref)+" "+why, RefHint).on("aria-ref=" + refName(ref))
 }
 
 // resolveRef returns the element an aria-ref token of a tree read names,

@@ -213,19 +213,6 @@ func (c *calls) following(now time.Time) string {
 	return c.tool
 }
 
-type toolKey struct{}
-
-// WithTool returns ctx naming the tool a call runs, for the record of what
-// the page sent while it ran.
-func WithTool(ctx context.Context, name string) context.Context {
-	return context.WithValue(ctx, toolKey{}, name)
-}
-
-func toolFrom(ctx context.Context) string {
-	s, _ := ctx.Value(toolKey{}).(string)
-	return s
-}
-
 // sendChecks is the send check armed in a page for the declared send of
 // the call under way or just ended (act.armSends), until it is taken away
 // after the release grace: each document send with a body its tab makes

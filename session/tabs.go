@@ -113,7 +113,7 @@ func (b *Browser) tabAt(index int) (cdpguard.Target, error) {
 	if index < 0 || index >= len(pages) {
 		return cdpguard.Target{}, newError(StatusNotFound, fmt.Sprintf("there is no tab %d: %d tab(s) are open, indexed from 0", index, len(pages)),
 			"Indexes shift when a tab opens or closes: call tabs (action=\"list\") and use an index from it.").
-			with("tab_count", len(pages)).with("argument", "index")
+			tabs(len(pages)).arg("index")
 	}
 	return pages[index], nil
 }

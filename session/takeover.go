@@ -106,7 +106,7 @@ func (t *takeovers) userSiteSend(cur *takeoverState, sender string, dest policy.
 func takeoverError(t *takeoverState) *Error {
 	return newError(StatusTakeover, "the user has control of the browser: "+t.reason,
 		"Wait for the user to say they are done, then call resume_after_takeover; reads (read_page, get_url, screenshot ...) work meanwhile.").
-		with("reason", t.reason).with("since_s", int(time.Since(t.since).Seconds()))
+		because(t.reason).takenFor(int(time.Since(t.since).Seconds()))
 }
 
 // TakeoverInfo is what the collaboration tools answer.
@@ -134,7 +134,7 @@ func (m *Manager) RequestTakeover(ctx context.Context, c Caller, reason string) 
 		return nil, err
 	}
 	if !b.headful {
-		return nil, unattended("take over").with("hint", "No lock was taken and nothing is blocked: do not wait for a human.")
+		return nil, unattended("take over").withHint("No lock was taken and nothing is blocked: do not wait for a human.")
 	}
 	t := m.takeover.start(ctx, b, reason, c.ID, m.audit)
 	url, title := b.fresh(ctx, tab)
@@ -242,7 +242,7 @@ func (m *Manager) Highlight(ctx context.Context, c Caller, selector string) (*Ta
 		return nil, takeoverError(t)
 	}
 	if !b.headful {
-		return nil, unattended("see an outline").with("hint", "An outline nobody sees is not a signal: the page was not touched.")
+		return nil, unattended("see an outline").withHint("An outline nobody sees is not a signal: the page was not touched.")
 	}
 	a := &act{m: m, b: b, c: c, spec: &actSpec{verb: "highlight_element", opts: ActOptions{Timeout: 10 * time.Second}},
 		tab: tab, on: tab, sel: sel, start: time.Now(), group: page.NewActGroup(), res: &ActResult{}}

@@ -53,7 +53,7 @@ type checkedUpload struct {
 func (u uploadRules) checkUploads(paths []string) ([]checkedUpload, error) {
 	if len(paths) == 0 {
 		return nil, newError(StatusError, "paths is empty: no file to attach",
-			`Pass the absolute paths of the files, e.g. paths=["/home/me/report.pdf"].`).with("argument", "paths")
+			`Pass the absolute paths of the files, e.g. paths=["/home/me/report.pdf"].`).arg("paths")
 	}
 	var files []checkedUpload
 	var missing, refused, linked []string
@@ -76,14 +76,14 @@ func (u uploadRules) checkUploads(paths []string) ([]checkedUpload, error) {
 	if len(missing) > 0 {
 		return nil, newError(StatusError, fmt.Sprintf("%d of the paths are not files that can be read: nothing was attached", len(missing)),
 			"Check each path in missing (absolute paths to regular files), then call again with all of them.").
-			with("argument", "paths").with("missing", missing)
+			arg("paths").missingPaths(missing)
 	}
 	if len(refused)+len(linked) > 0 {
 		e := newError(StatusError, fmt.Sprintf("%d of the paths are outside what may be uploaded: nothing was attached", len(refused)+len(linked)),
 			"Files are uploaded only from "+strings.Join(u.uploadRoots(), ", ")+" (LYRA_BROWSER_UPLOAD_ROOTS), never from lyrad's data directory, a dot directory or dotfile such as ~/.ssh, or a secret store such as ~/Library/Keychains, and never a file with other hard links; copy the file to an ordinary folder there first.").
-			with("argument", "paths").with("refused", append(refused, linked...))
+			arg("paths").refusedPaths(append(refused, linked...))
 		if len(linked) > 0 {
-			e = e.with("hard_linked", linked)
+			e.Linked = linked
 		}
 		return nil, e
 	}

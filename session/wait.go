@@ -74,7 +74,7 @@ func (m *Manager) WaitFor(ctx context.Context, c Caller, o WaitOptions) (time.Du
 	}
 	return waited, newError(StatusTimeout, "the condition was not met in time",
 		"Look at last_seen: call read_page to see the page, or wait again with a longer timeout_ms (at most 30000).").
-		with("waited_ms", waited.Milliseconds()).with("last_seen", lastSeen)
+		timedOut(waited.Milliseconds(), lastSeen)
 }
 
 // waitInPage waits for text or a selector (page.WaitInPage); a selector
@@ -89,7 +89,7 @@ func (b *Browser) waitInPage(ctx context.Context, tab cdpguard.Target, kind, arg
 
 func isArgError(err error) bool {
 	e, ok := err.(*Error)
-	return ok && e.Status == StatusError && e.Fields["argument"] != nil
+	return ok && e.Status == StatusError && e.Argument != ""
 }
 
 // waitURL waits for the tab's URL to match the glob (page.WaitURL).

@@ -4,6 +4,26 @@ import (
 	"context"
 )
 
+// pageReply is where the tab stands.
+type pageReply struct {
+	URL      string `json:"url"`
+	Title    string `json:"title"`
+	TabCount int    `json:"tab_count"`
+}
+
+type openReply struct {
+	Attended    bool   `json:"attended"`
+	Profile     string `json:"profile" desc:"persistent or instance"`
+	AlreadyOpen bool   `json:"already_open"`
+	Channel     string `json:"channel" desc:"chrome, msedge, chromium or explicit"`
+	pageReply
+	Note string `json:"note,omitempty"`
+}
+
+type closeReply struct {
+	WasOpen bool `json:"was_open"`
+}
+
 func browserTools(d Deps) []*tool {
 	m := d.Session
 	return []*tool{
@@ -13,21 +33,18 @@ func browserTools(d Deps) []*tool {
 			description: "Launch or focus the browser the user shares with you; call it first. attended=false: headless. profile=instance: a fresh profile, no saved logins. " +
 				"browser_unavailable: ask the user to install Chrome.",
 			idempotent: true,
-			output: merge(pageOut, map[string]any{
-				"attended": sBool(""), "profile": sStr("persistent or instance"), "already_open": sBool(""),
-				"channel": sStr("chrome, msedge, chromium or explicit"),
-			}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output:     outOf[openReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				info, err := m.Open(ctx, c.caller)
 				if err != nil {
 					return nil, err
 				}
-				out := map[string]any{
-					"attended": info.Attended, "profile": info.Profile, "already_open": info.AlreadyOpen,
-					"channel": info.Channel, "url": info.URL, "title": info.Title, "tab_count": info.TabCount,
+				out := openReply{
+					Attended: info.Attended, Profile: info.Profile, AlreadyOpen: info.AlreadyOpen, Channel: info.Channel,
+					pageReply: pageReply{URL: info.URL, Title: info.Title, TabCount: info.TabCount},
 				}
 				if info.Profile == "instance" {
-					out["note"] = "no saved logins in this instance: another lyrad holds the persistent profile"
+					out.Note = "no saved logins in this instance: another lyrad holds the persistent profile"
 				}
 				return out, nil
 			},
@@ -40,13 +57,13 @@ func browserTools(d Deps) []*tool {
 			params:      []param{{name: "reason", kind: "string", description: "Why; audited."}},
 			destructive: true,
 			idempotent:  true,
-			output:      map[string]any{"was_open": sBool("")},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output:      outOf[closeReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				was, err := m.CloseBrowser(ctx, c.caller)
 				if err != nil {
 					return nil, err
 				}
-				return map[string]any{"was_open": was}, nil
+				return closeReply{WasOpen: was}, nil
 			},
 		},
 		{
@@ -55,13 +72,13 @@ func browserTools(d Deps) []*tool {
 			description: "The active tab's url, title and tab_count. A read.",
 			readOnly:    true,
 			idempotent:  true,
-			output:      pageOut,
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output:      outOf[pageReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				p, err := m.URL(ctx, c.caller)
 				if err != nil {
 					return nil, err
 				}
-				return map[string]any{"url": p.URL, "title": p.Title, "tab_count": p.TabCount}, nil
+				return pageReply{URL: p.URL, Title: p.Title, TabCount: p.TabCount}, nil
 			},
 		},
 	}

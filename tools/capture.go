@@ -9,24 +9,38 @@ import (
 	"github.com/lyrad/lyrad/session"
 )
 
+// imageReply is a PNG a call wrote.
+type imageReply struct {
+	ImagePath string `json:"image_path" desc:"the PNG file"`
+	MIMEType  string `json:"mime_type"`
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	Bytes     int    `json:"bytes"`
+}
+
+type shotReply struct {
+	imageReply
+	Clipped bool `json:"clipped,omitempty" desc:"cut at 16384 px"`
+}
+
+type pictureReply struct {
+	imageReply
+	Tag string `json:"tag"`
+}
+
 func captureTools(d Deps) []*tool {
 	m := d.Session
-	out := map[string]any{
-		"image_path": sStr("the PNG file"), "mime_type": sStr(""), "width": sInt(""), "height": sInt(""), "bytes": sInt(""),
-	}
 	inline := param{name: "inline", kind: "boolean", description: "Also return the image, for a client without file access.", def: false}
 	// answer is the reply of both tools; the audit gets the path and the
 	// size, never the pixels.
-	answer := func(c *call, capt *session.Capture) map[string]any {
+	answer := func(c *call, capt *session.Capture) imageReply {
 		c.note("image_path", capt.Path)
 		c.note("bytes", capt.Bytes)
 		if c.boolean("inline") {
 			c.attach(&mcp.ImageContent{Data: capt.Data, MIMEType: "image/png"})
 		}
-		return map[string]any{"image_path": capt.Path, "mime_type": "image/png", "width": capt.Width, "height": capt.Height, "bytes": capt.Bytes}
+		return imageReply{ImagePath: capt.Path, MIMEType: "image/png", Width: capt.Width, Height: capt.Height, Bytes: capt.Bytes}
 	}
-	shotOut := merge(out, map[string]any{"clipped": sBool("cut at 16384 px")})
-	imgOut := merge(out, map[string]any{"tag": sStr("")})
 	return []*tool{
 		{
 			name:  "screenshot",
@@ -38,17 +52,13 @@ func captureTools(d Deps) []*tool {
 				{name: "full_page", kind: "boolean", description: "The whole page, not only the view.", def: false},
 				inline,
 			},
-			output: shotOut,
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[shotReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				capt, clipped, err := m.Screenshot(ctx, c.caller, c.boolean("full_page"))
 				if err != nil {
 					return nil, err
 				}
-				r := answer(c, capt)
-				if clipped {
-					r["clipped"] = true
-				}
-				return r, nil
+				return shotReply{imageReply: answer(c, capt), Clipped: clipped}, nil
 			},
 		},
 		{
@@ -61,8 +71,8 @@ func captureTools(d Deps) []*tool {
 				{name: "selector", kind: "string", required: true, description: selectorHelp},
 				inline,
 			},
-			output: imgOut,
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[pictureReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				sel := c.str("selector")
 				if strings.TrimSpace(sel) == "" {
 					return nil, badArg("selector", "selector is empty", "Name the element, e.g. selector=\"img.chart\" or an aria-ref from read_page(mode=\"tree\").")
@@ -71,9 +81,7 @@ func captureTools(d Deps) []*tool {
 				if err != nil {
 					return nil, err
 				}
-				r := answer(c, capt)
-				r["tag"] = capt.Tag
-				return r, nil
+				return pictureReply{imageReply: answer(c, capt), Tag: capt.Tag}, nil
 			},
 		},
 	}

@@ -12,17 +12,56 @@ import (
 // window: request_takeover, resume_after_takeover, ask_user_to_do,
 // highlight_element. Headless, there is no one there: they answer
 // unattended and lock nothing.
+// where is where a collaboration call stands: the tab, and the element it
+// points to.
+type where struct {
+	place
+	Selector string `json:"selector,omitempty"`
+	Matches  *int   `json:"matches,omitempty"`
+}
+
+// place is where the tab stands; a takeover names no element.
+type place struct {
+	URL   string  `json:"url,omitempty"`
+	Title *string `json:"title,omitempty"`
+}
+
+func whereOf(i *session.TakeoverInfo) where {
+	w := where{place: placeOf(i)}
+	if i.Selector != "" {
+		w.Selector, w.Matches = i.Selector, ptr(i.Matches)
+	}
+	return w
+}
+
+func placeOf(i *session.TakeoverInfo) place {
+	if i.URL == "" {
+		return place{}
+	}
+	return place{URL: i.URL, Title: ptr(i.Title)}
+}
+
+type takeoverReply struct {
+	Status string `json:"status"`
+	Reason string `json:"reason"`
+	place
+	Hint string `json:"hint"`
+}
+
+type resumeReply struct {
+	Resumed bool `json:"resumed"`
+	place
+}
+
+type askReply struct {
+	Status      string `json:"status"`
+	Instruction string `json:"instruction"`
+	where
+	Hint string `json:"hint"`
+}
+
 func collaborationTools(d Deps) []*tool {
 	m := d.Session
-	where := func(i *session.TakeoverInfo, out map[string]any) map[string]any {
-		if i.URL != "" {
-			out["url"], out["title"] = i.URL, i.Title
-		}
-		if i.Selector != "" {
-			out["selector"], out["matches"] = i.Selector, i.Matches
-		}
-		return out
-	}
 	return []*tool{
 		{
 			name:  "request_takeover",
@@ -30,8 +69,8 @@ func collaborationTools(d Deps) []*tool {
 			description: "Give the user the window for a step you must not do (a password, a CAPTCHA, 2FA, a payment). " +
 				"Until resume_after_takeover, acting tools answer takeover_active; reads work. More: lyrad://guide.",
 			params: []param{{name: "reason", kind: "string", required: true, description: "What the user should do; shown to them."}},
-			output: map[string]any{"reason": sStr(""), "url": sStr(""), "title": sStr("")},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[takeoverReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				i, err := m.RequestTakeover(ctx, c.caller, c.str("reason"))
 				if err != nil {
 					return nil, err
@@ -43,8 +82,8 @@ func collaborationTools(d Deps) []*tool {
 					_ = c.ss.Log(ctx, &mcp.LoggingMessageParams{Level: "notice", Logger: "lyrad",
 						Data: "The user has control of the browser: " + i.Reason + ". The agent waits for resume_after_takeover."})
 				}
-				return where(i, map[string]any{"status": session.StatusTakeover, "reason": i.Reason,
-					"hint": "The user has control. When they say they are done, call resume_after_takeover; reads work meanwhile."}), nil
+				return takeoverReply{Status: session.StatusTakeover, Reason: i.Reason, place: placeOf(i),
+					Hint: "The user has control. When they say they are done, call resume_after_takeover; reads work meanwhile."}, nil
 			},
 		},
 		{
@@ -55,13 +94,13 @@ func collaborationTools(d Deps) []*tool {
 				{name: "reason", kind: "string", description: "What you will do next; shown to the user."},
 				confirmParam,
 			},
-			output: map[string]any{"url": sStr(""), "title": sStr(""), "resumed": sBool("")},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[resumeReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				i, err := m.ResumeAfterTakeover(ctx, c.caller, c.str("reason"))
 				if err != nil {
 					return nil, err
 				}
-				return where(i, map[string]any{"resumed": i.Resumed}), nil
+				return resumeReply{Resumed: i.Resumed, place: placeOf(i)}, nil
 			},
 		},
 		{
@@ -73,14 +112,14 @@ func collaborationTools(d Deps) []*tool {
 				{name: "instruction", kind: "string", required: true, description: "What the user should do."},
 				{name: "selector", kind: "string", description: "What to point them to."},
 			},
-			output: map[string]any{"instruction": sStr(""), "url": sStr(""), "selector": sStr(""), "matches": sInt("")},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[askReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				i, err := m.AskUser(ctx, c.caller, c.str("instruction"), c.str("selector"))
 				if err != nil {
 					return nil, err
 				}
-				return where(i, map[string]any{"status": session.StatusAwaitingUser, "instruction": c.str("instruction"),
-					"hint": "Relay the instruction to the user, then read the page again later to see whether it is done."}), nil
+				return askReply{Status: session.StatusAwaitingUser, Instruction: c.str("instruction"), where: whereOf(i),
+					Hint: "Relay the instruction to the user, then read the page again later to see whether it is done."}, nil
 			},
 		},
 		{
@@ -88,13 +127,13 @@ func collaborationTools(d Deps) []*tool {
 			title:       "Point the user to an element",
 			description: "Outline the element for 4 s for the user to see; the browser draws it, not the page. Fails like click.",
 			params:      []param{selectorParam(true)},
-			output:      map[string]any{"selector": sStr(""), "matches": sInt(""), "url": sStr("")},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output:      outOf[where](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				i, err := m.Highlight(ctx, c.caller, c.str("selector"))
 				if err != nil {
 					return nil, err
 				}
-				return where(i, map[string]any{}), nil
+				return whereOf(i), nil
 			},
 		},
 	}

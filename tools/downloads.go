@@ -4,6 +4,20 @@ import (
 	"context"
 )
 
+type downloadsReply struct {
+	DownloadDir string          `json:"download_dir"`
+	Count       int             `json:"count"`
+	Downloads   []downloadEntry `json:"downloads" desc:"filename, path, bytes, url_origin; at most 200"`
+}
+
+// downloadEntry is a file the session kept.
+type downloadEntry struct {
+	Filename  string `json:"filename"`
+	Path      string `json:"path"`
+	Bytes     int64  `json:"bytes"`
+	URLOrigin string `json:"url_origin"`
+}
+
 func downloadTools(d Deps) []*tool {
 	m := d.Session
 	return []*tool{
@@ -14,17 +28,17 @@ func downloadTools(d Deps) []*tool {
 				"A read.",
 			readOnly:   true,
 			idempotent: true,
-			output:     map[string]any{"download_dir": sStr(""), "count": sInt(""), "downloads": sArr("filename, path, bytes, url_origin; at most 200")},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output:     outOf[downloadsReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				l, err := m.ListDownloads(c.caller)
 				if err != nil {
 					return nil, err
 				}
-				list := make([]map[string]any, 0, len(l.Files))
+				list := make([]downloadEntry, 0, len(l.Files))
 				for _, f := range l.Files {
-					list = append(list, map[string]any{"filename": f.Filename, "path": f.Path, "bytes": f.Bytes, "url_origin": f.URLOrigin})
+					list = append(list, downloadEntry{Filename: f.Filename, Path: f.Path, Bytes: f.Bytes, URLOrigin: f.URLOrigin})
 				}
-				return map[string]any{"download_dir": l.Dir, "count": len(list), "downloads": list}, nil
+				return downloadsReply{DownloadDir: l.Dir, Count: len(list), Downloads: list}, nil
 			},
 		},
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/session"
 )
 
@@ -24,12 +25,8 @@ func formTools(d Deps) []*tool {
 				{name: "whole_page", kind: "boolean", description: "Every control of the page.", def: false},
 				{name: "max_fields", kind: "integer", description: "1 to 500.", def: session.FormMaxFieldsDefault},
 			},
-			output: merge(formOut, map[string]any{
-				"fields":  sArr("tag, type, name, id, label, required, disabled, usable, options, checked, value"),
-				"buttons": sArr(""), "editors": sArr("kind, selector, excerpt, chars, field, fieldChars"), "drafts": sArr("publish-state controls"),
-				"submitText": sArr(""), "totalFields": sInt(""), "truncated": sBool("more than max_fields"),
-			}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[formReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				if argGiven(c, "root") && c.str("root") == "" {
 					return nil, badArg("root", "root is empty", "Leave it out to read the first form.")
 				}
@@ -42,12 +39,11 @@ func formTools(d Deps) []*tool {
 					return nil, err
 				}
 				c.note("fields", r.FieldCount)
-				return map[string]any{
-					"url": r.URL, "title": r.Title, "scope": r.Scope,
-					"fields": nonNil(r.Fields), "buttons": nonNil(r.Buttons), "editors": nonNil(r.Editors),
-					"drafts": nonNil(r.Drafts), "state": nonNil(r.State), "submitText": nonNil(r.SubmitText),
-					"hiddenCount": r.HiddenCount, "fieldCount": r.FieldCount, "totalFields": r.TotalFields,
-					"truncated": r.Truncated,
+				return formReply{
+					formBase: formBase{URL: r.URL, Title: r.Title, Scope: r.Scope, FieldCount: r.FieldCount, HiddenCount: r.HiddenCount},
+					Fields:   nonNil(r.Fields), Buttons: nonNil(r.Buttons), Editors: nonNil(r.Editors),
+					Drafts: nonNil(r.Drafts), State: nonNil(r.State), SubmitText: nonNil(r.SubmitText),
+					TotalFields: r.TotalFields, Truncated: r.Truncated,
 				}, nil
 			},
 		},
@@ -61,11 +57,8 @@ func formTools(d Deps) []*tool {
 			params: []param{
 				{name: "max_chars", kind: "integer", description: "Per value and excerpt, 80 to 4000.", def: session.DraftMaxCharsDefault},
 			},
-			output: merge(formOut, map[string]any{
-				"fields": sArr("name, label, type, value (cut: valueChars), usable"), "editors": sArr(""), "attachments": sArr(""),
-				"submits": sArr(""), "isDraft": sBool(""),
-			}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[draftReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				n := clamp(int(argInt(c, "max_chars")), session.DraftMaxCharsMin, session.DraftMaxCharsMax)
 				r, err := m.ReadDraft(ctx, c.caller, n)
 				if err != nil {
@@ -73,21 +66,46 @@ func formTools(d Deps) []*tool {
 				}
 				c.note("fields", r.FieldCount)
 				c.note("editors", len(r.Editors))
-				return map[string]any{
-					"url": r.URL, "title": r.Title, "scope": r.Scope,
-					"fields": nonNil(r.Fields), "editors": nonNil(r.Editors), "attachments": nonNil(r.Attachments),
-					"state": nonNil(r.State), "submits": nonNil(r.Submits), "isDraft": r.IsDraft,
-					"fieldCount": r.FieldCount, "hiddenCount": r.HiddenCount,
+				return draftReply{
+					formBase: formBase{URL: r.URL, Title: r.Title, Scope: r.Scope, FieldCount: r.FieldCount, HiddenCount: r.HiddenCount},
+					Fields:   nonNil(r.Fields), Editors: nonNil(r.Editors), Attachments: nonNil(r.Attachments),
+					State: nonNil(r.State), Submits: nonNil(r.Submits), IsDraft: r.IsDraft,
 				}, nil
 			},
 		},
 	}
 }
 
-// formOut is what read_form and read_draft both answer.
-var formOut = map[string]any{
-	"url": sStr(""), "title": sStr(""), "scope": sStr("form#id, or page"), "state": sArr("the checked publish controls"),
-	"fieldCount": sInt(""), "hiddenCount": sInt("hidden inputs, not listed"),
+// formBase is what read_form and read_draft both answer. Their lists
+// are page's, as its scripts read them.
+type formBase struct {
+	URL         string `json:"url"`
+	Title       string `json:"title"`
+	Scope       string `json:"scope" desc:"form#id, or page"`
+	FieldCount  int    `json:"fieldCount"`
+	HiddenCount int    `json:"hiddenCount" desc:"hidden inputs, not listed"`
+}
+
+type formReply struct {
+	formBase
+	Fields      []page.FormField      `json:"fields" desc:"tag, type, name, id, label, required, disabled, usable, options, checked, value"`
+	Buttons     []page.FormButton     `json:"buttons"`
+	Editors     []page.FormEditor     `json:"editors" desc:"kind, selector, excerpt, chars, field, fieldChars"`
+	Drafts      []page.PublishControl `json:"drafts" desc:"publish-state controls"`
+	State       []string              `json:"state" desc:"the checked publish controls"`
+	SubmitText  []string              `json:"submitText"`
+	TotalFields int                   `json:"totalFields"`
+	Truncated   bool                  `json:"truncated" desc:"more than max_fields"`
+}
+
+type draftReply struct {
+	formBase
+	Fields      []page.DraftField   `json:"fields" desc:"name, label, type, value (cut: valueChars), usable"`
+	Editors     []page.FormEditor   `json:"editors"`
+	Attachments []page.Attachment   `json:"attachments"`
+	State       []page.PublishState `json:"state" desc:"the checked publish controls"`
+	Submits     []page.SubmitButton `json:"submits"`
+	IsDraft     bool                `json:"isDraft"`
 }
 
 func clamp(n, lo, hi int) int { return max(lo, min(n, hi)) }

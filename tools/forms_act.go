@@ -10,31 +10,61 @@ import (
 // save_draft and publish. Writing an item and releasing it stay apart:
 // save_draft sends only a form whose publish state reads private and asks
 // for SUBMIT; publish alone asks for PUBLISH.
+// The replies of the form tools that act.
+
+type editorReply struct {
+	actBase
+	targetBase
+	Editor      *string `json:"editor,omitempty"`
+	Surface     *string `json:"surface,omitempty"`
+	Written     *int    `json:"written,omitempty" desc:"characters"`
+	SyncedField string  `json:"synced_field,omitempty" desc:"the field the form posts"`
+	FieldChars  *int    `json:"field_chars,omitempty"`
+}
+
+type uploadReply struct {
+	actBase
+	targetBase
+	Files []fileAttached `json:"files" desc:"name, bytes"`
+	Input *elementReply  `json:"input,omitempty"`
+}
+
+// sentReply is what save_draft and publish answer.
+type sentReply struct {
+	actBase
+	targetBase
+	Published *bool           `json:"published,omitempty"`
+	State     *[]publishEntry `json:"state,omitempty"`
+	Errors    []string        `json:"errors,omitempty"`
+	Alert     string          `json:"alert,omitempty"`
+}
+
+// fileNoted is a file upload_file handed over, as its audit row notes it.
+type fileNoted struct {
+	Path  string `json:"path"`
+	Bytes int64  `json:"bytes"`
+}
+
 func formActTools(d Deps) []*tool {
 	m := d.Session
 	submitParam := param{name: "submit", kind: "string", description: "A read_form submitText (button text), CSS or aria-ref."}
-	sent := func(r *session.ActResult, out map[string]any) {
+	sent := func(r *session.ActResult, out *sentReply) {
 		s := r.Sent
 		if s == nil {
 			return
 		}
-		out["published"] = s.Published
-		state := []map[string]any{}
+		out.Published = ptr(s.Published)
+		state := []publishEntry{}
 		for _, p := range s.State {
-			state = append(state, map[string]any{"name": p.Name, "value": p.Value, "label": p.Label})
+			state = append(state, publishEntry{Name: p.Name, Value: p.Value, Label: p.Label})
 		}
-		out["state"] = state
-		if len(s.Errors) > 0 {
-			out["errors"] = s.Errors
-		}
-		if s.Alert != "" {
-			out["alert"] = s.Alert
-		}
+		out.State = &state
+		out.Errors, out.Alert = s.Errors, s.Alert
 	}
 	needsSubmit := func(tool string) error {
 		return &session.Error{Status: session.StatusNeedsSubmit, Message: tool + " needs submit, the control that sends the form: nothing was done",
-			Hint:   "read_form lists the candidates in submitText; pass the one that sends this form as submit.",
-			Fields: map[string]any{"argument": "submit"}}
+			Hint:     "read_form lists the candidates in submitText; pass the one that sends this form as submit.",
+			Argument: "submit"}
 	}
 	return []*tool{
 		{
@@ -49,11 +79,8 @@ func formActTools(d Deps) []*tool {
 				submitsParam,
 				timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(actOut, map[string]any{
-				"editor": sStr(""), "surface": sStr(""), "written": sInt("characters"),
-				"synced_field": sStr("the field the form posts"), "field_chars": sInt(""),
-			}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[editorReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
 					return nil, err
@@ -62,11 +89,11 @@ func formActTools(d Deps) []*tool {
 				content := c.str("content")
 				c.note("content_chars", len([]rune(content)))
 				res, err := m.SetEditor(ctx, c.caller, session.EditorOptions{ActOptions: opts, Content: content, HTML: c.boolean("html")})
-				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
+				return actReply(res, err, func(r *session.ActResult, out *editorReply) {
 					if e := r.Editor; e != nil {
-						out["editor"], out["surface"], out["written"] = e.Kind, e.Surface, e.Written
+						out.Editor, out.Surface, out.Written = ptr(e.Kind), ptr(e.Surface), ptr(e.Written)
 						if e.SyncedField != "" {
-							out["synced_field"], out["field_chars"] = e.SyncedField, e.FieldChars
+							out.SyncedField, out.FieldChars = e.SyncedField, ptr(e.FieldChars)
 						}
 					}
 				})
@@ -82,8 +109,8 @@ func formActTools(d Deps) []*tool {
 				{name: "paths", kind: "array", required: true, description: "Absolute paths."},
 				timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(targetOut, map[string]any{"files": sArr("name, bytes"), "input": elementOut}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[uploadReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
 					return nil, err
@@ -91,21 +118,18 @@ func formActTools(d Deps) []*tool {
 				paths, _ := c.args["paths"].([]string)
 				res, err := m.UploadFile(ctx, c.caller, opts, paths)
 				if res != nil {
-					files := []map[string]any{}
+					files := []fileNoted{}
 					for _, f := range res.Files {
-						files = append(files, map[string]any{"path": f.Path, "bytes": f.Bytes})
+						files = append(files, fileNoted{Path: f.Path, Bytes: f.Bytes})
 					}
 					c.note("files", files)
 				}
-				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
-					files := []map[string]any{}
+				return actReply(res, err, func(r *session.ActResult, out *uploadReply) {
+					out.Files = []fileAttached{}
 					for _, f := range r.Files {
-						files = append(files, map[string]any{"name": f.Name, "bytes": f.Bytes})
+						out.Files = append(out.Files, fileAttached{Name: f.Name, Bytes: f.Bytes})
 					}
-					out["files"] = files
-					if r.Element != nil {
-						out["input"] = element(r.Element)
-					}
+					out.Input = element(r.Element)
 				})
 			},
 		},
@@ -115,8 +139,8 @@ func formActTools(d Deps) []*tool {
 			description: "Send the form with submit while the item stays private: its publish state must read draft, else not_private and nothing is sent. " +
 				"Asks SUBMIT, never PUBLISH. The site's errors: refused.",
 			params: []param{submitParam, timeoutParam, reasonParam, confirmParam},
-			output: sentOut,
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[sentReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				if c.str("submit") == "" {
 					return nil, needsSubmit("save_draft")
 				}
@@ -138,8 +162,8 @@ func formActTools(d Deps) []*tool {
 				{name: "selector", kind: "string", required: true, description: "The live control (read_form drafts)."},
 				submitParam, timeoutParam, reasonParam, confirmParam,
 			},
-			output: sentOut,
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[sentReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				if c.str("submit") == "" {
 					return nil, needsSubmit("publish")
 				}

@@ -64,21 +64,22 @@ func newFake(t *testing.T) *fakeSession {
 // the envelope.
 func invoke(t *testing.T, f *fakeSession, name string, args map[string]any) map[string]any {
 	t.Helper()
-	r := &registry{d: Deps{Session: f, Logger: zap.NewNop()}}
-	for _, tl := range all(r.d) {
-		if tl.name != name {
-			continue
-		}
-		raw, _ := json.Marshal(args)
-		res, err := r.handler(tl)(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name, Arguments: raw}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		env, _ := res.StructuredContent.(map[string]any)
-		return env
+	return invokeOn(t, f, name, args)
+}
+
+// callTool runs tl's handler on r as the MCP server would.
+func callTool(t *testing.T, r *registry, tl *tool, args map[string]any) map[string]any {
+	t.Helper()
+	if r.d.Logger == nil {
+		r.d.Logger = zap.NewNop()
 	}
-	t.Fatalf("no tool %s", name)
-	return nil
+	raw, _ := json.Marshal(args)
+	res, err := r.handler(tl)(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: tl.name, Arguments: raw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := res.StructuredContent.(map[string]any)
+	return env
 }
 
 func TestClickReply(t *testing.T) {
@@ -92,7 +93,7 @@ func TestClickReply(t *testing.T) {
 			Dialogs: []session.DialogRecord{{Type: "alert", Message: "hi", Accepted: true, By: "default"}}}, nil
 	}
 	env := invoke(t, f, "click", map[string]any{"selector": "#go", "submits": true})
-	if env["status"] != "ok" || env["matches"] != 2 || env["new_tab"] != true || env["hint"] != "one. two." || env["tab_count"] != 2 {
+	if env["status"] != "ok" || env["matches"] != 2.0 || env["new_tab"] != true || env["hint"] != "one. two." || env["tab_count"] != 2.0 {
 		t.Errorf("envelope %v", env)
 	}
 	if el, _ := env["clicked"].(map[string]any); el["name"] != "Go" {
@@ -101,7 +102,7 @@ func TestClickReply(t *testing.T) {
 	if _, ok := env["navigated"]; ok {
 		t.Error("navigated is answered only when true")
 	}
-	if ds, _ := env["dialogs"].([]map[string]any); len(ds) != 1 || ds[0]["answer"] != "accepted" {
+	if ds, _ := env["dialogs"].([]any); len(ds) != 1 || ds[0].(map[string]any)["answer"] != "accepted" {
 		t.Errorf("dialogs %v", env["dialogs"])
 	}
 }
@@ -112,7 +113,7 @@ func TestRefusalCarriesResult(t *testing.T) {
 	f := newFake(t)
 	f.click = func(session.ActOptions) (*session.ActResult, error) {
 		return nil, &session.Error{Status: session.StatusBlocked, Message: "refused", Hint: "navigate there",
-			Fields: map[string]any{"url": "https://a.test/", "refused": "https://b.test"},
+			URL: ptr("https://a.test/"), Refused: "https://b.test",
 			Result: &session.ActResult{URL: "https://a.test/elsewhere", TabCount: 1, Selector: "#away", Matches: 1,
 				Element: &session.ElementInfo{Tag: "a", Name: "Away"}, Hints: []string{"not this one"}}}
 	}
@@ -120,7 +121,7 @@ func TestRefusalCarriesResult(t *testing.T) {
 	if env["status"] != "blocked_by_policy" || env["url"] != "https://a.test/" || env["refused"] != "https://b.test" || env["hint"] != "navigate there" {
 		t.Errorf("envelope %v", env)
 	}
-	if el, _ := env["clicked"].(map[string]any); el["name"] != "Away" || env["matches"] != 1 {
+	if el, _ := env["clicked"].(map[string]any); el["name"] != "Away" || env["matches"] != 1.0 {
 		t.Errorf("what the call did is missing: %v", env)
 	}
 }
@@ -175,7 +176,7 @@ func TestSetEditorContentNotKept(t *testing.T) {
 	f := newFake(t)
 	const secret = "the body of an unpublished article"
 	env := invoke(t, f, "set_editor", map[string]any{"content": secret})
-	if env["status"] != "ok" || env["synced_field"] != "body" || env["written"] != len(secret) {
+	if env["status"] != "ok" || env["synced_field"] != "body" || env["written"] != float64(len(secret)) {
 		t.Errorf("envelope %v", env)
 	}
 	rows, err := audit.ReadAll(f.log.Path())

@@ -13,8 +13,8 @@ func historyTools(d Deps) []*tool {
 		reasonParam, confirmParam,
 		{name: "download", kind: "boolean", description: "Not taken here: navigate(url, download=true)."},
 	}
-	run := func(back bool) func(context.Context, *call) (map[string]any, error) {
-		return func(ctx context.Context, c *call) (map[string]any, error) {
+	run := func(back bool) func(context.Context, *call) (any, error) {
+		return func(ctx context.Context, c *call) (any, error) {
 			if c.boolean("download") {
 				return nil, badArg("download", "a history step or a reload cannot declare a download", "To save the file, navigate to its URL with download=true.")
 			}
@@ -33,7 +33,7 @@ func historyTools(d Deps) []*tool {
 			description: "Go back one history entry and wait (wait_until); answers like navigate. " + actConsent + " " +
 				"No earlier page: not_found.",
 			params: params,
-			output: loadOut,
+			output: outOf[loadReply](),
 			run:    run(true),
 		},
 		{
@@ -42,7 +42,7 @@ func historyTools(d Deps) []*tool {
 			description: "Reload the active tab and wait (wait_until); answers like navigate. " +
 				actConsent,
 			params: params,
-			output: loadOut,
+			output: outOf[loadReply](),
 			run:    run(false),
 		},
 	}

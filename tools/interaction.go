@@ -12,6 +12,62 @@ import (
 // maxWheel is the most by_y scrolls in one call.
 const maxWheel = 20000
 
+// The replies of the interaction tools.
+
+type clickReply struct {
+	actBase
+	targetBase
+	Clicked *elementReply `json:"clicked,omitempty"`
+	fieldBase
+}
+
+type typeReply struct {
+	actBase
+	targetBase
+	TypedInto  *elementReply `json:"typed_into,omitempty"`
+	TypedChars *int          `json:"typed_chars,omitempty"`
+	Submitted  bool          `json:"submitted,omitempty" desc:"Enter was pressed"`
+	fieldBase
+}
+
+type keyReply struct {
+	actBase
+	Key  string   `json:"key,omitempty"`
+	Keys []string `json:"keys,omitempty"`
+}
+
+type hoverReply struct {
+	actBase
+	targetBase
+	Hovered *elementReply `json:"hovered,omitempty"`
+}
+
+type scrollReply struct {
+	actBase
+	targetBase
+	ScrollY        *int64        `json:"scroll_y,omitempty" desc:"settled"`
+	ScrollHeight   *int64        `json:"scroll_height,omitempty"`
+	ViewportHeight *int64        `json:"viewport_height,omitempty"`
+	AtBottom       *bool         `json:"at_bottom,omitempty"`
+	Moved          *bool         `json:"moved,omitempty" desc:"window or panel"`
+	ScrolledTo     *elementReply `json:"scrolled_to,omitempty"`
+	Panel          *panelReply   `json:"panel,omitempty" desc:"element, scroll_y, scroll_height, height, at_bottom"`
+}
+
+type selectReply struct {
+	actBase
+	targetBase
+	Selected *selectedReply `json:"selected,omitempty" desc:"value, label, index"`
+	Select   *elementReply  `json:"select,omitempty"`
+	fieldBase
+}
+
+type dialogArmed struct {
+	Accept    bool   `json:"accept" desc:"the answer armed"`
+	ExpiresIn int    `json:"expires_in" desc:"seconds it waits for its call"`
+	Hint      string `json:"hint,omitempty"`
+}
+
 func interactionTools(d Deps) []*tool {
 	m := d.Session
 
@@ -22,17 +78,17 @@ func interactionTools(d Deps) []*tool {
 			description: "Click the element with the real mouse, as a person does: scrolled into view in every panel, hovered, pressed. " +
 				actConsent + " " + failsFast + " " + setsOff,
 			params: []param{selectorParam(true), submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam},
-			output: merge(targetOut, merge(fieldOut, map[string]any{"clicked": elementOut, "download": downloadOut["download"]})),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[clickReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
 					return nil, err
 				}
 				opts.Intent.Submit = c.boolean("submits")
 				res, err := m.Click(ctx, c.caller, opts)
-				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
-					acted("clicked")(r, out)
-					fieldFields(r, out)
+				return actReply(res, err, func(r *session.ActResult, out *clickReply) {
+					out.Clicked = element(r.Element)
+					out.field(r)
 				})
 			},
 		},
@@ -48,10 +104,8 @@ func interactionTools(d Deps) []*tool {
 				{name: "submit", kind: "boolean", description: "Press Enter afterwards to send the form (asks SUBMIT)."},
 				timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(targetOut, merge(fieldOut, map[string]any{
-				"typed_into": elementOut, "typed_chars": sInt(""), "submitted": sBool("Enter was pressed"),
-			})),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[typeReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
 					return nil, err
@@ -73,14 +127,12 @@ func interactionTools(d Deps) []*tool {
 					text = c.str("value")
 				}
 				res, err := m.TypeText(ctx, c.caller, opts, text, c.boolean("submit"))
-				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
+				return actReply(res, err, func(r *session.ActResult, out *typeReply) {
 					if r.Element != nil {
-						out["typed_into"], out["typed_chars"] = element(r.Element), r.TypedChars
+						out.TypedInto, out.TypedChars = element(r.Element), ptr(r.TypedChars)
 					}
-					if r.Submitted {
-						out["submitted"] = true
-					}
-					fieldFields(r, out)
+					out.Submitted = r.Submitted
+					out.field(r)
 				})
 			},
 		},
@@ -94,8 +146,8 @@ func interactionTools(d Deps) []*tool {
 				{name: "keys", kind: "array", description: "Instead of key: several, in order."},
 				submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(merge(actOut, changesOut), map[string]any{"key": sStr(""), "keys": sArr(""), "download": downloadOut["download"]}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[keyReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				_, hasKey := c.args["key"]
 				keys, hasKeys := c.args["keys"].([]string)
 				if hasKey == hasKeys {
@@ -115,13 +167,8 @@ func interactionTools(d Deps) []*tool {
 				}
 				opts.Intent.Submit = c.boolean("submits")
 				res, err := m.PressKey(ctx, c.caller, keys, hasKeys, opts)
-				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
-					if r.Key != "" {
-						out["key"] = r.Key
-					}
-					if len(r.Keys) > 0 {
-						out["keys"] = r.Keys
-					}
+				return actReply(res, err, func(r *session.ActResult, out *keyReply) {
+					out.Key, out.Keys = r.Key, r.Keys
 				})
 			},
 		},
@@ -131,14 +178,16 @@ func interactionTools(d Deps) []*tool {
 			description: "Move the pointer over the element, for menus and tooltips. " +
 				actConsent + " Fails like click.",
 			params: []param{selectorParam(true), timeoutParam, reasonParam, confirmParam},
-			output: merge(targetOut, map[string]any{"hovered": elementOut}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[hoverReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				opts, err := actOptions(c, true)
 				if err != nil {
 					return nil, err
 				}
 				res, err := m.Hover(ctx, c.caller, opts)
-				return actReply(res, err, acted("hovered"))
+				return actReply(res, err, func(r *session.ActResult, out *hoverReply) {
+					out.Hovered = element(r.Element)
+				})
 			},
 		},
 		{
@@ -151,12 +200,8 @@ func interactionTools(d Deps) []*tool {
 				{name: "by_y", kind: "integer", description: fmt.Sprintf("Pixels, positive down (at most %d either way).", maxWheel)},
 				selectorParam(false), timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(targetOut, map[string]any{
-				"scroll_y": sInt("settled"), "scroll_height": sInt(""), "viewport_height": sInt(""),
-				"at_bottom": sBool(""), "moved": sBool("window or panel"), "scrolled_to": elementOut,
-				"panel": sObj("element, scroll_y, scroll_height, height, at_bottom"),
-			}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[scrollReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				given := 0
 				_, hasY := c.args["by_y"]
 				for _, set := range []bool{c.str("to") != "", hasY, c.str("selector") != ""} {
@@ -203,8 +248,8 @@ func interactionTools(d Deps) []*tool {
 				{name: "index", kind: "integer", description: "Position, from 0."},
 				submitsParam, timeoutParam, reasonParam, confirmParam,
 			},
-			output: merge(targetOut, merge(fieldOut, map[string]any{"selected": sObj("value, label, index"), "select": elementOut})),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[selectReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				given := present(c, "value", "label")
 				if _, ok := c.args["index"]; ok {
 					given = append(given, "index")
@@ -230,14 +275,12 @@ func interactionTools(d Deps) []*tool {
 				}
 				opts.Intent.Submit = c.boolean("submits")
 				res, err := m.SelectOption(ctx, c.caller, opts, by)
-				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
+				return actReply(res, err, func(r *session.ActResult, out *selectReply) {
 					if r.Selected != nil {
-						out["selected"] = map[string]any{"value": r.Selected.Value, "label": r.Selected.Label, "index": r.Selected.Index}
+						out.Selected = &selectedReply{Value: r.Selected.Value, Label: r.Selected.Label, Index: r.Selected.Index}
 					}
-					if r.Element != nil {
-						out["select"] = element(r.Element)
-					}
-					fieldFields(r, out)
+					out.Select = element(r.Element)
+					out.field(r)
 				})
 			},
 		},
@@ -252,18 +295,15 @@ func interactionTools(d Deps) []*tool {
 				reasonParam, confirmParam,
 			},
 			idempotent: true,
-			output: map[string]any{
-				"accept":     sBool("the answer armed"),
-				"expires_in": sInt("seconds it waits for its call"),
-			},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output:     outOf[dialogArmed](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				until, err := m.ArmDialog(ctx, c.caller, session.DialogAnswer{Accept: c.boolean("accept"), Text: c.str("text")},
 					session.Intent{Reason: c.str("reason"), Confirm: c.boolean("confirm")})
 				if err != nil {
 					return nil, err
 				}
-				return map[string]any{"accept": c.boolean("accept"), "expires_in": int(time.Until(until).Round(time.Second).Seconds()),
-					"hint": "Armed for the next browser-acting call only; make that call now."}, nil
+				return dialogArmed{Accept: c.boolean("accept"), ExpiresIn: int(time.Until(until).Round(time.Second).Seconds()),
+					Hint: "Armed for the next browser-acting call only; make that call now."}, nil
 			},
 		},
 	}
@@ -283,35 +323,16 @@ func actOptions(c *call, withSelector bool) (session.ActOptions, error) {
 }
 
 // scrollFields are where a scroll settled.
-func scrollFields(r *session.ActResult, out map[string]any) {
+func scrollFields(r *session.ActResult, out *scrollReply) {
 	if p := r.Scroll; p != nil {
-		out["scroll_y"], out["scroll_height"], out["viewport_height"] = p.Y, p.Height, p.ViewportHeight
-		out["at_bottom"], out["moved"] = p.AtBottom, p.Moved
+		out.ScrollY, out.ScrollHeight, out.ViewportHeight = ptr(p.Y), ptr(p.Height), ptr(p.ViewportHeight)
+		out.AtBottom, out.Moved = ptr(p.AtBottom), ptr(p.Moved)
+		if p.Panel != nil {
+			out.Panel = &panelReply{Element: p.Panel.Element, ScrollY: p.Panel.Y, ScrollHeight: p.Panel.Height,
+				Height: p.Panel.ViewportHeight, AtBottom: p.Panel.AtBottom}
+		}
 	}
-	if p := r.Scroll; p != nil && p.Panel != nil {
-		out["panel"] = map[string]any{"element": p.Panel.Element, "scroll_y": p.Panel.Y, "scroll_height": p.Panel.Height,
-			"height": p.Panel.ViewportHeight, "at_bottom": p.Panel.AtBottom}
-	}
-	if r.Element != nil {
-		out["scrolled_to"] = element(r.Element)
-	}
-}
-
-// fieldOut is what a call that changes a field answers about it after.
-var fieldOut = map[string]any{"value": sStr(""), "checked": sBool(""), "filled": sBool("password")}
-
-// fieldFields are what the field holds after the call.
-func fieldFields(r *session.ActResult, out map[string]any) {
-	f := r.Field
-	switch {
-	case f == nil:
-	case f.Checkable:
-		out["checked"] = f.Checked
-	case f.Password:
-		out["filled"] = f.Filled
-	default:
-		out["value"] = f.Value
-	}
+	out.ScrolledTo = element(r.Element)
 }
 
 // present lists which of the named arguments the call gave.

@@ -10,6 +10,25 @@ import (
 	"github.com/lyrad/lyrad/session"
 )
 
+// loadReply is what a call that loads a document answers (navigate,
+// go_back, reload_page): http_status and content_type are null when no
+// HTTP response was involved.
+type loadReply struct {
+	actBase
+	HTTPStatus  *int64  `json:"http_status" desc:"null: no HTTP response"`
+	ContentType *string `json:"content_type"`
+	FromCache   bool    `json:"from_cache,omitempty"`
+	Stayed      bool    `json:"stayed,omitempty"`
+}
+
+// loadFields are what navigate and the history steps add.
+func loadFields(r *session.ActResult, out *loadReply) {
+	if l := r.Load; l != nil {
+		out.HTTPStatus, out.ContentType = l.HTTPStatus, l.ContentType
+		out.FromCache, out.Stayed = l.FromCache, l.Stayed
+	}
+}
+
 func navigationTools(d Deps) []*tool {
 	m := d.Session
 	return []*tool{
@@ -24,8 +43,8 @@ func navigationTools(d Deps) []*tool {
 				reasonParam, confirmParam,
 				{name: "download", kind: "boolean", description: "true if the URL is a file to keep (asks DOWNLOAD)."},
 			},
-			output: merge(loadOut, downloadOut),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[loadReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				u, err := checkURL(c.str("url"))
 				if err != nil {
 					return nil, err

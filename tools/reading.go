@@ -13,6 +13,33 @@ const (
 	maxMaxChars     = 200000
 )
 
+// readReply is a page of a read: text or the tree, or what changed.
+type readReply struct {
+	URL            string       `json:"url"`
+	Title          string       `json:"title"`
+	Mode           string       `json:"mode"`
+	Text           *string      `json:"text,omitempty" desc:"mode=text"`
+	Tree           *string      `json:"tree,omitempty" desc:"mode=tree"`
+	TotalChars     int          `json:"total_chars" desc:"whole length"`
+	Offset         int          `json:"offset"`
+	Truncated      bool         `json:"truncated" desc:"more at next_offset"`
+	NextOffset     *int         `json:"next_offset,omitempty"`
+	Elements       *int         `json:"elements,omitempty" desc:"mode=tree: lines in the whole map"`
+	InViewport     *int         `json:"in_viewport,omitempty" desc:"of them on screen, listed first"`
+	Unlisted       int          `json:"unlisted,omitempty" desc:"elements past the map's cap, not listed"`
+	Refs           bool         `json:"refs,omitempty"`
+	ReadID         string       `json:"read_id,omitempty"`
+	Changes        *string      `json:"changes,omitempty"`
+	Links          *[]linkReply `json:"links,omitempty" desc:"links=true: {text, href}, at most 100"`
+	LinksTruncated *bool        `json:"links_truncated,omitempty"`
+}
+
+// linkReply is a visible link.
+type linkReply struct {
+	Text string `json:"text"`
+	Href string `json:"href"`
+}
+
 func readingTools(d Deps) []*tool {
 	m := d.Session
 	return []*tool{
@@ -32,14 +59,8 @@ func readingTools(d Deps) []*tool {
 				{name: "changes_since", kind: "string", description: "A read_id: what changed since."},
 				{name: "hide_values", kind: "boolean", description: "mode=tree: show filled fields as [filled], not their values.", def: false},
 			},
-			output: map[string]any{
-				"url": sStr(""), "title": sStr(""), "mode": sStr(""), "text": sStr("mode=text"), "tree": sStr("mode=tree"),
-				"total_chars": sInt("whole length"), "offset": sInt(""), "truncated": sBool("more at next_offset"), "next_offset": sInt(""),
-				"elements": sInt("mode=tree: lines in the whole map"), "in_viewport": sInt("of them on screen, listed first"), "unlisted": sInt("elements past the map's cap, not listed"), "refs": sBool(""),
-				"read_id": sStr(""), "changes": sStr(""),
-				"links": sArr("links=true: {text, href}, at most 100"), "links_truncated": sBool(""),
-			},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[readReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				o := session.ReadOptions{
 					Mode: c.str("mode"), Links: c.boolean("links"), Selector: c.str("selector"),
 					Offset: int(argInt(c, "offset")), MaxChars: int(argInt(c, "max_chars")), HideValues: c.boolean("hide_values"),
@@ -73,34 +94,25 @@ func readingTools(d Deps) []*tool {
 				if err != nil {
 					return nil, err
 				}
-				out := map[string]any{
-					"url": r.URL, "title": r.Title, "mode": o.Mode,
-					"total_chars": r.Page.Total, "offset": o.Offset, "truncated": r.Page.Truncated,
-				}
+				out := readReply{URL: r.URL, Title: r.Title, Mode: o.Mode, TotalChars: r.Page.Total, Offset: o.Offset, Truncated: r.Page.Truncated,
+					ReadID: r.ReadID}
 				if r.Page.Truncated {
-					out["next_offset"] = r.Page.Next
+					out.NextOffset = ptr(r.Page.Next)
 				}
-				if r.ReadID != "" {
-					out["read_id"] = r.ReadID
-				}
-				if o.ChangesSince != "" {
-					out["changes"] = r.Changes
-					out["elements"] = r.Elements
-					out["in_viewport"] = r.InViewport
-					out["refs"] = true
-				} else if o.Mode == "tree" {
-					out["tree"] = r.Page.Text
-					out["elements"] = r.Elements
-					if r.Unlisted > 0 {
-						out["unlisted"] = r.Unlisted
-					}
-					out["in_viewport"] = r.InViewport
-					out["refs"] = true
-				} else {
-					out["text"] = r.Page.Text
+				switch {
+				case o.ChangesSince != "":
+					out.Changes, out.Elements, out.InViewport, out.Refs = ptr(r.Changes), ptr(r.Elements), ptr(r.InViewport), true
+				case o.Mode == "tree":
+					out.Tree, out.Elements, out.InViewport, out.Refs = ptr(r.Page.Text), ptr(r.Elements), ptr(r.InViewport), true
+					out.Unlisted = r.Unlisted
+				default:
+					out.Text = ptr(r.Page.Text)
 					if o.Links {
-						out["links"] = r.Links
-						out["links_truncated"] = r.LinksTruncated
+						links := make([]linkReply, 0, len(r.Links))
+						for _, l := range r.Links {
+							links = append(links, linkReply{Text: l.Text, Href: l.Href})
+						}
+						out.Links, out.LinksTruncated = &links, ptr(r.LinksTruncated)
 					}
 				}
 				return out, nil

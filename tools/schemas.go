@@ -1,100 +1,75 @@
 package tools
 
 // Output schemas and shared parameters. Every byte here is in every
-// conversation's context (tools/list is sent whole before the first call),
-// so output schemas name each field and its type and describe only what its
-// name cannot say; the envelope every reply has (status, hint, error) is
-// said once, in the server's instructions; the shapes of the fields the
-// acting calls share (clicked, dialogs, download) are in README.md's
-// "Tools: the long form". Tools that answer the same fields share one Go
-// value.
+// conversation's context (tools/list is sent whole before the first call).
+// A tool's output schema is generated from its reply type (reply.go and
+// each tool's file) with jsonschema-go, descriptions from the fields'
+// jsonschema tags, which say only what a name cannot; on the wire it lists
+// the fields by name (wireOut). The envelope every reply has (status,
+// hint, error) and what every acting call answers (actShared) are said
+// once, in the server's instructions; the shapes of nested objects
+// (clicked, dialogs, download) are in README.md's "Tools: the long form".
 
-func schema(kind, desc string) map[string]any {
-	s := map[string]any{"type": kind}
-	if desc != "" {
-		s["description"] = desc
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// outOf is the output schema's properties for reply type T, as JSON
+// Schema objects. T is a struct, or a pointer to one.
+func outOf[T any]() map[string]any {
+	s, err := jsonschema.ForType(reflect.TypeFor[T](), nil)
+	if err != nil {
+		panic(err) // a reply type no schema can describe: a programming error
 	}
-	return s
+	b, _ := json.Marshal(s)
+	var out struct {
+		Properties map[string]any `json:"properties"`
+	}
+	_ = json.Unmarshal(b, &out)
+	// A field's few words are its desc tag (jsonschema-go's own tag
+	// refuses words that begin like "mode=text").
+	t := reflect.TypeFor[T]()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		d, ok := f.Tag.Lookup("desc")
+		if !ok || f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if p, ok := out.Properties[name].(map[string]any); ok {
+			p["description"] = d
+		}
+	}
+	return out.Properties
 }
 
-func sStr(desc string) map[string]any  { return schema("string", desc) }
-func sInt(desc string) map[string]any  { return schema("integer", desc) }
-func sBool(desc string) map[string]any { return schema("boolean", desc) }
-func sArr(desc string) map[string]any  { return schema("array", desc) }
-func sObj(desc string) map[string]any  { return schema("object", desc) }
-
-// sNull is a field that is null when there was nothing to report.
-func sNull(kind, desc string) map[string]any {
-	s := schema(kind, desc)
-	s["type"] = []string{kind, "null"}
-	return s
-}
-
-// merge is base with extra's properties added; neither is changed.
-func merge(base map[string]any, extra map[string]any) map[string]any {
-	out := make(map[string]any, len(base)+len(extra))
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range extra {
-		out[k] = v
+// outs is the properties of several reply types, for a tool that answers
+// one of them (tabs lists, or switches and closes).
+func outs(props ...map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, p := range props {
+		for k, v := range p {
+			out[k] = v
+		}
 	}
 	return out
 }
 
-// elementOut names an element as replies do.
-var elementOut = sObj("")
-
-// pageOut is where the tab stands.
-var pageOut = map[string]any{"url": sStr(""), "title": sStr(""), "tab_count": sInt("")}
-
-// actOut is the envelope of every acting call: where the tab stands and
-// what the call set off.
-var actOut = merge(pageOut, map[string]any{
-	"new_tab":    sBool(""),
-	"navigated":  sBool(""),
-	"navigating": sBool(""),
-	"dialogs":    sArr(""),
-})
-
 // actShared are the fields every acting call answers, said once in the
 // server's instructions (transport.Instructions) and left out of the acting
 // calls' schemas on the wire (wireOut): where the tab stands, what the call
-// set off, and changes (what it changed in the page's tree).
-var actShared = []string{"url", "title", "tab_count", "new_tab", "navigated", "navigating", "dialogs", "changes"}
+// set off, changes (what it changed in the page's tree) and a file it kept.
+var actShared = []string{"url", "title", "tab_count", "new_tab", "navigated", "navigating", "dialogs", "dialogs_more", "changes", "read_id", "download"}
 
-// downloadOut is what a call that may keep a file adds.
-var downloadOut = map[string]any{"download": sObj("")}
-
-// changesOut is what click, type_text, press_key and select_option add:
-// what changed in the map, and the read that told it.
-var changesOut = map[string]any{
-	"changes": sStr(""),
-	"read_id": sStr(""),
-}
-
-// targetOut is actOut for a call that names its element with a selector.
-var targetOut = merge(merge(actOut, changesOut), map[string]any{
-	"selector": sStr(""),
-	"matches":  sInt(""),
-})
-
-// loadOut is actOut for a call that loads a document (navigate, go_back,
-// reload_page).
-var loadOut = merge(actOut, map[string]any{
-	"http_status":  sNull("integer", "null: no HTTP response"),
-	"content_type": sNull("string", ""),
-	"from_cache":   sBool(""),
-	"stayed":       sBool(""),
-})
-
-// sentOut is what save_draft and publish answer.
-var sentOut = merge(actOut, map[string]any{
-	"published": sBool(""),
-	"state":     sArr(""),
-	"errors":    sArr(""),
-	"alert":     sStr(""),
-})
+// envelopeKeys are what every reply may carry, said once in the
+// instructions.
+var envelopeKeys = []string{"status", "hint", "error"}
 
 // Shared parameters. Their names, kinds and defaults are the seed's.
 

@@ -6,6 +6,31 @@ import (
 	"github.com/lyrad/lyrad/session"
 )
 
+// tabsList is the open tabs, as tabs lists them.
+type tabsList struct {
+	Tabs        []tabReply `json:"tabs" desc:"index, url, title, active"`
+	TabCount    int        `json:"tab_count"`
+	ActiveIndex int        `json:"active_index"`
+}
+
+func tabList(l *session.TabList) tabsList {
+	t := tabsList{Tabs: make([]tabReply, 0, len(l.Tabs)), ActiveIndex: l.Active}
+	for _, x := range l.Tabs {
+		t.Tabs = append(t.Tabs, tabReply{Index: x.Index, URL: x.URL, Title: x.Title, Active: x.Active})
+	}
+	t.TabCount = len(t.Tabs)
+	return t
+}
+
+// tabsReply is what a switch or a close answers: an acting call's reply
+// and the tabs after it.
+type tabsReply struct {
+	actBase
+	Tabs        *[]tabReply  `json:"tabs,omitempty"`
+	ActiveIndex *int         `json:"active_index,omitempty"`
+	Closed      *closedReply `json:"closed,omitempty" desc:"close: url, title"`
+}
+
 func tabTools(d Deps) []*tool {
 	m := d.Session
 	return []*tool{
@@ -19,10 +44,8 @@ func tabTools(d Deps) []*tool {
 				{name: "index", kind: "integer", description: "From the list; 0 is the first."},
 				reasonParam, confirmParam,
 			},
-			output: merge(actOut, map[string]any{
-				"tabs": sArr("index, url, title, active"), "active_index": sInt(""), "closed": sObj("close: url, title"),
-			}),
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outs(outOf[tabsReply](), outOf[tabsList]()),
+			run: func(ctx context.Context, c *call) (any, error) {
 				action := c.str("action")
 				idx, hasIndex := c.args["index"].(int64)
 				if action == "list" {
@@ -33,9 +56,10 @@ func tabTools(d Deps) []*tool {
 					if err != nil {
 						return nil, err
 					}
-					out := map[string]any{}
-					tabFields(l, out)
-					return out, nil
+					if l == nil {
+						return struct{}{}, nil
+					}
+					return tabList(l), nil
 				}
 				if !hasIndex {
 					return nil, badArg("index", "action=\""+action+"\" needs the index of a tab", "Call tabs (action=\"list\") and pass the index of the tab, e.g. {\"action\": \""+action+"\", \"index\": 1}.")
@@ -46,10 +70,13 @@ func tabTools(d Deps) []*tool {
 					step = m.SwitchTab
 				}
 				res, err := step(ctx, c.caller, int(idx), in)
-				return actReply(res, err, func(r *session.ActResult, out map[string]any) {
-					tabFields(r.Tabs, out)
+				return actReply(res, err, func(r *session.ActResult, out *tabsReply) {
+					if r.Tabs != nil {
+						l := tabList(r.Tabs)
+						out.Tabs, out.TabCount, out.ActiveIndex = &l.Tabs, l.TabCount, &l.ActiveIndex
+					}
 					if r.Closed != nil {
-						out["closed"] = map[string]any{"url": r.Closed.URL, "title": r.Closed.Title}
+						out.Closed = &closedReply{URL: r.Closed.URL, Title: r.Closed.Title}
 					}
 				})
 			},

@@ -94,9 +94,11 @@ type tool struct {
 	readOnly    bool
 	destructive bool
 	idempotent  bool
-	// output lists the fields an ok answer carries, for the output schema.
+	// output is the properties of the tool's output schema, generated
+	// from its reply type (outOf).
 	output map[string]any
-	run    func(ctx context.Context, c *call) (map[string]any, error)
+	// run answers the tool's reply (a reply type) or an error.
+	run func(ctx context.Context, c *call) (any, error)
 }
 
 // call is one invocation: the checked arguments and who made it.
@@ -257,20 +259,19 @@ func (t *tool) mcpTool() *mcp.Tool {
 // wireOut is an output schema's properties as tools/list carries them:
 // each field by name, with its few words where its name cannot say it, and
 // without its type. Every reply is a JSON object the agent reads as it
-// comes, and the types (kept in the Go schemas, which the handlers' tests
-// check replies against) would cost a fifth of tools/list. What every reply
-// has (status, hint, error) and what every acting call answers (actShared)
-// are said once, in the server's instructions: an acting call's schema
-// lists its own fields.
+// comes, and the types (kept in the generated schemas, which the schema
+// test checks replies against) would cost a fifth of tools/list. What every
+// reply has (status, hint, error) and what every acting call answers
+// (actShared) are said once, in the server's instructions: an acting
+// call's schema lists its own fields.
 func wireOut(props map[string]any) map[string]any {
-	// An acting call's schema is actOut's: only acting calls answer what
-	// they set off.
+	// Only acting calls answer what they set off.
 	_, nav := props["navigated"]
 	_, tab := props["new_tab"]
 	acting := nav && tab
 	out := make(map[string]any, len(props))
 	for k, v := range props {
-		if acting && contains(actShared, k) {
+		if contains(envelopeKeys, k) || (acting && contains(actShared, k)) {
 			continue
 		}
 		w := map[string]any{}
@@ -367,12 +368,16 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		urlBefore := r.d.Session.CurrentURL()
 		raw := req.Params.Arguments
 		args, err := checkArgs(t, raw)
-		var out map[string]any
+		var out any
+		c.Tool = t.name
+		if err == nil {
+			io := consentIO(req, args)
+			c.Consent = &io
+		}
 		cl := &call{caller: c, args: args, ss: req.Session}
 		if err == nil {
-			cctx := session.WithTool(session.WithConsent(ctx, consentIO(req, args)), t.name)
-			stop := progress(cctx, req, t)
-			out, err = t.run(cctx, cl)
+			stop := progress(ctx, req, t)
+			out, err = t.run(ctx, cl)
 			stop()
 		}
 		var need *session.ConsentNeeded
@@ -382,13 +387,14 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 			r.auditCall(t, c, args, raw, start, urlBefore, map[string]any{"status": "input_required"}, nil)
 			asks := mcp.InputRequestMap{}
 			for _, q := range need.Questions() {
-				asks[q.ID] = &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: q.Schema}
+				asks[q.ID] = &mcp.ElicitParams{Mode: "form", Message: q.Message, RequestedSchema: consentSchema()}
 			}
 			return &mcp.CallToolResult{InputRequests: asks}, nil
 		}
 		env := envelope(out, err)
 		if err != nil {
-			if _, ok := err.(*session.Error); !ok {
+			var se *session.Error
+			if !errors.As(err, &se) {
 				if _, ok := err.(*argError); !ok {
 					r.d.Logger.Warn("tool failed", zap.String("tool", t.name), zap.Error(err))
 				}
@@ -426,87 +432,6 @@ func (r *registry) auditCall(t *tool, c session.Caller, args map[string]any, raw
 	if werr := r.d.Session.Audit().Write(row); werr != nil {
 		r.d.Logger.Error("audit write failed", zap.Error(werr))
 	}
-}
-
-// consentIO says how this call can reach the user: an elicitation the
-// server sends now (clients before protocol 2026-07-28), an input request
-// the client answers on a repeated call (2026-07-28), or neither, when the
-// client declared no elicitation support; then only confirm=true is left.
-func consentIO(req *mcp.CallToolRequest, args map[string]any) session.ConsentIO {
-	io := session.ConsentIO{}
-	io.Confirm, _ = args["confirm"].(bool)
-	caps := req.ClientCapabilities()
-	if caps == nil || caps.Elicitation == nil || req.Session == nil {
-		return io
-	}
-	version := ""
-	if p := req.Session.InitializeParams(); p != nil {
-		version = p.ProtocolVersion
-	}
-	if version >= "2026-07-28" {
-		io.Deferred = true
-		io.Answers = map[string]session.Answer{}
-		for id, resp := range req.Params.InputResponses {
-			if er, ok := resp.(*mcp.ElicitResult); ok {
-				io.Answers[id] = session.Answer{Action: er.Action, Content: er.Content}
-			}
-		}
-		return io
-	}
-	ss := req.Session
-	io.Elicit = func(ctx context.Context, message string, schema map[string]any) (string, map[string]any, error) {
-		res, err := ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: schema})
-		if err != nil {
-			return "", nil, err
-		}
-		return res.Action, res.Content, nil
-	}
-	return io
-}
-
-// envelope turns an answer or an error into the reply object.
-func envelope(out map[string]any, err error) map[string]any {
-	env := map[string]any{}
-	var se *session.Error
-	var ae *argError
-	switch {
-	case err == nil:
-		for k, v := range out {
-			env[k] = v
-		}
-		if _, ok := env["status"]; !ok {
-			env["status"] = session.StatusOK
-		}
-	case errors.As(err, &ae):
-		env["status"] = session.StatusError
-		env["error"] = ae.msg
-		env["argument"] = ae.arg
-		env["hint"] = ae.hint
-	case errors.As(err, &se):
-		for k, v := range se.Fields {
-			env[k] = v
-		}
-		env["status"] = se.Status
-		if se.Message != "" {
-			env["error"] = se.Message
-		}
-		if se.Hint != "" {
-			env["hint"] = se.Hint
-		}
-	default:
-		env["status"] = session.StatusError
-		env["error"] = err.Error()
-		env["hint"] = "Retry; if it persists, call close_browser and open_browser."
-	}
-	// An error may quote a URL (Chrome's, Go's): it is answered as the
-	// audit writes it. Where the tab stands is answered in fields of its
-	// own ("url"), which stay whole.
-	for _, k := range []string{"error", "hint"} {
-		if s, ok := env[k].(string); ok {
-			env[k] = audit.ScrubText(s)
-		}
-	}
-	return env
 }
 
 func result(env map[string]any) *mcp.CallToolResult {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lyrad/lyrad/page"
 	"github.com/lyrad/lyrad/session"
 )
 
@@ -82,8 +83,8 @@ func TestCheckArgs(t *testing.T) {
 }
 
 func TestEnvelope(t *testing.T) {
-	env := envelope(nil, &session.Error{Status: "session_conflict", Message: "m", Hint: "h", Fields: map[string]any{"x": 1}})
-	if env["status"] != "session_conflict" || env["hint"] != "h" || env["error"] != "m" || env["x"] != 1 {
+	env := envelope(nil, &session.Error{Status: "session_conflict", Message: "m", Hint: "h", Argument: "x"})
+	if env["status"] != "session_conflict" || env["hint"] != "h" || env["error"] != "m" || env["argument"] != "x" {
 		t.Errorf("session error envelope %v", env)
 	}
 	env = envelope(map[string]any{"url": "u"}, nil)
@@ -120,4 +121,53 @@ func names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Each fact of a session error is answered under the key agents know it
+// by, as the keys were before session's errors were typed.
+func TestErrorEnvelopeKeys(t *testing.T) {
+	s, n, f := "s", 2, 1.5
+	for _, c := range []struct {
+		err  *session.Error
+		want string
+	}{
+		{&session.Error{Status: "not_found", Argument: "root", Selector: &s, Matches: 3, URL: &s, TabCount: &n},
+			`{"argument":"root","matches":3,"selector":"s","status":"not_found","tab_count":2,"url":"s"}`},
+		{&session.Error{Status: "error", Argument: "text", Expected: "YYYY-MM-DD", Choices: []string{"a"}},
+			`{"argument":"text","choices":["a"],"expected":"YYYY-MM-DD","status":"error"}`},
+		{&session.Error{Status: "error", Argument: "paths", Paths: []string{"/a", "/b"}, Linked: []string{"/b"}},
+			`{"argument":"paths","hard_linked":["/b"],"refused":["/a","/b"],"status":"error"}`},
+		{&session.Error{Status: "error", Argument: "paths", Missing: []string{"/m"}},
+			`{"argument":"paths","missing":["/m"],"status":"error"}`},
+		{&session.Error{Status: "error", Argument: "submit", Submits: []session.SubmitControl{}},
+			`{"argument":"submit","candidates":[],"status":"error"}`},
+		{&session.Error{Status: "blocked_by_policy", URL: &s, RedirectedTo: "https://b.test"},
+			`{"redirected_to":"https://b.test","status":"blocked_by_policy","url":"s"}`},
+		{&session.Error{Status: "body_too_large", Refused: "https://b.test", MessageBytes: 9, MessageLimit: 8},
+			`{"message_bytes":9,"message_limit_bytes":8,"refused":"https://b.test","status":"body_too_large"}`},
+		{&session.Error{Status: "not_private", State: []page.PublishState{{Name: "n", Value: "v", Label: "l", ID: "i"}}},
+			`{"state":[{"label":"l","name":"n","value":"v"}],"status":"not_private"}`},
+		{&session.Error{Status: "download_blocked", Blocked: &session.FileRef{Filename: "f", URLOrigin: "o"}, ApprovedOrigin: "a"},
+			`{"approved_origin":"a","blocked_download":{"filename":"f","url_origin":"o"},"status":"download_blocked"}`},
+		{&session.Error{Status: "download_failed", Failed: &session.FailedDownload{Reason: "r", Filename: "", URLOrigin: "o"}},
+			`{"filename":"","reason":"r","status":"download_failed","url_origin":"o"}`},
+		{&session.Error{Status: "element_not_actionable", Covered: &session.Covering{By: "div", Matches: false}},
+			`{"covered_by":"div","covered_matches":false,"status":"element_not_actionable"}`},
+		{&session.Error{Status: "timeout", Waited: &session.WaitTimeout{Waited: 5, LastSeen: ""}},
+			`{"last_seen":"","status":"timeout","waited_ms":5}`},
+		{&session.Error{Status: "timeout", WaitUntil: &s, RequestedURL: "https://r.test/"},
+			`{"requested_url":"https://r.test/","status":"timeout","wait_until":"s"}`},
+		{&session.Error{Status: "denied", Consent: "declined", Capability: "SUBMIT", Origin: "https://a.test"},
+			`{"capability":"SUBMIT","consent":"declined","origin":"https://a.test","status":"denied"}`},
+		{&session.Error{Status: "takeover_active", Reason: "2FA", TakenFor: new(int)},
+			`{"reason":"2FA","since_s":0,"status":"takeover_active"}`},
+		{&session.Error{Status: "session_conflict", Holder: &session.Holder{Client: "", IdleTimeout: 1, Idle: 0, IdleLeft: 3}},
+			`{"holder_client":"","holder_idle_s":0,"idle_left_s":3,"idle_timeout_s":1,"status":"session_conflict"}`},
+		{&session.Error{Status: "session_conflict", Held: &session.Held{Client: "c", Grace: 60, GraceLeft: f}},
+			`{"grace_left_s":1.5,"holder_client":"c","reconnect_grace_s":60,"status":"session_conflict"}`},
+	} {
+		if got := jsonText(envelope(nil, c.err)); got != c.want {
+			t.Errorf("%+v:\n got %s\nwant %s", c.err, got, c.want)
+		}
+	}
 }

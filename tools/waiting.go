@@ -14,6 +14,12 @@ const (
 	maxWaitMS     = 30000
 )
 
+// waitReply is how long wait_for waited; last_seen is told with a timeout.
+type waitReply struct {
+	WaitedMS int64  `json:"waited_ms"`
+	LastSeen string `json:"last_seen,omitempty" desc:"timeout: a page excerpt, or the URL"`
+}
+
 func waitingTools(d Deps) []*tool {
 	m := d.Session
 	return []*tool{
@@ -32,8 +38,8 @@ func waitingTools(d Deps) []*tool {
 				{name: "state", kind: "string", description: "Default visible; text takes visible or hidden.", enum: []string{"visible", "hidden", "attached", "detached"}},
 				{name: "timeout_ms", kind: "integer", description: "At most 30000.", def: defaultWaitMS},
 			},
-			output: map[string]any{"waited_ms": sInt(""), "last_seen": sStr("timeout: a page excerpt, or the URL")},
-			run: func(ctx context.Context, c *call) (map[string]any, error) {
+			output: outOf[waitReply](),
+			run: func(ctx context.Context, c *call) (any, error) {
 				o, err := waitOptions(c)
 				if err != nil {
 					return nil, err
@@ -42,7 +48,7 @@ func waitingTools(d Deps) []*tool {
 				if err != nil {
 					return nil, err
 				}
-				return map[string]any{"waited_ms": waited.Milliseconds()}, nil
+				return waitReply{WaitedMS: waited.Milliseconds()}, nil
 			},
 		},
 	}

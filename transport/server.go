@@ -16,7 +16,7 @@ const Instructions = `lyrad gives you a real browser that a person shares with y
 Call open_browser first. Every request the browser sends is judged against what you were granted before it leaves; a refused step answers blocked_by_policy with a hint.
 One MCP session drives at a time: another is answered session_conflict until the driver calls close_browser, goes idle, or disconnects; a driver that reconnects (same client name and program, same front door) within the reconnect grace finds its tabs as it left them.
 Every tool answers a JSON object with a status; read its hint when status is not ok.
-Every acting call also answers url, title and tab_count, what it set off: navigated, navigating, new_tab (later calls act on it), dialogs (each answered at once), and changes when it changed the page: the lines of the page's tree that appeared, went or changed. confirm=true is legacy consent, only for a client that cannot ask its user.
+Every acting call also answers url, title and tab_count, what it set off: navigated, navigating, new_tab (later calls act on it), dialogs (each answered at once; dialogs_more counts the rest), download (a file it kept), and changes when it changed the page: the lines of the page's tree that appeared, went or changed, told from the read read_id names. confirm=true is legacy consent, only for a client that cannot ask its user.
 lyrad://guide says how pages behave.`
 
 // Server is the MCP server with every tool registered, and what its tools
