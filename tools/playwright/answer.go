@@ -159,7 +159,7 @@ func refusal(err error) (status, msg, hint string, done *session.ActResult) {
 		status, msg, hint = session.StatusError, err.Error(), "Retry; if it persists, call browser_close and navigate again."
 	}
 	hint = pwHint(status, hint)
-	return status, audit.ScrubText(msg), audit.ScrubText(hint), done
+	return status, audit.ScrubText(pwHint("", msg)), audit.ScrubText(hint), done
 }
 
 // pwHint rewrites a next move that names lyrad's own tools or arguments
