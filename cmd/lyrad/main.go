@@ -43,7 +43,7 @@ const usage = `lyrad: a shared, guarded browser for AI agents, over MCP.
 
 Usage:
   lyrad serve [--http [--port N]] [flags]   run the daemon (MCP on <data_dir>/lyrad.sock, and HTTP with --http)
-  lyrad stdio [flags]                        MCP on stdin/stdout; relays to a running daemon, else serves in-process
+  lyrad stdio [--surface playwright] [flags] MCP on stdin/stdout; relays to a running daemon, else serves in-process
   lyrad doctor [--json] [flags]              check the browser and the front doors from the outside
   lyrad takeover [--reason TEXT] [flags]     take the browser over from the agent (the window must be visible)
   lyrad resume [flags]                       hand it back
@@ -58,6 +58,7 @@ Usage:
 Flags (also LYRA_BROWSER_* environment variables; see README):
   --client vega|hermes|generic   --data-dir DIR   --headless | --no-headless   --chrome PATH|CHANNEL
   --log-file FILE   --log-level LEVEL
+  serve, stdio: --surface lyra|playwright (Playwright MCP's tools)   --caps lyra
 `
 
 func main() {
