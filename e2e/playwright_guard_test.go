@@ -176,3 +176,55 @@ func TestPlaywrightFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaywrightLyraCapsDownload: with --caps lyra a click declares the
+// download it sets off (download=true), and the file is kept and named in
+// the answer; the same click undeclared keeps nothing.
+func TestPlaywrightLyraCapsDownload(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Reports</title><a href="/file" download="report.csv">Report</a>`)
+	s.handle("/file", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/csv")
+		w.Write([]byte("a,b\n1,2\n"))
+	})
+	dir := t.TempDir()
+	cs := connectPW(t, dir, []string{"--caps", "lyra"}, nil)
+	nav := pwOK(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
+	ref := pwRef(t, nav, "link", "Report")
+	if a := pwCall(t, cs, "browser_click", map[string]any{"target": ref}); !strings.Contains(a.text, "(download_blocked)") {
+		t.Errorf("undeclared: %s", a)
+	}
+	if got := keptFiles(t, filepath.Join(dir, "downloads")); len(got) != 0 {
+		t.Fatalf("an undeclared download was kept: %v", got)
+	}
+	a := pwOK(t, cs, "browser_click", map[string]any{"target": ref, "download": true})
+	if !strings.Contains(a.section("Events"), "- Downloaded file report.csv to ") {
+		t.Errorf("declared: %s", a)
+	}
+	if got := keptFiles(t, filepath.Join(dir, "downloads")); got["report.csv"] != 8 {
+		t.Errorf("kept: %v, want report.csv of 8 bytes", got)
+	}
+	l := pwOK(t, cs, "browser_list_downloads", nil)
+	if !strings.Contains(l.text, "report.csv") {
+		t.Errorf("browser_list_downloads: %s", l.text)
+	}
+}
+
+// TestPlaywrightOverHTTP: `lyrad serve --http --surface playwright`
+// serves this surface on its HTTP endpoint.
+func TestPlaywrightOverHTTP(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Over HTTP</title><button>Go</button>`)
+	dir := t.TempDir()
+	cmd := exec.Command(lyradBin, "serve", "--http", "--port", "0", "--surface", "playwright")
+	cmd.Env = baseEnv(dir)
+	l := startServeCmd(t, cmd, dir, 15*time.Second)
+	cs := l.connectHTTP(t, proto2025)
+	a := pwOK(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
+	if !strings.Contains(a.section("Page"), "- Page Title: Over HTTP") {
+		t.Errorf("navigate over HTTP: %s", a)
+	}
+	pwOK(t, cs, "browser_click", map[string]any{"target": pwRef(t, a, "button", "Go")})
+}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -269,5 +270,17 @@ func TestPlaywrightEachTool(t *testing.T) {
 	rows := rowsWhere(auditRows(t, dir), has{"kind": "tool", "tool": "browser_click"})
 	if len(rows) == 0 {
 		t.Errorf("no audit row names browser_click")
+	}
+	// What was typed and chosen is the user's: redacted as on lyrad's surface.
+	for _, tool := range []string{"browser_type", "browser_fill_form", "browser_select_option"} {
+		rows := rowsWhere(auditRows(t, dir), has{"kind": "tool", "tool": tool})
+		if len(rows) == 0 {
+			t.Errorf("no %s row", tool)
+		}
+		for _, r := range rows {
+			if b, _ := json.Marshal(r); bytes.Contains(b, []byte("Grace")) || bytes.Contains(b, []byte("Ada")) || bytes.Contains(b, []byte("Large")) {
+				t.Errorf("%s's row holds what was typed or chosen: %s", tool, b)
+			}
+		}
 	}
 }

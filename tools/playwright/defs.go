@@ -122,7 +122,7 @@ func surface(o Options) []*tool {
 			props: []prop{{name: "url", kind: "string", required: true, desc: "The URL to navigate to"}},
 			run: func(ctx context.Context, c *call) error {
 				c.r.setChooser(c.caller.ID, "")
-				res, err := c.m.Navigate(ctx, c.caller, c.str("url"), "load", session.Intent{})
+				res, err := c.m.Navigate(ctx, c.caller, c.str("url"), "load", session.Intent{Download: c.boolean("download")})
 				return c.acted(ctx, res, err)
 			}},
 		{name: "browser_navigate_back", title: "Go back", desc: "Go back to the previous page in the history",
@@ -190,6 +190,13 @@ func surface(o Options) []*tool {
 			run:   runWait},
 	}
 	if o.has("lyra") {
+		// lyrad keeps a file only when the call declares it: with its own
+		// tools come the declarations.
+		for _, t := range list {
+			if t.name == "browser_click" || t.name == "browser_navigate" {
+				t.props = append(t.props, prop{name: "download", kind: "boolean", desc: "It downloads a file to keep (asks DOWNLOAD)."})
+			}
+		}
 		list = append(list, lyraTools()...)
 	}
 	return list
@@ -206,7 +213,9 @@ func runClick(ctx context.Context, c *call) error {
 		return refused("modifiers", "lyrad clicks without modifier keys (a modified click opens tabs and windows the guard would have to judge twice).")
 	}
 	sel := target(c.str("target"))
-	res, err := c.m.Click(ctx, c.caller, c.opts(sel))
+	o := c.opts(sel)
+	o.Intent.Download = c.boolean("download")
+	res, err := c.m.Click(ctx, c.caller, o)
 	if err := c.acted(ctx, res, err); err != nil {
 		return err
 	}
