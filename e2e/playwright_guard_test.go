@@ -103,24 +103,31 @@ func TestPlaywrightConsent(t *testing.T) {
 		t.Fatalf("the site was reached %d times without approval", n)
 	}
 
-	var asked []string
-	answer := "decline"
-	opts := &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		asked = append(asked, req.Params.Message)
-		if answer == "accept" {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+	// Asked as the client's protocol asks: an elicitation request during
+	// the call (2025-11-25), or input requests the client answers on a
+	// repeated call (2026-07-28).
+	for _, proto := range []string{proto2025, proto2026} {
+		s := newSite(t, "127.0.0.1")
+		s.page("/", `<!doctype html><title>Bank</title><h1>Bank</h1>`)
+		var asked []string
+		answer := "decline"
+		opts := &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked = append(asked, req.Params.Message)
+			if answer == "accept" {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+			}
+			return &mcp.ElicitResult{Action: answer}, nil
+		}}
+		cs = connectPWProto(t, proto, t.TempDir(), nil, opts, auto)
+		ans = pwCall(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
+		if !ans.isError || len(asked) != 1 || s.count("/") != 0 {
+			t.Errorf("%s: declined: asked %d, site reached %d:\n%s", proto, len(asked), s.count("/"), ans)
 		}
-		return &mcp.ElicitResult{Action: answer}, nil
-	}}
-	cs = connectPW(t, t.TempDir(), nil, opts, auto)
-	ans = pwCall(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
-	if !ans.isError || len(asked) != 1 || s.count("/") != 0 {
-		t.Errorf("declined: asked %d, site reached %d:\n%s", len(asked), s.count("/"), ans)
-	}
-	answer = "accept"
-	ans = pwCall(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
-	if ans.isError || len(asked) != 2 || s.count("/") != 1 || !strings.Contains(ans.section("Page"), "- Page Title: Bank") {
-		t.Errorf("approved: asked %v, site reached %d:\n%s", asked, s.count("/"), ans)
+		answer = "accept"
+		ans = pwCall(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
+		if ans.isError || len(asked) != 2 || s.count("/") != 1 || !strings.Contains(ans.section("Page"), "- Page Title: Bank") {
+			t.Errorf("%s: approved: asked %v, site reached %d:\n%s", proto, asked, s.count("/"), ans)
+		}
 	}
 }
 

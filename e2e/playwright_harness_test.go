@@ -21,6 +21,12 @@ import (
 // dataDir; opts may set an elicitation handler.
 func connectPW(t *testing.T, dataDir string, args []string, opts *mcp.ClientOptions, extraEnv ...string) *mcp.ClientSession {
 	t.Helper()
+	return connectPWProto(t, proto2025, dataDir, args, opts, extraEnv...)
+}
+
+// connectPWProto is connectPW on a protocol version.
+func connectPWProto(t *testing.T, protocol, dataDir string, args []string, opts *mcp.ClientOptions, extraEnv ...string) *mcp.ClientSession {
+	t.Helper()
 	cmd := exec.Command(lyradBin, append([]string{"stdio", "--surface", "playwright"}, args...)...)
 	cmd.Env = append(baseEnv(dataDir), extraEnv...)
 	cmd.Stderr = os.Stderr
@@ -30,7 +36,7 @@ func connectPW(t *testing.T, dataDir string, args []string, opts *mcp.ClientOpti
 	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-playwright", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2025))
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(protocol))
 	if err != nil {
 		t.Fatalf("connect over stdio: %v", err)
 	}
