@@ -56,6 +56,8 @@ func (s *Server) ServeStream(ctx context.Context, t mcp.Transport) error {
 	}()
 	err = ss.Wait()
 	close(done)
-	s.sessions.Ended(ss)
+	if s.sessions != nil {
+		s.sessions.Ended(ss)
+	}
 	return err
 }
