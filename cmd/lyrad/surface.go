@@ -106,7 +106,7 @@ func (s *surfaceOptions) apply(o *options) error {
 		}
 	}
 	if o.chrome == "" {
-		if _, ok := env("CHANNEL"); !ok {
+		if v, _ := env("CHANNEL"); strings.TrimSpace(v) == "" {
 			switch {
 			case s.executablePath != "":
 				o.chrome = s.executablePath
@@ -118,7 +118,7 @@ func (s *surfaceOptions) apply(o *options) error {
 		}
 	}
 	if o.dataDir == "" {
-		if _, ok := env("DATA_DIR"); !ok {
+		if v, _ := env("DATA_DIR"); strings.TrimSpace(v) == "" {
 			switch {
 			case s.isolated:
 				d, err := os.MkdirTemp("", "lyrad-isolated-")
