@@ -23,6 +23,7 @@ type answer struct {
 	events   []string         // ### Events
 	snapshot string           // ### Snapshot (YAML)
 	snapNote string           // said instead of, or after, the snapshot
+	pageText string           // ### Page text: what the snapshot does not list
 	content  []mcp.Content    // an image, after the text
 }
 
@@ -69,6 +70,10 @@ func (a *answer) text() string {
 			}
 		}
 		b.WriteString(a.snapNote)
+	}
+	if a.pageText != "" {
+		sec("Page text")
+		b.WriteString(a.pageText)
 	}
 	if len(a.events) > 0 {
 		sec("Events")

@@ -375,9 +375,21 @@ func runSnapshot(o Options) func(ctx context.Context, c *call) error {
 		if c.r.pendingChooser(c.caller.ID) != "" {
 			c.a.modal = append(c.a.modal, "- [File chooser]: can be handled by browser_file_upload")
 		}
+		// lyrad's snapshot lists what can be acted on; the page's words
+		// (an article, search results, a message) come beside it, read from
+		// the same region.
+		if txt, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "text", MaxChars: maxPageText, Selector: target(c.str("target"))}); err == nil && txt.Page.Text != "" {
+			c.a.pageText = txt.Page.Text
+			if txt.Page.Truncated {
+				c.a.pageText += fmt.Sprintf("\n(%d more characters: snapshot a region with target to read them)", txt.Page.Total-txt.Page.Characters)
+			}
+		}
 		return nil
 	}
 }
+
+// maxPageText bounds the page's text browser_snapshot adds.
+const maxPageText = 8000
 
 func runScreenshot(o Options) func(ctx context.Context, c *call) error {
 	return func(ctx context.Context, c *call) error {
