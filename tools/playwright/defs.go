@@ -507,6 +507,7 @@ func runFillForm(ctx context.Context, c *call) error {
 			return badArg("fields", fmt.Sprintf("fields[%d] has no target", i), "Pass each field's ref from the snapshot as target.")
 		}
 		o := c.opts(sel)
+		o.Intent.Reason = s("element")
 		var res *session.ActResult
 		var err error
 		switch s("type") {

@@ -81,8 +81,11 @@ func isRef(s string) bool {
 // actTimeout bounds an action, as Playwright MCP's default action timeout.
 const actTimeout = 5 * time.Second
 
+// opts are an acting call's options. Playwright MCP's element ("used to
+// obtain permission to interact with the element") is what lyrad shows
+// the user when it asks: the call's reason.
 func (c *call) opts(sel string) session.ActOptions {
-	return session.ActOptions{Selector: sel, Timeout: actTimeout}
+	return session.ActOptions{Selector: sel, Timeout: actTimeout, Intent: session.Intent{Reason: c.str("element")}}
 }
 
 // snap adds the page's snapshot (and where it stands) to the answer.
