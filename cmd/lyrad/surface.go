@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,8 +79,14 @@ func registerSurfaceFlags(fs *flag.FlagSet, s *surfaceOptions) {
 	fs.BoolVar(&s.isolated, "isolated", false, "Playwright MCP's: a temporary data directory (and profile), removed at exit")
 	fs.StringVar(&s.allowedOrigins, "allowed-origins", "", "Playwright MCP's: semicolon-separated origins, read as trusted origins (LYRA_BROWSER_TRUSTED_ORIGINS wins)")
 	fs.StringVar(&s.outputDir, "output-dir", "", "Playwright MCP's: where named snapshots and screenshots are written")
-	for name, why := range pwRefused {
-		name, why := name, why
+	refused := pwRefused
+	if fs.Lookup("port") == nil {
+		// lyrad serve's --port is its HTTP port; elsewhere it is Playwright
+		// MCP's SSE port.
+		refused = maps.Clone(pwRefused)
+		refused["port"] = "lyrad serves HTTP with lyrad serve --http --port N"
+	}
+	for name, why := range refused {
 		note := func() { s.refused = append(s.refused, fmt.Sprintf("--%s: %s", name, why)) }
 		if pwBoolFlags[name] {
 			fs.BoolFunc(name, "Playwright MCP's; refused: "+why, func(string) error { note(); return nil })
