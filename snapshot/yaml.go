@@ -186,3 +186,51 @@ func YAMLFromMap(text string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// YAMLFromChanges turns a changes summary (Summary) into aria-snapshot
+// YAML: each line that appeared or changed as its entry, with what it was
+// in a comment; a line gone, and a note, as a comment.
+func YAMLFromChanges(text string) string {
+	if text == "" || text == "none" {
+		return ""
+	}
+	var out []string
+	for _, s := range strings.Split(text, "\n") {
+		kind, rest, _ := strings.Cut(s, " ")
+		note := ""
+		switch kind {
+		case string(Appeared):
+			note = "appeared"
+		case string(Changed):
+			note = "changed"
+			if i := strings.LastIndex(rest, " (was: "); i >= 0 && strings.HasSuffix(rest, ")") {
+				note += ", was: " + rest[i+len(" (was: "):len(rest)-1]
+				rest = rest[:i]
+			}
+		default:
+			if kind == string(Gone) {
+				out = append(out, "# gone: "+rest)
+			} else if s != "" {
+				out = append(out, "# "+s)
+			}
+			continue
+		}
+		l, ok := ParseLine(rest)
+		if !ok {
+			out = append(out, "# "+s)
+			continue
+		}
+		y := l.YAML()
+		first, child, hasChild := strings.Cut(y, "\n")
+		if strings.Contains(first, " # ") {
+			first += "; " + note
+		} else {
+			first += " # " + note
+		}
+		if hasChild {
+			first += "\n" + child
+		}
+		out = append(out, first)
+	}
+	return strings.Join(out, "\n")
+}

@@ -43,3 +43,14 @@ func TestParseLineRefusesOtherLines(t *testing.T) {
 		t.Errorf("notes: %q", got)
 	}
 }
+
+func TestYAMLFromChanges(t *testing.T) {
+	in := "~ aria-ref=e3 textbox \"Name\": Ada (was: empty)\n+ aria-ref=e9 link \"Next\" -> /next\n- button \"Old\"\n(3 more changes, 3 appeared: read_page(mode=\"tree\") lists the whole page)"
+	want := "- textbox \"Name\" [ref=e3]: Ada # changed, was: empty\n- link \"Next\" [ref=e9] [cursor=pointer]: # appeared\n  - /url: /next\n# gone: button \"Old\"\n# (3 more changes, 3 appeared: read_page(mode=\"tree\") lists the whole page)"
+	if got := YAMLFromChanges(in); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if YAMLFromChanges("none") != "" {
+		t.Errorf("none")
+	}
+}

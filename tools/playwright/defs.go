@@ -106,7 +106,7 @@ func surface(o Options) []*tool {
 			props: []prop{{name: "key", kind: "string", required: true, desc: "Name of the key to press or a character to generate, such as `ArrowLeft` or `a`"}},
 			run: func(ctx context.Context, c *call) error {
 				res, err := c.m.PressKey(ctx, c.caller, []string{c.str("key")}, false, c.opts(""))
-				return c.acted(ctx, res, err)
+				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_type", title: "Type text", desc: "Type text into editable element",
 			props: []prop{element, targetReq, {name: "text", kind: "string", required: true, desc: "Text to type into the element"},
@@ -116,7 +116,10 @@ func surface(o Options) []*tool {
 				o := c.opts(target(c.str("target")))
 				o.Intent.Submit = c.boolean("submit")
 				res, err := c.m.TypeText(ctx, c.caller, o, c.str("text"), c.boolean("submit"))
-				return c.acted(ctx, res, err)
+				if c.boolean("submit") {
+					return c.acted(ctx, res, err)
+				}
+				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_navigate", title: "Navigate to a URL", desc: "Navigate to a URL",
 			props: []prop{{name: "url", kind: "string", required: true, desc: "The URL to navigate to"}},

@@ -129,6 +129,23 @@ func (c *call) acted(ctx context.Context, res *session.ActResult, err error) err
 	return nil
 }
 
+// actedChanges answers a typing call as Playwright MCP does, without the
+// snapshot (a read of a large page costs more than the typing): what it set
+// off, and the lines it changed when the session told them; a call that
+// loaded a page or opened a tab answers the whole snapshot. (The session
+// tells changes for lyrad's own tool names only, today.)
+func (c *call) actedChanges(ctx context.Context, res *session.ActResult, err error) error {
+	if err != nil {
+		return err
+	}
+	if res.Navigated || res.NewTab {
+		return c.acted(ctx, res, nil)
+	}
+	c.a.acted(res)
+	c.a.changes = pwHint("", snapshot.YAMLFromChanges(res.Changes))
+	return nil
+}
+
 func (t *tool) mcpTool() *mcp.Tool {
 	props := map[string]any{}
 	var required []string

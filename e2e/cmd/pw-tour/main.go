@@ -143,7 +143,7 @@ func tour(p *benchkit.Peer, base, upload string) error {
 		if err != nil {
 			return err
 		}
-		if i := strings.Index(out, "```yaml\n"); i >= 0 {
+		if i := strings.Index(out, "### Snapshot\n```yaml\n"); i >= 0 {
 			snap = out[i:]
 		}
 		return nil
