@@ -23,8 +23,12 @@ lyrad://guide says how pages behave.`
 // know of its sessions.
 type Server struct {
 	*mcp.Server
-	sessions *tools.Sessions
+	sessions ender
 }
+
+// ender is what a surface knows of its sessions' ends (tools.Sessions,
+// playwright.Sessions).
+type ender interface{ Ended(*mcp.ServerSession) }
 
 // NewServer builds the MCP server with every tool registered.
 func NewServer(d tools.Deps, version string) *Server {
@@ -52,6 +56,8 @@ func (s *Server) ServeStream(ctx context.Context, t mcp.Transport) error {
 	}()
 	err = ss.Wait()
 	close(done)
-	s.sessions.Ended(ss)
+	if s.sessions != nil {
+		s.sessions.Ended(ss)
+	}
 	return err
 }

@@ -95,7 +95,8 @@ type options struct {
 	releaseGrace   time.Duration
 	enforcement    policy.Mode
 	trust          policy.Trust
-	warnings       []string // settings that were read with a complaint
+	warnings       []string        // settings that were read with a complaint
+	surf           *surfaceOptions // serve and stdio: the surface and the Playwright MCP flags
 	logFile        string
 	logLevel       string
 	http           bool

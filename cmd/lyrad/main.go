@@ -44,7 +44,7 @@ const usage = `lyrad: a shared, guarded browser for AI agents, over MCP.
 
 Usage:
   lyrad serve [--http [--port N]] [flags]   run the daemon (MCP on <data_dir>/lyrad.sock, and HTTP with --http)
-  lyrad stdio [flags]                        MCP on stdin/stdout; relays to a running daemon, else serves in-process
+  lyrad stdio [--surface playwright] [flags] MCP on stdin/stdout; relays to a running daemon, else serves in-process
   lyrad doctor [--json] [flags]              check the browser and the front doors from the outside
   lyrad takeover [--reason TEXT] [flags]     take the browser over from the agent (the window must be visible)
   lyrad resume [flags]                       hand it back
@@ -59,10 +59,15 @@ Usage:
 Flags (also LYRA_BROWSER_* environment variables; see README):
   --client vega|hermes|generic   --data-dir DIR   --headless | --no-headless   --chrome PATH|CHANNEL
   --log-file FILE   --log-level LEVEL
+  serve, stdio: --surface lyra|playwright (Playwright MCP's tools)   --caps lyra
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	for _, f := range atExit {
+		f()
+	}
+	os.Exit(code)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -132,6 +137,10 @@ func parse(name string, args []string, stderr io.Writer, serve bool, extra func(
 	fs.SetOutput(stderr)
 	o := &options{set: map[string]bool{}}
 	registerFlags(fs, o, serve)
+	if name == "serve" || name == "stdio" {
+		o.surf = &surfaceOptions{}
+		registerSurfaceFlags(fs, o.surf)
+	}
 	if extra != nil {
 		extra(fs)
 	}
@@ -146,9 +155,18 @@ func parse(name string, args []string, stderr io.Writer, serve bool, extra func(
 		return nil, 2
 	}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if o.surf != nil {
+		if err := o.surf.apply(o); err != nil {
+			fmt.Fprintf(stderr, "lyrad %s: %v\n", name, err)
+			return nil, 2
+		}
+	}
 	if err := o.resolve(); err != nil {
 		fmt.Fprintf(stderr, "lyrad %s: %v\n", name, err)
 		return nil, 2
+	}
+	if o.surf != nil {
+		o.surf.applyTrust(o)
 	}
 	return o, 0
 }
@@ -303,10 +321,18 @@ func cmdServe(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lyrad serve: socket:", err)
 		return 1
 	}
-	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: log}, versionString())
+	srv, lyraSrv, pwSrv := o.surf.servers(tools.Deps{Session: d.mgr, Logger: log})
 	d.serveAdmin(ctx)
-	errs := make(chan error, 2)
-	go func() { errs <- transport.ServeSocket(ctx, srv, ln, log) }()
+	errs := make(chan error, 3)
+	go func() { errs <- transport.ServeSocket(ctx, lyraSrv, ln, log) }()
+	// Playwright MCP's surface on a socket of its own, for
+	// `lyrad stdio --surface playwright`.
+	if pln, err := transport.ListenSocket(playwrightSocket(d.data)); err == nil {
+		go func() { errs <- transport.ServeSocket(ctx, pwSrv, pln, log) }()
+		defer os.Remove(playwrightSocket(d.data))
+	} else {
+		log.Warn("no socket for the playwright surface", zap.Error(err))
+	}
 	fmt.Fprintf(stderr, "lyrad %s serving MCP on %s (connect with: lyrad stdio --data-dir %s)\n", versionString(), d.data.Socket(), o.dataDir)
 
 	if o.http {
@@ -355,7 +381,7 @@ func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer closeLog()
 	ctx, stop := signals()
 	defer stop()
-	sock := o.data().Socket()
+	sock := o.surf.socket(o.data())
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		// A daemon holds this data directory: share its browser.
@@ -388,12 +414,18 @@ func cmdStdio(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // too, so a second client shares this browser.
 func serveStdio(ctx context.Context, d *daemon, stdin io.Reader, stdout io.Writer) int {
 	defer d.close()
-	srv := transport.NewServer(tools.Deps{Session: d.mgr, Logger: d.log}, versionString())
+	srv, lyraSrv, pwSrv := d.o.surf.servers(tools.Deps{Session: d.mgr, Logger: d.log})
 	d.serveAdmin(ctx)
 	if ln, err := transport.ListenSocket(d.data.Socket()); err == nil {
-		go func() { _ = transport.ServeSocket(ctx, srv, ln, d.log) }()
+		go func() { _ = transport.ServeSocket(ctx, lyraSrv, ln, d.log) }()
 	} else {
 		d.log.Warn("no socket for other clients", zap.Error(err))
+	}
+	if ln, err := transport.ListenSocket(playwrightSocket(d.data)); err == nil {
+		go func() { _ = transport.ServeSocket(ctx, pwSrv, ln, d.log) }()
+		defer os.Remove(playwrightSocket(d.data))
+	} else {
+		d.log.Warn("no socket for the playwright surface", zap.Error(err))
 	}
 	t := &ioTransport{in: stdin, out: stdout}
 	if err := srv.ServeStream(ctx, t.transport()); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {

@@ -48,11 +48,24 @@ func (o *options) hostArgs() []string {
 
 func cmdMCPConfig(args []string, stdout, stderr io.Writer) int {
 	var useHTTP bool
+	var surface string
 	o, code := parse("mcp-config", args, stderr, false, func(fs *flag.FlagSet) {
 		fs.BoolVar(&useHTTP, "http", false, "the running `lyrad serve --http`'s URL and token instead of a command")
+		fs.StringVar(&surface, "surface", surfaceLyra, "playwright: the entry that replaces a Playwright MCP server's (named playwright, with --surface playwright)")
 	})
 	if o == nil {
 		return code
+	}
+	name := "lyrad"
+	switch {
+	case surface == surfacePlaywright && useHTTP:
+		fmt.Fprintln(stderr, "lyrad mcp-config: --surface playwright is a stdio entry; over HTTP the daemon's own --surface says which tools it serves")
+		return 2
+	case surface == surfacePlaywright:
+		name = "playwright"
+	case surface != surfaceLyra:
+		fmt.Fprintf(stderr, "lyrad mcp-config: --surface %q: use lyra or playwright\n", surface)
+		return 2
 	}
 	var server map[string]any
 	if useHTTP {
@@ -79,9 +92,13 @@ func cmdMCPConfig(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "lyrad mcp-config:", err)
 			return 1
 		}
-		server = map[string]any{"command": exe, "args": append([]string{"stdio"}, o.hostArgs()...)}
+		args := []string{"stdio"}
+		if name == "playwright" {
+			args = append(args, "--surface", "playwright")
+		}
+		server = map[string]any{"command": exe, "args": append(args, o.hostArgs()...)}
 	}
-	b, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{"lyrad": server}}, "", "  ")
+	b, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{name: server}}, "", "  ")
 	fmt.Fprintf(stdout, "%s\n", b)
 	return 0
 }

@@ -80,12 +80,25 @@ func run(bin string, n int, pw, cdDir, browser string) error {
 	fmt.Printf("lyrad      type_text, median of %d: %v  (p90 %v)   target < 30ms\n", n, r(median(lyType)), r(pct(lyType, 0.9)))
 	fmt.Printf("lyrad      read_page tree, median of %d: %v  (p90 %v)\n", n, r(median(lyReads)), r(pct(lyReads, 0.9)))
 
+	// lyrad's Playwright MCP surface, through the same steps as Playwright
+	// MCP: the same client calls, so the two compare tool for tool.
+	lySurf, lyErr := benchLyradPlaywright(bin, browser, page, n)
+	if lyErr != nil {
+		fmt.Printf("lyrad --surface playwright: %v\n", lyErr)
+	} else {
+		lySurf.report("lyrad --surface playwright")
+	}
 	if cli := findPlaywrightMCP(pw); cli == "" {
 		fmt.Println("Playwright MCP: not installed (npm install @playwright/mcp, then -playwright-mcp node_modules/@playwright/mcp/cli.js); not compared")
-	} else if pwClick, pwType, name, err := benchPlaywright(cli, browser, page, n); err != nil {
+	} else if pwRes, name, err := benchPlaywright(cli, browser, page, n); err != nil {
 		fmt.Printf("Playwright MCP (%s): %v\n", cli, err)
 	} else {
-		reportPeer(name, "Playwright MCP", "browser_click (ref)", "browser_type (ref)", pwClick, pwType, lyClick, lyType)
+		reportPeer(name, "Playwright MCP", "browser_click (ref)", "browser_type (ref)", pwRes.click, pwRes.typing, lyClick, lyType)
+		fmt.Printf("%s browser_snapshot, median of %d: %v  (p90 %v)\n", name, len(pwRes.snap), r(median(pwRes.snap)), r(pct(pwRes.snap, 0.9)))
+		if lyErr == nil {
+			fmt.Printf("lyrad --surface playwright / Playwright MCP, same calls: browser_click %.2f, browser_type %.2f, browser_snapshot %.2f\n",
+				ratio(lySurf.click, pwRes.click), ratio(lySurf.typing, pwRes.typing), ratio(lySurf.snap, pwRes.snap))
+		}
 	}
 
 	if script := benchkit.ChromeDevtoolsScript(cdDir); script == "" {
@@ -176,15 +189,55 @@ func benchLyrad(bin, page string, n int) (click, clickRef, typing []time.Duratio
 	return click, clickRef, typing, nil
 }
 
+// surfaceTimes are one Playwright MCP surface's medians' inputs.
+type surfaceTimes struct{ click, typing, snap []time.Duration }
+
+func (t surfaceTimes) report(name string) {
+	for _, x := range []struct {
+		tool string
+		ds   []time.Duration
+	}{{"browser_click (ref)", t.click}, {"browser_type (ref)", t.typing}, {"browser_snapshot", t.snap}} {
+		fmt.Printf("%s %s, median of %d: %v  (p90 %v)\n", name, x.tool, len(x.ds), r(median(x.ds)), r(pct(x.ds, 0.9)))
+	}
+}
+
+func ratio(a, b []time.Duration) float64 { return float64(median(a)) / float64(median(b)) }
+
 // benchPlaywright drives Playwright MCP over stdio through the same steps:
 // open the page, take the snapshot that gives refs, then click and type by
-// ref.
-func benchPlaywright(cli, browser, page string, n int) (click, typing []time.Duration, name string, err error) {
+// ref, then time the snapshot.
+func benchPlaywright(cli, browser, page string, n int) (surfaceTimes, string, error) {
 	p, err := benchkit.StartPlaywright(cli, browser)
 	if err != nil {
-		return nil, nil, "", err
+		return surfaceTimes{}, "", err
 	}
 	defer p.Close()
+	t, err := benchSurface(p, page, n)
+	return t, p.Name, err
+}
+
+// benchLyradPlaywright drives `lyrad stdio --surface playwright` through
+// the same steps, headless on a data directory of its own, the page's
+// site trusted by the operator (the bench's client asks no user).
+func benchLyradPlaywright(bin, browser, page string, n int) (surfaceTimes, error) {
+	tmp, err := os.MkdirTemp("", "act-bench-pw")
+	if err != nil {
+		return surfaceTimes{}, err
+	}
+	cmd := exec.Command(bin, "stdio", "--surface", "playwright", "--headless", "--executable-path", browser,
+		"--data-dir", filepath.Join(tmp, "data"), "--allowed-origins", strings.TrimSuffix(page, "/"))
+	p, err := benchkit.StartPeer("lyrad --surface playwright", cmd, tmp)
+	if err != nil {
+		return surfaceTimes{}, err
+	}
+	defer p.Close()
+	return benchSurface(p, page, n)
+}
+
+// benchSurface times a Playwright MCP surface: click and type by the refs
+// its snapshot gives, then the snapshot itself.
+func benchSurface(p *benchkit.Peer, page string, n int) (surfaceTimes, error) {
+	var t surfaceTimes
 	// Newer versions name the element "target", older ones "ref".
 	refArg := "ref"
 	if tools, err := p.CS.ListTools(context.Background(), nil); err == nil {
@@ -195,18 +248,18 @@ func benchPlaywright(cli, browser, page string, n int) (click, typing []time.Dur
 		}
 	}
 	if _, err := p.Call("browser_navigate", map[string]any{"url": page}); err != nil {
-		return nil, nil, p.Name, err
+		return t, err
 	}
 	snap, err := p.Call("browser_snapshot", nil)
 	if err != nil {
-		return nil, nil, p.Name, err
+		return t, err
 	}
 	btn := regexp.MustCompile(`button "Press me" \[ref=(\w+)\]`).FindStringSubmatch(snap)
 	box := regexp.MustCompile(`textbox "Name" \[ref=(\w+)\]`).FindStringSubmatch(snap)
 	if btn == nil || box == nil {
-		return nil, nil, p.Name, errors.New("no refs for the button and the field in its snapshot:\n" + snap)
+		return t, errors.New("no refs for the button and the field in its snapshot:\n" + snap)
 	}
-	click, typing, err = timeActs(n,
+	t.click, t.typing, err = timeActs(n,
 		func() error {
 			_, err := p.Call("browser_click", map[string]any{"element": "Press me button", refArg: btn[1]})
 			return err
@@ -215,7 +268,17 @@ func benchPlaywright(cli, browser, page string, n int) (click, typing []time.Dur
 			_, err := p.Call("browser_type", map[string]any{"element": "Name field", refArg: box[1], "text": text})
 			return err
 		})
-	return click, typing, p.Name, err
+	if err != nil {
+		return t, err
+	}
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		if _, err := p.Call("browser_snapshot", nil); err != nil {
+			return t, err
+		}
+		t.snap = append(t.snap, time.Since(start))
+	}
+	return t, nil
 }
 
 // benchChromeDevtools drives chrome-devtools-mcp over stdio through the

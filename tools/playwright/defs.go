@@ -1,0 +1,624 @@
+package playwright
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/lyrad/lyrad/session"
+	"github.com/lyrad/lyrad/snapshot"
+)
+
+const (
+	targetDesc  = "Exact target element reference from the page snapshot, or a unique element selector"
+	elementDesc = "Human-readable element description"
+)
+
+var (
+	targetReq = prop{name: "target", kind: "string", required: true, desc: targetDesc}
+	targetOpt = prop{name: "target", kind: "string", desc: targetDesc}
+	element   = prop{name: "element", kind: "string", desc: elementDesc}
+)
+
+// surface is the tool list: Playwright MCP's 25, then lyrad's own under
+// the same naming when --caps lyra is given.
+func surface(o Options) []*tool {
+	list := []*tool{
+		{name: "browser_close", title: "Close browser", desc: "Close the browser",
+			run: func(ctx context.Context, c *call) error {
+				was, err := c.m.CloseBrowser(ctx, c.caller)
+				if err != nil {
+					return err
+				}
+				c.r.setChooser(c.caller.ID, "")
+				if was {
+					c.a.say("Browser closed. Navigate to a URL to open it again.")
+				} else {
+					c.a.say("No open tabs. Navigate to a URL to create one.")
+				}
+				return nil
+			}},
+		{name: "browser_resize", title: "Resize browser window", desc: "Refused in lyrad: the window is the user's.",
+			props: []prop{{name: "width", kind: "number", required: true}, {name: "height", kind: "number", required: true}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_resize", "lyrad drives the user's own browser window and does not resize it; take screenshots of the viewport as it is.")
+			}},
+		{name: "browser_console_messages", title: "Get console messages", readOnly: true,
+			desc: "Refused in lyrad: the console is never enabled (pages detect it).",
+			props: []prop{{name: "level", kind: "string", required: true, enum: []string{"error", "warning", "info", "debug"}, def: "info"},
+				{name: "all", kind: "boolean"}, {name: "filename", kind: "string"}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_console_messages", "lyrad never enables the page's console or Runtime domain (anti-bot scripts detect it), so it has no console messages to give. Read the page with browser_snapshot.")
+			}},
+		{name: "browser_handle_dialog", title: "Handle a dialog",
+			desc: "Arm the answer to the next dialog (lyrad answers each dialog as it opens; unarmed: alert yes, confirm and prompt no)",
+			props: []prop{{name: "accept", kind: "boolean", required: true, desc: "Whether to accept the dialog."},
+				{name: "promptText", kind: "string", desc: "The text of the prompt in case of a prompt dialog."}},
+			run: func(ctx context.Context, c *call) error {
+				until, err := c.m.ArmDialog(ctx, c.caller, session.DialogAnswer{Accept: c.boolean("accept"), Text: c.str("promptText")}, session.Intent{})
+				if err != nil {
+					return err
+				}
+				verb := "dismissed"
+				if c.boolean("accept") {
+					verb = "accepted"
+				}
+				c.a.say("The next dialog the page opens will be %s (armed for the next action, %d s at most). A dialog an earlier action opened was already answered, as its answer said.",
+					verb, int(time.Until(until).Round(time.Second).Seconds()))
+				return nil
+			}},
+		{name: "browser_emulate_media", title: "Emulate media features", desc: "Refused in lyrad: the user's browser is not emulated.",
+			props: []prop{{name: "colorScheme", kind: "string"}, {name: "reducedMotion", kind: "string"}, {name: "forcedColors", kind: "string"},
+				{name: "contrast", kind: "string"}, {name: "media", kind: "string"}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_emulate_media", "lyrad shows pages as the user's browser does; it emulates nothing (emulation is visible to the page and to the user).")
+			}},
+		{name: "browser_evaluate", title: "Evaluate JavaScript", desc: "Refused in lyrad: no script is run in the page's world.",
+			props: []prop{element, targetOpt, {name: "function", kind: "string", required: true}, {name: "filename", kind: "string"}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_evaluate", "lyrad runs no agent script in the page: its own scripts run in an isolated world, and every effect goes through the guard. Read with browser_snapshot or browser_find; act with browser_click, browser_type, browser_select_option.")
+			}},
+		{name: "browser_file_upload", title: "Upload files",
+			desc:  "Upload one or multiple files to the file chooser a click opened",
+			props: []prop{{name: "paths", kind: "array", desc: "The absolute paths to the files to upload. If omitted, file chooser is cancelled."}},
+			run:   runUpload},
+		{name: "browser_drop", title: "Drop files or data onto an element", desc: "Refused in lyrad: use browser_file_upload.",
+			props: []prop{element, targetReq, {name: "paths", kind: "array"}, {name: "data", kind: "string"}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_drop", "lyrad puts files only into a file input, through browser_file_upload after clicking it (the upload is judged and, outside the upload roots, asked of the user).")
+			}},
+		{name: "browser_find", title: "Find in page snapshot", readOnly: true,
+			desc: "Search the page snapshot for text or a regular expression; answers the matching lines and their refs.",
+			props: []prop{{name: "text", kind: "string", desc: "Case-insensitive text"}, {name: "regex", kind: "string", desc: "Regular expression (/re/i for flags)"},
+				{name: "filename", kind: "string"}},
+			run: runFind},
+		{name: "browser_fill_form", title: "Fill form", desc: "Fill multiple form fields",
+			props: []prop{{name: "fields", kind: "objects", required: true, desc: "Fields to fill in"}},
+			run:   runFillForm},
+		{name: "browser_press_key", title: "Press a key", desc: "Press a key on the keyboard",
+			props: []prop{{name: "key", kind: "string", required: true, desc: "Name of the key to press or a character to generate, such as `ArrowLeft` or `a`"}},
+			run: func(ctx context.Context, c *call) error {
+				res, err := c.m.PressKey(ctx, c.caller, []string{c.str("key")}, false, c.opts(""))
+				return c.actedChanges(ctx, res, err)
+			}},
+		{name: "browser_type", title: "Type text", desc: "Type text into editable element",
+			props: []prop{element, targetReq, {name: "text", kind: "string", required: true, desc: "Text to type into the element"},
+				{name: "submit", kind: "boolean", desc: "Whether to submit entered text (press Enter after)"},
+				{name: "slowly", kind: "boolean", desc: "Whether to type one character at a time"}},
+			run: func(ctx context.Context, c *call) error {
+				o := c.opts(target(c.str("target")))
+				o.Intent.Submit = c.boolean("submit")
+				res, err := c.m.TypeText(ctx, c.caller, o, c.str("text"), c.boolean("submit"))
+				if c.boolean("submit") {
+					return c.acted(ctx, res, err)
+				}
+				return c.actedChanges(ctx, res, err)
+			}},
+		{name: "browser_navigate", title: "Navigate to a URL", desc: "Navigate to a URL",
+			props: []prop{{name: "url", kind: "string", required: true, desc: "The URL to navigate to"}},
+			run: func(ctx context.Context, c *call) error {
+				c.r.setChooser(c.caller.ID, "")
+				res, err := c.m.Navigate(ctx, c.caller, c.str("url"), "load", session.Intent{Download: c.boolean("download")})
+				return c.acted(ctx, res, err)
+			}},
+		{name: "browser_navigate_back", title: "Go back", desc: "Go back to the previous page in the history",
+			run: func(ctx context.Context, c *call) error {
+				c.r.setChooser(c.caller.ID, "")
+				res, err := c.m.GoBack(ctx, c.caller, "load", session.Intent{})
+				return c.acted(ctx, res, err)
+			}},
+		{name: "browser_network_requests", title: "List network requests", readOnly: true,
+			desc:  "Refused in lyrad: the guard's decisions are in the audit trail.",
+			props: []prop{{name: "static", kind: "boolean", required: true, def: false}, {name: "filter", kind: "string"}, {name: "filename", kind: "string"}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_network_requests", "lyrad's guard judges every request but keeps no request log for the agent; the operator reads what was refused with `lyrad audit --kind guard`.")
+			}},
+		{name: "browser_network_request", title: "Show network request details", readOnly: true,
+			desc:  "Refused in lyrad, as browser_network_requests.",
+			props: []prop{{name: "index", kind: "integer", required: true}, {name: "part", kind: "string"}, {name: "filename", kind: "string"}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_network_request", "lyrad keeps no request bodies or headers for the agent.")
+			}},
+		{name: "browser_run_code_unsafe", title: "Run Playwright code (unsafe)",
+			desc:  "Refused in lyrad: there is no Playwright, and no code is run for the agent.",
+			props: []prop{{name: "code", kind: "string"}, {name: "filename", kind: "string"}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_run_code_unsafe", "lyrad drives the browser over CDP, not Playwright, and runs no code an agent sends: that would be a way around the guard. Use the browser_* tools.")
+			}},
+		{name: "browser_take_screenshot", title: "Take a screenshot", readOnly: true,
+			desc: "Take a PNG screenshot of the page or of one element. Act on browser_snapshot, not on the screenshot.",
+			props: []prop{element, targetOpt, {name: "type", kind: "string", enum: []string{"png", "jpeg", "webp"}, desc: "png only here"},
+				{name: "filename", kind: "string"}, {name: "fullPage", kind: "boolean"},
+				{name: "scale", kind: "string", required: true, enum: []string{"css", "device"}, def: "css"}},
+			run: runScreenshot(o)},
+		{name: "browser_snapshot", title: "Page snapshot", readOnly: true,
+			desc:  "Capture accessibility snapshot of the current page, this is better than screenshot",
+			props: []prop{targetOpt, {name: "filename", kind: "string"}, {name: "depth", kind: "number"}, {name: "boxes", kind: "boolean"}},
+			run:   runSnapshot(o)},
+		{name: "browser_click", title: "Click", desc: "Perform click on a web page",
+			props: []prop{element, targetReq, {name: "doubleClick", kind: "boolean"},
+				{name: "button", kind: "string", enum: []string{"left", "right", "middle"}},
+				{name: "modifiers", kind: "array"}},
+			run: runClick},
+		{name: "browser_drag", title: "Drag mouse", desc: "Refused in lyrad: no drag and drop.",
+			props: []prop{{name: "startElement", kind: "string"}, {name: "startTarget", kind: "string", required: true},
+				{name: "endElement", kind: "string"}, {name: "endTarget", kind: "string", required: true}},
+			run: func(ctx context.Context, c *call) error {
+				return refused("browser_drag", "lyrad has no drag and drop; click, type and select instead.")
+			}},
+		{name: "browser_hover", title: "Hover mouse", desc: "Hover over element on page",
+			props: []prop{element, targetReq},
+			run: func(ctx context.Context, c *call) error {
+				res, err := c.m.Hover(ctx, c.caller, c.opts(target(c.str("target"))))
+				return c.acted(ctx, res, err)
+			}},
+		{name: "browser_select_option", title: "Select option", desc: "Select an option in a dropdown",
+			props: []prop{element, targetReq, {name: "values", kind: "array", required: true, desc: "Values (or labels) to select; one"}},
+			run:   runSelect},
+		{name: "browser_tabs", title: "Manage tabs", desc: "List, close, or select a browser tab (new: refused; a page's links open tabs)",
+			props: []prop{{name: "action", kind: "string", required: true, enum: []string{"list", "new", "close", "select"}},
+				{name: "index", kind: "number", desc: "Tab index for close/select; close without it closes the current tab"},
+				{name: "url", kind: "string"}},
+			run: runTabs},
+		{name: "browser_wait_for", title: "Wait for", readOnly: true,
+			desc:  "Wait for text to appear or disappear or a specified time to pass",
+			props: []prop{{name: "time", kind: "number", desc: "Seconds, at most 30"}, {name: "text", kind: "string"}, {name: "textGone", kind: "string"}},
+			run:   runWait},
+	}
+	if o.has("lyra") {
+		// lyrad keeps a file only when the call declares it: with its own
+		// tools come the declarations.
+		for _, t := range list {
+			if t.name == "browser_click" || t.name == "browser_navigate" {
+				t.props = append(t.props, prop{name: "download", kind: "boolean", desc: "It downloads a file to keep (asks DOWNLOAD)."})
+			}
+		}
+		list = append(list, lyraTools()...)
+	}
+	return list
+}
+
+func runClick(ctx context.Context, c *call) error {
+	if c.boolean("doubleClick") {
+		return refused("doubleClick", "lyrad clicks once, as a person does; call browser_click twice.")
+	}
+	if b := c.str("button"); b != "" && b != "left" {
+		return refused("button="+b, "lyrad clicks with the left button only.")
+	}
+	if len(c.strs("modifiers")) > 0 {
+		return refused("modifiers", "lyrad clicks without modifier keys (a modified click opens tabs and windows the guard would have to judge twice).")
+	}
+	sel := target(c.str("target"))
+	o := c.opts(sel)
+	o.Intent.Download = c.boolean("download")
+	res, err := c.m.Click(ctx, c.caller, o)
+	if err := c.acted(ctx, res, err); err != nil {
+		return err
+	}
+	// A click on a file input opens Playwright MCP's file chooser, which
+	// browser_file_upload answers: an input the snapshot lists as a button.
+	if e := res.Element; e != nil && e.Tag == "input" && e.Role != "button" && !res.Navigated && fileInput(c.a.snapshot, c.str("target")) {
+		c.r.setChooser(c.caller.ID, sel)
+		c.a.modal = append(c.a.modal, "- [File chooser]: can be handled by browser_file_upload")
+	}
+	return nil
+}
+
+// fileInput reports whether the snapshot lists ref as a button (what an
+// input[type=file] is in the map; the element's own role says textbox).
+func fileInput(yaml, ref string) bool {
+	for _, l := range strings.Split(yaml, "\n") {
+		if strings.Contains(l, "[ref="+ref+"]") {
+			return strings.HasPrefix(l, "- button")
+		}
+	}
+	return false
+}
+
+func runUpload(ctx context.Context, c *call) error {
+	sel := c.r.pendingChooser(c.caller.ID)
+	if sel == "" {
+		return badArg("", `The tool "browser_file_upload" can only be used when there is related modal state present.`,
+			"Click the file input first (browser_click), then call browser_file_upload.")
+	}
+	paths := c.strs("paths")
+	if len(paths) == 0 {
+		c.r.setChooser(c.caller.ID, "")
+		c.a.say("The file chooser was cancelled.")
+		c.snap(ctx)
+		return nil
+	}
+	res, err := c.m.UploadFile(ctx, c.caller, c.opts(sel), paths)
+	if err != nil {
+		return err
+	}
+	c.r.setChooser(c.caller.ID, "")
+	c.a.say("Uploaded %d file(s).", len(paths))
+	return c.acted(ctx, res, nil)
+}
+
+func runSelect(ctx context.Context, c *call) error {
+	vals := c.strs("values")
+	if len(vals) != 1 {
+		return badArg("values", fmt.Sprintf("lyrad selects one option; %d given", len(vals)), "Pass values=[\"the option's value or text\"].")
+	}
+	o := c.opts(target(c.str("target")))
+	res, err := c.m.SelectOption(ctx, c.caller, o, session.SelectBy{By: "value", Value: vals[0]})
+	if status, _, _, _ := refusal(err); status == session.StatusNotFound {
+		// Playwright matches a value or a label.
+		res, err = c.m.SelectOption(ctx, c.caller, o, session.SelectBy{By: "label", Value: vals[0]})
+	}
+	return c.acted(ctx, res, err)
+}
+
+func runTabs(ctx context.Context, c *call) error {
+	switch c.str("action") {
+	case "new":
+		return refused("browser_tabs action=new", "lyrad opens tabs only as the page does (a link with target=_blank, window.open): browser_navigate in this tab, or click the link.")
+	case "list":
+		l, err := c.m.Tabs(ctx, c.caller)
+		if err != nil {
+			return err
+		}
+		c.a.lines = append(c.a.lines, tabLines(l))
+		return nil
+	}
+	idx := int(c.num("index"))
+	if !c.has("index") {
+		if c.str("action") == "select" {
+			return badArg("index", "action=select needs the index of a tab", "Call browser_tabs with action=list, then select with its index.")
+		}
+		l, err := c.m.Tabs(ctx, c.caller)
+		if err != nil {
+			return err
+		}
+		idx = l.Active
+	}
+	step := c.m.CloseTab
+	if c.str("action") == "select" {
+		step = c.m.SwitchTab
+	}
+	res, err := step(ctx, c.caller, idx, session.Intent{})
+	if err != nil {
+		return err
+	}
+	if res.Tabs != nil {
+		c.a.lines = append(c.a.lines, tabLines(res.Tabs))
+	}
+	c.a.acted(res)
+	c.snap(ctx)
+	return nil
+}
+
+// maxWait is the longest browser_wait_for(time) and text wait.
+const maxWait = 30 * time.Second
+
+func runWait(ctx context.Context, c *call) error {
+	if !c.has("time") && c.str("text") == "" && c.str("textGone") == "" {
+		return badArg("time", "Either time, text or textGone must be provided", "")
+	}
+	var said []string
+	if c.has("time") {
+		d := time.Duration(c.num("time") * float64(time.Second))
+		d = min(max(d, 0), maxWait)
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		said = append(said, fmt.Sprintf("Waited for %v seconds", c.num("time")))
+	}
+	for _, w := range []struct{ text, state string }{{c.str("textGone"), "hidden"}, {c.str("text"), "visible"}} {
+		if w.text == "" {
+			continue
+		}
+		if _, err := c.m.WaitFor(ctx, c.caller, session.WaitOptions{Text: w.text, State: w.state, Timeout: maxWait}); err != nil {
+			return err
+		}
+		said = append(said, "Waited for "+w.text)
+	}
+	c.a.say("%s", strings.Join(said, "\n"))
+	c.snap(ctx)
+	return nil
+}
+
+func runSnapshot(o Options) func(ctx context.Context, c *call) error {
+	return func(ctx context.Context, c *call) error {
+		res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Selector: target(c.str("target"))})
+		if err != nil {
+			return err
+		}
+		c.a.page(res.URL, res.Title)
+		y := snapshot.YAMLFromMap(res.Page.Text)
+		if f := c.str("filename"); f != "" {
+			path, err := writeOut(o, f, []byte(y+"\n"))
+			if err != nil {
+				return err
+			}
+			c.a.snapNote = fmt.Sprintf("- [Snapshot](%s)", path)
+		} else {
+			c.a.snapshot = y
+		}
+		if c.boolean("boxes") {
+			c.a.events = append(c.a.events, "- boxes: lyrad's snapshot gives no boxes; browser_take_screenshot shows where things are.")
+		}
+		if y == "" && c.a.snapNote == "" {
+			c.a.snapNote = "# nothing to act on is visible (lyrad's snapshot lists what can be acted on, and headings)"
+		}
+		if res.Page.Truncated || res.Unlisted > 0 {
+			c.a.snapNote += fmt.Sprintf("\n# %d more elements not listed: pass target to snapshot one region.", max(res.Unlisted, 1))
+		}
+		if c.r.pendingChooser(c.caller.ID) != "" {
+			c.a.modal = append(c.a.modal, "- [File chooser]: can be handled by browser_file_upload")
+		}
+		// lyrad's snapshot lists what can be acted on; the page's words
+		// (an article, search results, a message) come beside it, read from
+		// the same region.
+		if txt, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "text", MaxChars: maxPageText, Selector: target(c.str("target"))}); err == nil && txt.Page.Text != "" {
+			c.a.pageText = txt.Page.Text
+			if txt.Page.Truncated {
+				c.a.pageText += fmt.Sprintf("\n(%d more characters: snapshot a region with target to read them)", txt.Page.Total-txt.Page.Characters)
+			}
+		}
+		return nil
+	}
+}
+
+// maxPageText bounds the page's text browser_snapshot adds.
+const maxPageText = 8000
+
+func runScreenshot(o Options) func(ctx context.Context, c *call) error {
+	return func(ctx context.Context, c *call) error {
+		if c.has("target") && c.boolean("fullPage") {
+			return badArg("fullPage", "fullPage cannot be used with element screenshots", "")
+		}
+		var capt *session.Capture
+		var err error
+		what := "viewport"
+		if c.has("target") {
+			capt, err = c.m.ReadImage(ctx, c.caller, target(c.str("target")))
+			what = "element"
+		} else {
+			capt, _, err = c.m.Screenshot(ctx, c.caller, c.boolean("fullPage"))
+			if c.boolean("fullPage") {
+				what = "full page"
+			}
+		}
+		if err != nil {
+			return err
+		}
+		path := capt.Path
+		data := capt.Data
+		if data == nil {
+			data, _ = os.ReadFile(capt.Path)
+		}
+		if f := c.str("filename"); f != "" {
+			if path, err = writeOut(o, f, data); err != nil {
+				return err
+			}
+		}
+		c.a.say("- [Screenshot of %s](%s)", what, path)
+		if t := c.str("type"); t != "" && t != "png" {
+			c.a.say("- PNG, not %s: lyrad captures PNG only.", t)
+		}
+		c.a.content = append(c.a.content, &mcp.ImageContent{Data: data, MIMEType: "image/png"})
+		return nil
+	}
+}
+
+// writeOut writes a named output file into the output directory (its
+// base name only: a name cannot reach elsewhere).
+func writeOut(o Options, name string, data []byte) (string, error) {
+	dir := o.OutputDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "lyrad-playwright-output")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, filepath.Base(name))
+	return path, os.WriteFile(path, data, 0o600)
+}
+
+func runFind(ctx context.Context, c *call) error {
+	text, re := c.str("text"), c.str("regex")
+	if (text == "") == (re == "") {
+		return badArg("text", "Provide either text or regex, not both", "")
+	}
+	var match func(string) bool
+	what := text
+	if re != "" {
+		what = re
+		pat := re
+		if strings.HasPrefix(pat, "/") && strings.LastIndex(pat, "/") > 0 {
+			i := strings.LastIndex(pat, "/")
+			flags := pat[i+1:]
+			pat = pat[1:i]
+			if strings.Contains(flags, "i") {
+				pat = "(?i)" + pat
+			}
+		}
+		rx, err := regexp.Compile(pat)
+		if err != nil {
+			return badArg("regex", "regex does not compile: "+err.Error(), "Use Go (RE2) syntax.")
+		}
+		match = rx.MatchString
+	} else {
+		low := strings.ToLower(text)
+		match = func(s string) bool { return strings.Contains(strings.ToLower(s), low) }
+	}
+	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot})
+	if err != nil {
+		return err
+	}
+	var hits []string
+	for _, l := range strings.Split(snapshot.YAMLFromMap(res.Page.Text), "\n") {
+		if strings.HasPrefix(l, "- ") && match(l) {
+			hits = append(hits, l)
+		}
+	}
+	c.a.page(res.URL, res.Title)
+	if len(hits) == 0 {
+		c.a.say("No matches found for %q.", what)
+		return nil
+	}
+	out := "```yaml\n" + strings.Join(hits, "\n") + "\n```"
+	if f := c.str("filename"); f != "" {
+		return refused("filename", "browser_find answers in the reply here.")
+	}
+	c.a.say("%d matches for %q:\n%s", len(hits), what, out)
+	return nil
+}
+
+func runFillForm(ctx context.Context, c *call) error {
+	fields, _ := c.args["fields"].([]map[string]any)
+	if len(fields) == 0 {
+		return badArg("fields", "fields must list at least one field", "")
+	}
+	var last *session.ActResult
+	for i, f := range fields {
+		s := func(k string) string { v, _ := f[k].(string); return v }
+		sel := target(s("target"))
+		if sel == "" {
+			return badArg("fields", fmt.Sprintf("fields[%d] has no target", i), "Pass each field's ref from the snapshot as target.")
+		}
+		o := c.opts(sel)
+		o.Intent.Reason = s("element")
+		var res *session.ActResult
+		var err error
+		switch s("type") {
+		case "textbox", "slider":
+			res, err = c.m.TypeText(ctx, c.caller, o, s("value"), false)
+		case "combobox":
+			res, err = c.m.SelectOption(ctx, c.caller, o, session.SelectBy{By: "label", Value: s("value")})
+			if status, _, _, _ := refusal(err); status == session.StatusNotFound {
+				res, err = c.m.SelectOption(ctx, c.caller, o, session.SelectBy{By: "value", Value: s("value")})
+			}
+		case "checkbox", "radio":
+			want := s("value") == "true"
+			res, err = c.m.Click(ctx, c.caller, o)
+			if err == nil && res.Field != nil && res.Field.Checkable && res.Field.Checked != want && s("type") == "checkbox" {
+				// It was already as asked: click it back.
+				res, err = c.m.Click(ctx, c.caller, o)
+			}
+		default:
+			return badArg("fields", fmt.Sprintf("fields[%d].type must be textbox, checkbox, radio, combobox or slider", i), "")
+		}
+		if err != nil {
+			return err
+		}
+		last = res
+	}
+	c.a.say("Filled %d field(s).", len(fields))
+	return c.acted(ctx, last, nil)
+}
+
+// lyraTools are lyrad's own tools none of the peers has, named as this
+// surface names its tools; listed with --caps lyra.
+func lyraTools() []*tool {
+	asJSON := func(c *call, v any) {
+		b, _ := json.MarshalIndent(v, "", "  ")
+		c.a.say("```json\n%s\n```", b)
+	}
+	return []*tool{
+		{name: "browser_request_takeover", title: "Hand the browser to the user",
+			desc:  "Ask the user to act in the window (a login, a CAPTCHA); the agent's calls wait until browser_resume_after_takeover.",
+			props: []prop{{name: "reason", kind: "string", required: true, desc: "What the user should do; shown to them."}},
+			run: func(ctx context.Context, c *call) error {
+				info, err := c.m.RequestTakeover(ctx, c.caller, c.str("reason"))
+				if err != nil {
+					return err
+				}
+				c.a.say("The user has the browser: %s", info.Reason)
+				c.a.page(info.URL, info.Title)
+				return nil
+			}},
+		{name: "browser_resume_after_takeover", title: "Take the browser back", desc: "End a takeover once the user is done.",
+			props: []prop{{name: "reason", kind: "string", desc: "What you will do next; shown to the user."}},
+			run: func(ctx context.Context, c *call) error {
+				info, err := c.m.ResumeAfterTakeover(ctx, c.caller, c.str("reason"))
+				if err != nil {
+					return err
+				}
+				c.a.say("Resumed (takeover ended: %v).", info.Resumed)
+				c.a.page(info.URL, info.Title)
+				c.snap(ctx)
+				return nil
+			}},
+		{name: "browser_read_form", title: "Read a form", readOnly: true,
+			desc:  "The form's fields, buttons, editors and publish controls.",
+			props: []prop{{name: "root", kind: "string", desc: "CSS of the form (default: the first)."}, {name: "wholePage", kind: "boolean"}},
+			run: func(ctx context.Context, c *call) error {
+				res, err := c.m.ReadForm(ctx, c.caller, session.FormOptions{Root: c.str("root"), WholePage: c.boolean("wholePage"), MaxFields: 100})
+				if err != nil {
+					return err
+				}
+				c.a.page(res.URL, res.Title)
+				asJSON(c, res)
+				return nil
+			}},
+		{name: "browser_save_draft", title: "Save as a draft", desc: "Submit the form as a draft (never published).",
+			props: []prop{{name: "submit", kind: "string", desc: "The draft button's text, CSS or ref."}},
+			run: func(ctx context.Context, c *call) error {
+				res, err := c.m.SaveDraft(ctx, c.caller, target(c.str("submit")), c.opts(""))
+				return c.acted(ctx, res, err)
+			}},
+		{name: "browser_publish", title: "Publish", desc: "Set the live control and submit (asks the user to approve PUBLISH).",
+			props: []prop{targetReq, {name: "submit", kind: "string"}},
+			run: func(ctx context.Context, c *call) error {
+				res, err := c.m.Publish(ctx, c.caller, target(c.str("target")), target(c.str("submit")), c.opts(""))
+				return c.acted(ctx, res, err)
+			}},
+		{name: "browser_list_downloads", title: "List downloads", readOnly: true, desc: "The files lyrad kept.",
+			run: func(ctx context.Context, c *call) error {
+				l, err := c.m.ListDownloads(c.caller)
+				if err != nil {
+					return err
+				}
+				if len(l.Files) == 0 {
+					c.a.say("No downloads in %s.", l.Dir)
+					return nil
+				}
+				asJSON(c, l)
+				return nil
+			}},
+		{name: "browser_highlight", title: "Point the user to an element", desc: "Outline an element in the window for the user.",
+			props: []prop{targetReq},
+			run: func(ctx context.Context, c *call) error {
+				info, err := c.m.Highlight(ctx, c.caller, target(c.str("target")))
+				if err != nil {
+					return err
+				}
+				c.a.say("Highlighted %d element(s).", info.Matches)
+				c.a.page(info.URL, info.Title)
+				return nil
+			}},
+	}
+}
