@@ -639,7 +639,7 @@ const treeRules = `
 	// observer), any input that may move :hover, :focus, :checked or a
 	// value (events heard in lyrad's world, which the page does not see),
 	// another window size or another set of style sheets drops it all.
-	let stillNames = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillDirty = true, stillSig = '', stillOn = false;
+	let stillNames = new WeakMap(), stillSecret = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillDirty = true, stillSig = '', stillOn = false;
 	const STILL_EVENTS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'click', 'focusin',
 		'focusout', 'input', 'change', 'keydown', 'keyup', 'hashchange', 'popstate', 'resize', 'load', 'toggle',
 		'transitionstart', 'transitionend', 'animationstart', 'animationend', 'animationiteration', 'fullscreenchange'];
@@ -658,6 +658,7 @@ const treeRules = `
 		if (stillDirty || sig !== stillSig) {
 			stillNames = new WeakMap();
 			stillClicks = new WeakMap();
+			stillSecret = new WeakMap();
 			stillHints = new WeakMap();
 			stillStyle = new WeakMap();
 			sheetCands = null;
@@ -853,6 +854,15 @@ const treeRules = `
 
 	// secret: a field whose value must never leave the page (a password,
 	// a card's number or code), shown only as filled.
+	// keptSecret is secret(el), kept as keptName keeps a name (its type,
+	// its autocomplete and its style say it).
+	function keptSecret(el, light) {
+		if (!light) return secret(el);
+		let k = stillSecret.get(el);
+		if (k === undefined) stillSecret.set(el, (k = secret(el)));
+		return k;
+	}
+
 	function secret(el) {
 		if (el.localName === 'input' && (el.type || '').toLowerCase() === 'password') return true;
 		const ac = (el.getAttribute('autocomplete') || '').toLowerCase();
@@ -1174,7 +1184,7 @@ const treeRules = `
 					const st = states(n, r);
 					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
 					if (editable) st.push('editable');
-					if (v && secret(n)) {
+					if (v && keptSecret(n, light)) {
 						st.push('filled');
 						v = '';
 					}
