@@ -38,8 +38,8 @@ var JSTree = fn("region", treeLib+`
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
 		leafOwned = null;
-		sheetCands = null;
 		pseudoWatch();
+		stillWatch();
 		const modal = document.querySelector(':modal');
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
 		capItems(out);
@@ -231,6 +231,13 @@ const treeRules = `
 		return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
 	}
 
+	// shownBox is box of an element that is shown, else null: shown is
+	// asked first, as it costs less than a box (a hidden element's box
+	// looks through up to 64 descendants).
+	function shownBox(el) {
+		return shown(el) ? box(el) : null;
+	}
+
 	// box is the element's border box, or when it has none of its own (an
 	// inline wrapping only blocks taken out of flow, display:contents), the
 	// union of its descendants' boxes.
@@ -283,8 +290,24 @@ const treeRules = `
 	// hidden nodes count (hiddenOK: inside a hidden labelledby target), and
 	// whether the walk is inside aria-labelledby (inLb: nested ones are not
 	// followed).
+	//
+	// cx.st.nc is set when the name read what no MutationObserver hears of
+	// (a control's value, a shadow tree): such a name is not kept.
 	function name(el, r) {
-		return ownName(el, r, { root: el, visited: new Set([el]), hiddenOK: false, inLb: false }, false);
+		return ownName(el, r, { root: el, visited: new Set([el]), hiddenOK: false, inLb: false, st: { nc: false } }, false);
+	}
+
+	// keptName is name(el, r), kept while the page stands still
+	// (stillWatch) for an element of the document's own tree (light: not
+	// in a shadow tree, no shadow root).
+	function keptName(el, r, light) {
+		if (!light) return name(el, r);
+		const k = stillNames.get(el);
+		if (k !== undefined && k[0] === r) return k[1];
+		const st = { nc: false };
+		const s = ownName(el, r, { root: el, visited: new Set([el]), hiddenOK: false, inLb: false, st }, false);
+		if (!st.nc) stillNames.set(el, [r, s]);
+		return s;
 	}
 
 	function ownName(el, r, cx, skipLb) {
@@ -360,18 +383,22 @@ const treeRules = `
 	function lbText(t, cx) {
 		if (cx.visited.has(t)) return '';
 		cx.visited.add(t);
-		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true };
+		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true, st: cx.st };
 		return textAlt(t, inner, true);
 	}
 
 	// textAlt is the text alternative of a node met while naming another:
 	// through aria-labelledby (direct: the target itself) or content.
-	function textAlt(el, cx, direct, cs) {
+	//
+	// cs and d, when the caller has them, are el's computed style and its
+	// display: each style property asked costs, so none is asked twice.
+	function textAlt(el, cx, direct, cs, d) {
 		if (el === cx.root || (!direct && cx.visited.has(el))) return '';
 		cs = cs || getComputedStyle(el);
 		if (!cx.hiddenOK) {
-			if (el.getAttribute('aria-hidden') === 'true' || cs.display === 'none') return '';
-			if (cs.display !== 'contents' && el.checkVisibility && !el.checkVisibility()) return '';
+			if (d === undefined) d = cs.display;
+			if (d === 'none' || el.getAttribute('aria-hidden') === 'true') return '';
+			if (d !== 'contents' && el.checkVisibility && !el.checkVisibility()) return '';
 		}
 		// visibility:hidden hides the element's own text, not a visible descendant's.
 		const vis = cx.hiddenOK || cs.visibility === 'visible';
@@ -382,12 +409,15 @@ const treeRules = `
 				if (s) return s;
 			}
 		}
-		if (el.localName === 'slot') return content(el, cx, cs);
+		if (el.localName === 'slot') return content(el, cx, cs, vis);
 		const r = role(el);
 		if (vis) {
 			// An embedded control gives its value (before its aria-label, as Chrome).
 			const v = controlValue(el, r);
-			if (v !== null) return sp(v);
+			if (v !== null) {
+				cx.st.nc = true; // a value changes with no mutation
+				return sp(v);
+			}
 		}
 		if (!direct && NO_CONTENT.has(r)) return '';
 		if (vis) {
@@ -408,7 +438,7 @@ const treeRules = `
 		}
 		// A descendant's title adds nothing (as in Chrome): only the named
 		// element's own title is a last resort (name).
-		return content(el, cx, cs);
+		return content(el, cx, cs, vis);
 	}
 
 	// controlValue is what an embedded control gives a name it sits in: a
@@ -461,50 +491,61 @@ const treeRules = `
 	// its ::before and ::after, block children set apart by spaces, as
 	// Chrome puts them into a name. cx as name's; a Set of elements already
 	// met is taken too (el is the one named).
-	function content(el, cx, cs) {
+	//
+	// textOK, when the caller has it, is whether el's own text shows (its
+	// visibility); text-transform is asked only of an element with text.
+	function content(el, cx, cs, textOK) {
 		// content(el, seenSet, false), as callers outside naming have it.
-		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false };
+		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false, st: { nc: false } };
+		// A shadow tree's changes are not heard.
+		if (el.shadowRoot || el.localName === 'slot') cx.st.nc = true;
 		cs = cs || getComputedStyle(el);
-		const tt = cs.textTransform;
-		const textOK = cx.hiddenOK || cs.visibility === 'visible';
-		let s = pseudo(el, '::before');
+		if (textOK === undefined) textOK = cx.hiddenOK || cs.visibility === 'visible';
+		let tt = null;
+		const pc = pseudo(el);
+		let s = pc[0];
 		const closed = el.localName === 'details' && !el.open;
 		for (const c of nameKids(el)) {
 			if (c.nodeType === 3) {
-				if (!closed && textOK) s += transform(c.data, tt);
+				if (!closed && textOK) {
+					if (tt === null) tt = cs.textTransform;
+					s += transform(c.data, tt);
+				}
 			} else if (c.nodeType === 1 && !SKIP.has(c.tagName)) {
 				if (c.localName === 'br') { s += ' '; continue; }
 				if (closed && c.localName !== 'summary') continue;
 				// The element named, inside its own label, gives nothing but its box's space.
 				if (c === cx.root) { s += ' '; continue; }
 				const ccs = getComputedStyle(c);
-				const t = textAlt(c, cx, false, ccs);
+				const d = ccs.display;
+				const t = textAlt(c, cx, false, ccs, d);
 				// Inline text runs on; a box of its own (a block, an
 				// inline-block, a replaced element: an image, an svg, a
 				// control) is set apart, even one that gives no text.
-				const d = ccs.display;
 				if (d === 'none') { s += t; continue; } // no box: counts only inside a hidden labelledby target
 				s += (d === 'inline' && !REPLACED.has(c.localName)) || d === 'contents' ? t : ' ' + t + ' ';
 			}
 		}
-		return s + pseudo(el, '::after');
+		return s + pc[1];
 	}
 
-	// pseudo is the text CSS generates in el's ::before or ::after (its
-	// alternative text when the content has one: content: "x" / "alt").
-	function pseudo(el, which) {
+	// pseudo is the text CSS generates in el's ::before and ::after (its
+	// alternative text when the content has one: content: "x" / "alt"),
+	// as [before, after].
+	const NO_PSEUDO = ['', ''];
+	function pseudo(el) {
 		const cached = el.getRootNode() === document;
 		// No rule of the document's gives it content: nothing to ask.
 		if (cached) {
 			const ps = sheetCandidates().pseudo;
-			if (ps && !ps.has(el)) return '';
+			if (ps && !ps.has(el)) return NO_PSEUDO;
 		}
 		let pc = cached && pseudoCache.get(el);
 		if (!pc) {
 			pc = [pseudoText(el, '::before'), pseudoText(el, '::after')];
 			if (cached) pseudoCache.set(el, pc);
 		}
-		return which === '::before' ? pc[0] : pc[1];
+		return pc;
 	}
 
 	function pseudoText(el, which) {
@@ -561,6 +602,7 @@ const treeRules = `
 			// The page's changes only note where they were; the next read
 			// does the forgetting.
 			pseudoObs = new MutationObserver((recs) => {
+				stillDirty = true;
 				for (const m of recs) {
 					if (m.attributeName === 'style') continue;
 					pseudoDirty.add(m.target);
@@ -586,6 +628,43 @@ const treeRules = `
 		if (pseudoAll) pseudoCache = new WeakMap();
 		pseudoDirty = new Set();
 		pseudoAll = false;
+	}
+
+	// What a read keeps while the page stands still, for the next read:
+	// names (stillNames), each element's cursor and display (stillStyle)
+	// and the style sheets' candidates (sheetCands). A read of a page that
+	// has not moved since the last one, the most common read of all (a
+	// page read again, in parts, or waited on), so costs little more than
+	// finding the boxes. Any change to the document (pseudoWatch's
+	// observer), any input that may move :hover, :focus, :checked or a
+	// value (events heard in lyrad's world, which the page does not see),
+	// another window size or another set of style sheets drops it all.
+	let stillNames = new WeakMap(), stillSecret = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillDirty = true, stillSig = '', stillOn = false;
+	const STILL_EVENTS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'click', 'focusin',
+		'focusout', 'input', 'change', 'keydown', 'keyup', 'hashchange', 'popstate', 'resize', 'load', 'toggle',
+		'transitionstart', 'transitionend', 'animationstart', 'animationend', 'animationiteration', 'fullscreenchange'];
+	function stillWatch() {
+		if (!stillOn) {
+			stillOn = true;
+			const moved = () => { stillDirty = true; };
+			for (const e of STILL_EVENTS) addEventListener(e, moved, { capture: true, passive: true });
+		}
+		let sig = innerWidth + 'x' + innerHeight + '@' + devicePixelRatio + ':' + (document.adoptedStyleSheets ? document.adoptedStyleSheets.length : 0);
+		for (const sh of document.styleSheets) {
+			let n = -1;
+			try { n = sh.cssRules.length; } catch (e) { /* another origin's */ }
+			sig += ',' + n + (sh.disabled ? 'd' : '');
+		}
+		if (stillDirty || sig !== stillSig) {
+			stillNames = new WeakMap();
+			stillClicks = new WeakMap();
+			stillSecret = new WeakMap();
+			stillHints = new WeakMap();
+			stillStyle = new WeakMap();
+			sheetCands = null;
+			stillDirty = false;
+			stillSig = sig;
+		}
 	}
 
 	// transform is text as text-transform draws it.
@@ -661,8 +740,10 @@ const treeRules = `
 
 	function href(el, r) {
 		if (r !== 'link') return '';
-		if (el.href && typeof el.href === 'object') return el.href.baseVal || ''; // SVG <a>
-		return el.href || '';
+		// Asked once: each read of href serialises the URL again.
+		const h = el.href;
+		if (h && typeof h === 'object') return h.baseVal || ''; // SVG <a>
+		return h || '';
 	}
 
 	// ancestorsHidden: a region inside an aria-hidden or inert subtree.
@@ -679,14 +760,14 @@ const treeRules = `
 	// in common markup is listed too, with state error: what an invalid
 	// field (aria-invalid) names as its aria-errormessage or
 	// aria-describedby, or an element of an error class holding no control.
-	function said(n, r, out) {
+	function said(n, r, out, light) {
 		const lv = n.getAttribute('aria-live');
 		const live = lv === 'polite' || lv === 'assertive';
 		const err = !LIVE.has(r) && !live && errorText(n, out);
 		if (!LIVE.has(r) && !live && !err) return;
-		const b = box(n);
-		if (!b || !shown(n)) return;
-		const text = name(n, r) || sp(n.innerText).slice(0, 200);
+		const b = shownBox(n);
+		if (!b) return;
+		const text = keptName(n, r, light) || sp(n.innerText).slice(0, 200);
 		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
 		const st = states(n, r);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
@@ -773,6 +854,15 @@ const treeRules = `
 
 	// secret: a field whose value must never leave the page (a password,
 	// a card's number or code), shown only as filled.
+	// keptSecret is secret(el), kept as keptName keeps a name (its type,
+	// its autocomplete and its style say it).
+	function keptSecret(el, light) {
+		if (!light) return secret(el);
+		let k = stillSecret.get(el);
+		if (k === undefined) stillSecret.set(el, (k = secret(el)));
+		return k;
+	}
+
 	function secret(el) {
 		if (el.localName === 'input' && (el.type || '').toLowerCase() === 'password') return true;
 		const ac = (el.getAttribute('autocomplete') || '').toLowerCase();
@@ -965,6 +1055,52 @@ const treeRules = `
 		return !!top && (top === n || n.contains(top));
 	}
 
+	// keptHint is what tells a nameless item apart: a field's near text, a
+	// link's or button's icon; null when none. Kept as keptName keeps a name.
+	function keptHint(n, r, editable, light) {
+		const k = light ? stillHints.get(n) : undefined;
+		if (k !== undefined && k[0] === r) return k[1];
+		let hint = null;
+		if (FIELD.has(r) || editable) {
+			const t = near(n, r);
+			if (t) hint = ['near', t];
+		}
+		if (!hint && (r === 'link' || r === 'button')) {
+			const ic = iconOf(n);
+			if (ic) hint = ['icon', ic];
+		}
+		if (light) stillHints.set(n, [r, hint]);
+		return hint;
+	}
+
+	// clickName is what a clickable is listed by: [r, name, its whole
+	// text when the name is that text cut, hint, the length of its
+	// textContent] (the name is not asked of one longer than 2000: a box of
+	// a whole page's text is a container, not one thing to click). Kept
+	// as keptName keeps a name.
+	function clickName(n, r, light) {
+		const k = light ? stillClicks.get(n) : undefined;
+		if (k !== undefined && k[0] === r) return k;
+		const st = { nc: false };
+		const len = (n.textContent || '').length;
+		let nm = '', full = '', hint = null;
+		if (len <= 2000) {
+			nm = ownName(n, r, { root: n, visited: new Set([n]), hiddenOK: false, inLb: false, st }, false);
+			if (!nm) {
+				full = sp(content(n, { root: n, visited: new Set([n]), hiddenOK: false, inLb: false, st }));
+				nm = cut(full, 80);
+			}
+			if (!nm) {
+				let ic = iconOf(n);
+				if (ic) hint = ['icon', ic];
+				else if ((ic = wordOf(n))) hint = ['class', ic];
+			}
+		}
+		const v = [r, nm, full, hint, len];
+		if (light && !st.nc) stillClicks.set(n, v);
+		return v;
+	}
+
 	// cut bounds a clickable's text: a row's whole text is more than tells it apart.
 	const cut = (s, n) => s.length > n ? s.slice(0, n - 1) + '…' : s;
 
@@ -978,6 +1114,7 @@ const treeRules = `
 		const texts = []; // a clickable's whole text, by item index, for the doubles check
 		const standIn = new Set(); // controls whose label was listed for them
 		const memo = new Map(); // lists told popup or not
+		const ctlSeen = new Map(); // a label's control: [shown, its rect]
 		const cands = pointerCandidates();
 		const coverEl = findCover();
 		while (stack.length) {
@@ -1017,8 +1154,22 @@ const treeRules = `
 			// Inside a listed item nothing more is listed as clickable: its
 			// style is not needed (styles of a whole page cost the most).
 			// Nor is an svg's shape's (its cursor is the svg's, save for a link in it).
-			const cs = f & F_NATIVE || (f & F_SVG && n.localName !== 'a') || (cands && !cands.has(n) && !(f & F_SHADOW) && !n.shadowRoot) ? null : getComputedStyle(n);
-			const ptr = cs ? cs.cursor === 'pointer' : !!(f & F_PTR);
+			// light: of the document's own tree, whose changes are heard.
+			const light = !(f & F_SHADOW) && !n.shadowRoot;
+			// sty: 1 the cursor is pointer, 2 display is none (asked only
+			// of an element with children, to skip them), -1 not asked.
+			let sty = -1;
+			if (!(f & F_NATIVE || (f & F_SVG && n.localName !== 'a') || (cands && !cands.has(n) && light))) {
+				sty = light ? stillStyle.get(n) : undefined;
+				if (sty === undefined) {
+					const cs = getComputedStyle(n);
+					sty = cs.cursor === 'pointer' ? 1 : 0;
+					if (n.firstElementChild || !light || n.localName === 'slot' || ownedByLeaf(null)) sty |= cs.display === 'none' ? 2 : 0;
+					if (light) stillStyle.set(n, sty);
+				}
+			}
+			const ptr = sty >= 0 ? (sty & 1) === 1 : !!(f & F_PTR);
+			const none = sty >= 0 && (sty & 2) === 2;
 			const outside = modal && !modal.contains(n);
 			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0) | (n.localName === 'svg' ? F_SVG : 0);
 			// A contenteditable region's root: generic in Chrome's tree,
@@ -1026,26 +1177,18 @@ const treeRules = `
 			const editable = r === 'generic' && n.hasAttribute('contenteditable') && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
 			const pushed = out.items.length;
 			if (!outside && (LISTED.has(r) || editable) && !standIn.has(n)) {
-				const b = box(n);
-				if (b && shown(n)) {
-					const nm = name(n, r);
+				const seen = ctlSeen.get(n);
+				const b = !seen ? shownBox(n) : !seen[0] ? null : seen[1].width > 0 && seen[1].height > 0 ? [seen[1].x, seen[1].y, seen[1].width, seen[1].height] : box(n);
+				if (b) {
+					const nm = keptName(n, r, light);
 					const st = states(n, r);
 					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
 					if (editable) st.push('editable');
-					if (v && secret(n)) {
+					if (v && keptSecret(n, light)) {
 						st.push('filled');
 						v = '';
 					}
-					if (!nm) {
-						if (FIELD.has(r) || editable) {
-							const t = near(n, r);
-							if (t) hint = ['near', t];
-						}
-						if (!hint && (r === 'link' || r === 'button')) {
-							const ic = iconOf(n);
-							if (ic) hint = ['icon', ic];
-						}
-					}
+					if (!nm) hint = keptHint(n, r, editable, light);
 					out.items.push([T.id(n), r, nm, st, href(n, r), b[0], b[1], b[2], b[3], v, hint]);
 				}
 				kf |= F_NATIVE;
@@ -1053,33 +1196,27 @@ const treeRules = `
 				// A control drawn by its label (the input itself hidden): the
 				// label is what a person clicks, and it stands for the control.
 				const c = n.control, cr = role(c);
-				const cb = c.getBoundingClientRect();
-				if (LISTED.has(cr) && (!shown(c) || cb.width < 4 || cb.height < 4)) {
-					const b = box(n);
-					if (b && shown(n)) {
-						out.items.push([T.id(n), cr, name(c, cr), states(c, cr), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
+				// The control's own listing, later in this walk, takes
+				// what is asked of it here.
+				const csh = shown(c), cb = csh ? c.getBoundingClientRect() : null;
+				ctlSeen.set(c, [csh, cb]);
+				if (LISTED.has(cr) && (!csh || cb.width < 4 || cb.height < 4)) {
+					const b = shownBox(n);
+					if (b) {
+						out.items.push([T.id(n), cr, keptName(c, cr, light && !c.shadowRoot), states(c, cr), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
 						standIn.add(c);
 						kf |= F_NATIVE;
 					}
-				} else if (shown(c)) {
+				} else if (csh) {
 					kf |= F_NATIVE; // the control is listed itself
 				}
 			} else if (!outside) {
 				const why = clickable(n, r, ptr, f, memo, coverEl, cands);
 				if (why) {
-					const b = box(n);
+					const b = shownBox(n);
 					// A box of a whole page's text is a container, not one thing to click.
-					if (b && shown(n) && (n.textContent || '').length <= 2000) {
-						let nm = name(n, r), hint = null, full = '';
-						if (!nm) {
-							full = sp(content(n, new Set([n]), false));
-							nm = cut(full, 80);
-						}
-						if (!nm) {
-							let ic = iconOf(n);
-							if (ic) hint = ['icon', ic];
-							else if ((ic = wordOf(n))) hint = ['class', ic];
-						}
+					if (b && clickName(n, r, light)[4] <= 2000) {
+						const [, nm, full, hint] = clickName(n, r, light);
 						const i = out.items.length;
 						out.items.push([T.id(n), r, nm, states(n, r).concat('clickable'), '', b[0], b[1], b[2], b[3], '', hint]);
 						kf |= why === 'icon' ? F_ICON : F_CLICK;
@@ -1091,12 +1228,12 @@ const treeRules = `
 					}
 				}
 			}
-			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out);
+			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, light);
 			if (LEAF.has(r) || r === 'combobox' || editable) continue;
 			// Children by their elements (a node list's text nodes are
 			// most of its length), save where the flat tree differs.
 			if (n.shadowRoot || n.localName === 'slot' || ownedByLeaf(null)) {
-				if (cs && cs.display === 'none') continue;
+				if (none) continue;
 				const kids = flatChildren(n);
 				for (let i = kids.length - 1; i >= 0; i--) {
 					if (kids[i].nodeType === 1) {
@@ -1104,7 +1241,7 @@ const treeRules = `
 						fl.push(kf);
 					}
 				}
-			} else if (n.firstElementChild && !(cs && cs.display === 'none')) {
+			} else if (n.firstElementChild && !none) {
 				for (let c = n.lastElementChild; c; c = c.previousElementSibling) {
 					stack.push(c);
 					fl.push(kf);

@@ -11,6 +11,13 @@
 //
 //	go run ./e2e/cmd/read-bench -lyrad bin/lyrad [-playwright-mcp DIR] [-chrome-devtools-mcp DIR] [-n 5] [-v] [-dump OUTDIR]
 //
+// With -walk it times the in-page walk alone instead, for one or more
+// JSTree scripts side by side (this tree's, or another commit's written by
+// -print-js), and with -profile shows where a walk spends its time:
+//
+//	go run ./e2e/cmd/read-bench -print-js > new.js   # in each tree
+//	go run ./e2e/cmd/read-bench -walk old.js,new.js [-n 15] [-profile 1]
+//
 // DIR is where `npm install @playwright/mcp chrome-devtools-mcp` ran (its
 // node_modules holds the packages); PLAYWRIGHT_MCP_DIR and
 // CHROME_DEVTOOLS_MCP_DIR work too. Without one, its columns are left out.
@@ -36,6 +43,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lyrad/lyrad/e2e/benchkit"
+	"github.com/lyrad/lyrad/snapshot"
 )
 
 func main() {
@@ -48,7 +56,22 @@ func main() {
 	verbose := flag.Bool("v", false, "print what is missing")
 	flag.StringVar(&lyradLog, "lyrad-log", "warn", "lyrad's log level (debug shows where each tree read spent its time)")
 	flag.StringVar(&dumpDir, "dump", "", "write each page's lyrad tree and Playwright snapshot into this directory")
+	walk := flag.String("walk", "", "time the in-page walk alone: comma-separated JSTree scripts (files written by -print-js, or \"this\" for this tree's), side by side")
+	profile := flag.Int("profile", -1, "with -walk: profile the walk of this script (0 the first) on each page")
+	eval := flag.String("eval", "", "with -walk: a function to run in the first script's world on each page, its answer printed (a probe while profiling)")
+	printJS := flag.Bool("print-js", false, "print this tree's JSTree script (for -walk from another tree) and exit")
 	flag.Parse()
+	if *printJS {
+		fmt.Print(snapshot.JSTree)
+		return
+	}
+	if *walk != "" {
+		if err := walkBench(strings.Split(*walk, ","), *pages, *browser, *n, *profile, *eval); err != nil {
+			fmt.Fprintln(os.Stderr, "read-bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*lyrad, *pages, *pwDir, *cdDir, *browser, *n, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "read-bench:", err)
 		os.Exit(1)
@@ -74,15 +97,10 @@ type result struct {
 }
 
 func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) error {
-	names, err := filepath.Glob(filepath.Join(pagesDir, "*.html"))
-	if err != nil || len(names) == 0 {
-		return fmt.Errorf("no pages in %s", pagesDir)
+	names, err := pageNames(pagesDir)
+	if err != nil {
+		return err
 	}
-	for i := range names {
-		names[i] = filepath.Base(names[i])
-	}
-	sort.Strings(names)
-	names = append(names, "large-form.html", "app.html", "tiny.html")
 	base, stop, err := serve(pagesDir)
 	if err != nil {
 		return err

@@ -1,0 +1,67 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// stillPage changes, when it is scrolled, what no MutationObserver and no
+// input event tells of: a field's value set by script (a checkbox's name
+// holds it) and a CSSOM rule that gives an element the pointer cursor.
+const stillPage = `<!doctype html><html><head><title>Still</title><style id="s">.pad{height:3000px}</style></head><body>
+<label><input type="checkbox"> Remind me <input id="n" type="number" value="3" aria-label="count" style="width:3em"> days before</label>
+<p><span id="late">Open later</span></p>
+<div class="pad"></div>
+<script>
+addEventListener('scroll', () => {
+	if (window.moved) return;
+	window.moved = true;
+	document.getElementById('n').value = '9';
+	document.getElementById('s').sheet.insertRule('#late{cursor:pointer}');
+}, {passive: true});
+</script>
+</body></html>`
+
+// TestTreeFollowsSilentChanges: what a tree read keeps for the next one
+// while the page stands still (names, cursors, the style sheets' rules) is
+// not kept past a change the page makes without a DOM mutation or an input
+// event: a name holding a field's value follows the value, and a rule
+// inserted through the CSSOM makes its element clickable in the next read.
+func TestTreeFollowsSilentChanges(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/still", stillPage)
+	cs := connectStdio(t, t.TempDir(), proto2025)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/still", "wait_until": "load", "confirm": true}), "ok")
+	read := func() string {
+		env := call(t, cs, "read_page", map[string]any{"mode": "tree"})
+		wantStatus(t, env, "ok")
+		tree, _ := env["tree"].(string)
+		return tree
+	}
+	// Twice: the second read is one the first left its kept names for.
+	for i := 0; i < 2; i++ {
+		tree := read()
+		_, byName := treeLines(t, tree)
+		if byName[`checkbox "Remind me 3 days before"`] == "" || strings.Contains(tree, `"Open later"`) {
+			t.Fatalf("read %d before the scroll: want checkbox \"Remind me 3 days before\" and no clickable \"Open later\":\n%s", i+1, tree)
+		}
+	}
+	// Scrolled by script in lyrad's world: a scroll event, nothing else.
+	wantStatus(t, call(t, cs, "scroll", map[string]any{"to": "bottom"}), "ok")
+	var tree string
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		tree = read()
+		_, byName := treeLines(t, tree)
+		if byName[`checkbox "Remind me 9 days before"`] != "" && strings.Contains(tree, `"Open later"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the scroll, want checkbox \"Remind me 9 days before\" and a clickable \"Open later\":\n%s", tree)
+		}
+	}
+	if !strings.Contains(tree, "clickable") {
+		t.Errorf("\"Open later\" is listed but not as clickable:\n%s", tree)
+	}
+}
