@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/lyrad/lyrad/internal/cdptest"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // guardHarness is a guard on a fake browser, with a Decider that answers
@@ -355,25 +357,14 @@ func TestHasFrameFollowsFrames(t *testing.T) {
 	}
 	h.p.Event("S1", "Page.frameAttached", map[string]any{"frameId": "F1", "parentFrameId": "T1"})
 	h.p.Event("S1", "Page.frameAttached", map[string]any{"frameId": "F2", "parentFrameId": "T1"})
-	eventually(t, func() bool { return h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") }, "the attached frames are not known")
+	testenv.WaitFor(t, "the attached frames to be known", 5*time.Second, func() bool { return h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") })
 	h.p.Event("S1", "Page.frameDetached", map[string]any{"frameId": "F1", "reason": "remove"})
-	eventually(t, func() bool { return !h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") }, "a detached frame is still known")
+	testenv.WaitFor(t, "a detached frame to be forgotten", 5*time.Second, func() bool { return !h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") })
 	if h.g.HasFrame("S9", "T1") {
 		t.Error("a frame is known over a session the guard never held")
 	}
 	h.p.Event("", "Target.detachedFromTarget", map[string]any{"sessionId": "S1", "targetId": "T1"})
-	eventually(t, func() bool { return !h.g.HasFrame("S1", "T1") && !h.g.HasFrame("S1", "F2") }, "the frames of a closed tab are still known")
-}
-
-func eventually(t *testing.T, cond func() bool, msg string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal(msg)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "the frames of a closed tab to be forgotten", 5*time.Second, func() bool { return !h.g.HasFrame("S1", "T1") && !h.g.HasFrame("S1", "F2") })
 }
 
 // A target in a context lyrad owns is let run with nothing of the guard's

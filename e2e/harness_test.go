@@ -344,15 +344,10 @@ func browserPIDs(t *testing.T, dataDir string) []int {
 	return pids
 }
 
+// waitFor is testenv.WaitFor, the one polling wait every package's tests use.
 func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.WaitFor(t, what, d, cond)
 }
 
 func execLyrad(dataDir string, args ...string) *exec.Cmd {
