@@ -11,7 +11,7 @@ import (
 )
 
 // TestObserveSavesUndeclared: with LYRA_BROWSER_ENFORCEMENT=observe an
-// undeclared download is saved like a declared one (seed, Downloads): an
+// undeclared download is saved like a declared one: an
 // <a download> click, a navigation to an attachment and a reload that turns
 // into one each answer ok with
 // download {filename, path, bytes, url_origin, observed: true}, the file is

@@ -123,8 +123,8 @@ for (let i = 0; i < 10; i++) window.open(%q + "?n=" + i, "_blank");
 //
 // Chrome releases a request it holds the moment the connection ends, before
 // any kill can land, so a post paused at that instant may still leave; one
-// is tolerated, more means the kill was late (waiting 300 ms let 72 through
-// in the seed's measurement).
+// is tolerated, more means the kill was late (waiting 300 ms once let 72
+// through).
 func TestHostilePosterWhenSocketCut(t *testing.T) {
 	needBrowser(t)
 	needSS(t)

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// formSite serves the forms of the seed's four undeclared submissions and a
+// formSite serves the forms of four undeclared submissions and a
 // declared one; every POST to /submit is counted.
 func formSite(t *testing.T) *site {
 	s := newSite(t, "127.0.0.1")
@@ -25,7 +25,7 @@ func formSite(t *testing.T) *site {
 	return s
 }
 
-// TestUndeclaredSubmissionsStopped: the seed's four ways a page sends a
+// TestUndeclaredSubmissionsStopped: four ways a page sends a
 // form the agent never declared (the space key on a submit button,
 // form.submit() from a type=button, an oninput listener, a type attribute
 // flipped after the check) are stopped where the request leaves; the same

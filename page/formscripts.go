@@ -371,7 +371,7 @@ const JSFrameScope = `function(root, whole) {` + jsFormHelpers + `
 }`
 
 // JSFindEditor returns the first editor of the document (an editor iframe
-// first, as the seed does: a page may keep both, and the iframe is where
+// first: a page may keep both, and the iframe is where
 // the editor writes), else the first inline editor; null when none.
 const JSFindEditor = `function() {` + jsFormHelpers + `
   const eds = editorsIn(allRoots(), null);

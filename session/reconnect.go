@@ -69,7 +69,7 @@ func (m *Manager) holdLocked() bool {
 	return true
 }
 
-// graceOver: nobody came back in time. The seed's handoff happens: the
+// graceOver: nobody came back in time. The handoff happens: the
 // window closes and the next session may claim the browser.
 func (m *Manager) graceOver(h *held) {
 	m.mu.Lock()

@@ -7,8 +7,9 @@ import (
 	"github.com/lyrad/lyrad/session"
 )
 
-// Replies: the wire form of what package session answers. The keys are the
-// seed's, so agents written for it keep working.
+// Replies: the wire form of what package session answers. The keys are
+// the lyra tools' published ones, so agents written against them keep
+// working.
 
 // ownFields adds a tool's own fields to an acting call's reply.
 type ownFields func(r *session.ActResult, out map[string]any)

@@ -96,7 +96,8 @@ var sentOut = merge(actOut, map[string]any{
 	"alert":     sStr(""),
 })
 
-// Shared parameters. Their names, kinds and defaults are the seed's.
+// Shared parameters. Their names, kinds and defaults are the lyra tools'
+// published ones: agents written against them keep working.
 
 // selectorHelp is the selector syntax in a few words; the guide has the rest.
 const selectorHelp = "CSS, text=..., xpath=... or aria-ref=eN."
