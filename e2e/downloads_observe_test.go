@@ -18,6 +18,7 @@ import (
 // at that path, byte for byte, when the reply comes, and its would_block
 // row is written by then; the tab does not move.
 func TestObserveSavesUndeclared(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := downloadSite(t)
 	var flip atomic.Bool // /flip is a page, then a file

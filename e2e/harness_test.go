@@ -57,6 +57,21 @@ func needBrowser(t *testing.T) string {
 	})
 }
 
+// parallel lets a test run beside other tests that call it (go test
+// -parallel bounds how many: .ci/run and the Taskfile run two). Only a
+// test that needs nothing shared may call it: it starts its own lyrad on
+// its own data directory (t.TempDir) against its own loopback sites, and
+// its browser is headless. Not for a test that uses the display (Xvfb,
+// xdotool, a headful browser), the environment (t.Setenv, which panics
+// here), the machine's ~/Downloads or $TMPDIR, process or socket lists
+// beyond its own browser's, memory or CPU measurements, or a lifetime or
+// deadline it waits out (grant TTLs, reconnect grace, kill latency): a
+// neighbour's load would make those race the clock.
+func parallel(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+}
+
 // site is a loopback web server that counts what reaches it.
 type site struct {
 	URL    string // http://127.0.0.N:port

@@ -25,6 +25,7 @@ func redirector(s *site, to string) {
 // destination sees nothing, navigate answers blocked_by_policy with the
 // origin it was sent to, and the audit names redirect_from.
 func TestRedirectHopsRefusedBeforeTheyLeave(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
@@ -92,6 +93,7 @@ func TestPageRedirectingItselfIsBlocked(t *testing.T) {
 // TestPopupStorm: ten popups to an unapproved origin; every first request
 // is judged and refused, none reaches the site, no empty tab is left.
 func TestPopupStorm(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
@@ -172,6 +174,7 @@ setInterval(() => { const f = document.getElementById("f"); f.target = "sink" + 
 // process, its own CDP session) that posts a form or moves the whole tab is
 // judged like the page: both refused, nothing reaches the destinations.
 func TestOutOfProcessIframeCannotSendOrLeave(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

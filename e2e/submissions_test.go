@@ -31,6 +31,7 @@ func formSite(t *testing.T) *site {
 // flipped after the check) are stopped where the request leaves; the same
 // form declared with submits=true goes through.
 func TestUndeclaredSubmissionsStopped(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := formSite(t)
 	dir := t.TempDir()
@@ -89,6 +90,7 @@ func TestUndeclaredSubmissionsStopped(t *testing.T) {
 // send, which nothing paid for), 301/302/303 turn it into a GET elsewhere
 // (leaving). Every hop is refused before it leaves.
 func TestRedirectsWithABody(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
