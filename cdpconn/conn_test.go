@@ -16,92 +16,22 @@ import (
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
-	"github.com/coder/websocket"
+
+	"github.com/lyrad/lyrad/internal/cdptest"
 )
 
-// fakeChrome is an httptest server that speaks the protocol: it hands every
-// command to handle, which may answer with send.
-type fakeChrome struct {
-	t      *testing.T
-	srv    *httptest.Server
-	url    string
-	conns  chan *fakeConn
-	handle func(fc *fakeConn, msg cdproto.Message)
-}
-
-type fakeConn struct {
-	t  *testing.T
-	ws *websocket.Conn
-}
-
-func (fc *fakeConn) send(v any) {
-	b, err := jsonv2.Marshal(v)
-	if err != nil {
-		fc.t.Errorf("fake chrome: marshal: %v", err)
-		return
-	}
-	_ = fc.ws.Write(context.Background(), websocket.MessageText, b)
-}
-
-func (fc *fakeConn) reply(msg cdproto.Message, result any) {
-	fc.send(map[string]any{"id": msg.ID, "sessionId": msg.SessionID, "result": result})
-}
-
-func (fc *fakeConn) event(session target.SessionID, method string, params any) {
-	m := map[string]any{"method": method, "params": params}
-	if session != "" {
-		m["sessionId"] = session
-	}
-	fc.send(m)
-}
-
-func newFakeChrome(t *testing.T, handle func(fc *fakeConn, msg cdproto.Message)) *fakeChrome {
-	t.Helper()
-	f := &fakeChrome{t: t, conns: make(chan *fakeConn, 1), handle: handle}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		ws.SetReadLimit(-1)
-		fc := &fakeConn{t: t, ws: ws}
-		f.conns <- fc
-		for {
-			_, b, err := ws.Read(context.Background())
-			if err != nil {
-				return
-			}
-			var msg cdproto.Message
-			if err := jsonv2.Unmarshal(b, &msg); err != nil {
-				t.Errorf("fake chrome: bad message %s: %v", b, err)
-				return
-			}
-			if f.handle != nil {
-				f.handle(fc, msg)
-			}
-		}
-	}))
-	t.Cleanup(f.srv.Close)
-	f.url = "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/devtools/browser/secret-0123"
-	return f
-}
-
-func (f *fakeChrome) dial(t *testing.T, opts Options) (*Conn, *fakeConn) {
+// dial connects to the fake browser p and returns the connection with the
+// peer's side of it.
+func dial(t *testing.T, p *cdptest.Peer, opts Options) (*Conn, *cdptest.Conn) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, f.url, opts)
+	c, err := Dial(ctx, p.URL, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Abort() })
-	select {
-	case fc := <-f.conns:
-		return c, fc
-	case <-ctx.Done():
-		t.Fatal("fake chrome saw no connection")
-		return nil, nil
-	}
+	return c, p.Conn()
 }
 
 func ctxT(t *testing.T) context.Context {
@@ -112,11 +42,11 @@ func ctxT(t *testing.T) context.Context {
 
 func TestCallReply(t *testing.T) {
 	var raw sync.Map // method -> raw params as received
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		raw.Store(string(msg.Method), string(msg.Params))
-		fc.reply(msg, map[string]any{"method": msg.Method, "session": msg.SessionID, "params": msg.Params})
+		fc.Reply(msg, map[string]any{"method": msg.Method, "session": msg.SessionID, "params": msg.Params})
 	})
-	c, _ := f.dial(t, Options{})
+	c, _ := dial(t, f, Options{})
 
 	type res struct {
 		Method  string           `json:"method"`
@@ -151,10 +81,10 @@ func TestCallReply(t *testing.T) {
 }
 
 func TestErrorReply(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
-		fc.send(map[string]any{"id": msg.ID, "error": map[string]any{"code": -32601, "message": "'Foo.bar' wasn't found"}})
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
+		fc.Send(map[string]any{"id": msg.ID, "error": map[string]any{"code": -32601, "message": "'Foo.bar' wasn't found"}})
 	})
-	c, _ := f.dial(t, Options{})
+	c, _ := dial(t, f, Options{})
 	err := c.Browser().Call(ctxT(t), "Foo.bar", nil, nil)
 	var cerr *cdproto.Error
 	if !errors.As(err, &cerr) || cerr.Code != -32601 {
@@ -167,14 +97,14 @@ func TestErrorReply(t *testing.T) {
 
 func TestCallTimeoutLateReplyDropped(t *testing.T) {
 	slow := make(chan cdproto.Message, 1)
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		if msg.Method == "Slow.wait" {
 			slow <- msg // answered later
 			return
 		}
-		fc.reply(msg, map[string]any{"ok": msg.ID})
+		fc.Reply(msg, map[string]any{"ok": msg.ID})
 	})
-	c, fc := f.dial(t, Options{})
+	c, fc := dial(t, f, Options{})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -184,7 +114,7 @@ func TestCallTimeoutLateReplyDropped(t *testing.T) {
 	}
 
 	// The late reply arrives; nobody waits for it.
-	fc.reply(<-slow, map[string]any{"late": true})
+	fc.Reply(<-slow, map[string]any{"late": true})
 
 	var r struct {
 		OK   int64 `json:"ok"`
@@ -207,8 +137,8 @@ func TestCallTimeoutLateReplyDropped(t *testing.T) {
 }
 
 func TestCallDefaultTimeout(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {})
-	c, _ := f.dial(t, Options{})
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {})
+	c, _ := dial(t, f, Options{})
 	old := defaultCallTimeout
 	defaultCallTimeout = 100 * time.Millisecond
 	defer func() { defaultCallTimeout = old }()
@@ -228,13 +158,13 @@ func TestEventsPerSessionAndOrder(t *testing.T) {
 	for i := range 300 {
 		sent = append(sent, ev{[]target.SessionID{"", "A", "B"}[i%3], []string{"E.one", "E.two", "E.three"}[i%2+i%5/4], i})
 	}
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		for _, e := range sent {
-			fc.event(e.s, e.m, map[string]int{"n": e.n})
+			fc.Event(e.s, e.m, map[string]int{"n": e.n})
 		}
-		fc.reply(msg, struct{}{})
+		fc.Reply(msg, struct{}{})
 	})
-	c, _ := f.dial(t, Options{})
+	c, _ := dial(t, f, Options{})
 
 	all, cancelAll := c.Subscribe("E.one", "E.two")
 	defer cancelAll()
@@ -292,13 +222,13 @@ func TestEventsPerSessionAndOrder(t *testing.T) {
 
 func TestSlowConsumerDoesNotBlockReader(t *testing.T) {
 	const n = 20000
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		for i := range n {
-			fc.event("S", "Net.req", map[string]int{"i": i})
+			fc.Event("S", "Net.req", map[string]int{"i": i})
 		}
-		fc.reply(msg, struct{}{})
+		fc.Reply(msg, struct{}{})
 	})
-	c, _ := f.dial(t, Options{})
+	c, _ := dial(t, f, Options{})
 	events, cancel := c.Session("S").Subscribe("Net.req")
 	defer cancel()
 	all, cancelAll := c.Subscribe("Net.req")
@@ -322,14 +252,14 @@ func TestSlowConsumerDoesNotBlockReader(t *testing.T) {
 }
 
 func TestDetachedFromTarget(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		switch msg.SessionID {
 		case "S1": // never answered
 		default:
-			fc.reply(msg, struct{}{})
+			fc.Reply(msg, struct{}{})
 		}
 	})
-	c, fc := f.dial(t, Options{})
+	c, fc := dial(t, f, Options{})
 
 	s1, cancel1 := c.Session("S1").Subscribe("Page.loadEventFired")
 	defer cancel1()
@@ -343,8 +273,8 @@ func TestDetachedFromTarget(t *testing.T) {
 	// Let the call reach the fake before detaching.
 	time.Sleep(50 * time.Millisecond)
 
-	fc.event("S1", "Page.loadEventFired", map[string]any{"timestamp": 1})
-	fc.event("", methodDetached, map[string]any{"sessionId": "S1", "targetId": "T1"})
+	fc.Event("S1", "Page.loadEventFired", map[string]any{"timestamp": 1})
+	fc.Event("", methodDetached, map[string]any{"sessionId": "S1", "targetId": "T1"})
 
 	// The queued event still comes, then the channel closes.
 	if _, ok := <-s1; !ok {
@@ -367,7 +297,7 @@ func TestDetachedFromTarget(t *testing.T) {
 	}
 
 	// S2 is untouched.
-	fc.event("S2", "Page.loadEventFired", map[string]any{"timestamp": 2})
+	fc.Event("S2", "Page.loadEventFired", map[string]any{"timestamp": 2})
 	if _, ok := <-s2; !ok {
 		t.Fatal("S2 subscription closed")
 	}
@@ -377,14 +307,14 @@ func TestDetachedFromTarget(t *testing.T) {
 }
 
 func TestOnCloseOnceWhenPeerDrops(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		if msg.Method == "Browser.crash" {
-			fc.ws.CloseNow()
+			fc.WS().CloseNow()
 		}
 	})
 	var calls atomic.Int32
 	got := make(chan error, 2)
-	c, _ := f.dial(t, Options{OnClose: func(err error) { calls.Add(1); got <- err }})
+	c, _ := dial(t, f, Options{OnClose: func(err error) { calls.Add(1); got <- err }})
 
 	events, cancel := c.Subscribe("X.y")
 	defer cancel()
@@ -420,10 +350,10 @@ func TestOnCloseOnceWhenPeerDrops(t *testing.T) {
 }
 
 func TestCloseNormal(t *testing.T) {
-	f := newFakeChrome(t, nil)
+	f := cdptest.New(t, nil)
 	var calls atomic.Int32
 	got := make(chan error, 2)
-	c, _ := f.dial(t, Options{OnClose: func(err error) { calls.Add(1); got <- err }})
+	c, _ := dial(t, f, Options{OnClose: func(err error) { calls.Add(1); got <- err }})
 	events, _ := c.Session("S").Subscribe("X.y")
 	if err := c.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
@@ -448,9 +378,9 @@ func TestCloseNormal(t *testing.T) {
 
 func TestAbortFailsPendingCalls(t *testing.T) {
 	seen := make(chan struct{}, 8)
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) { seen <- struct{}{} })
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) { seen <- struct{}{} })
 	closed := make(chan error, 1)
-	c, _ := f.dial(t, Options{OnClose: func(err error) { closed <- err }})
+	c, _ := dial(t, f, Options{OnClose: func(err error) { closed <- err }})
 
 	const n = 5
 	errs := make(chan error, n)
@@ -511,15 +441,15 @@ func TestDialErrorHidesURL(t *testing.T) {
 // A mark comes after every event Chrome sent before it answered the mark's
 // command, to every subscriber of MethodMark, and to no other.
 func TestMarkIsOrderedBehindEvents(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		if msg.Method == "Browser.getVersion" {
 			for i := range 100 {
-				fc.event("S1", "Test.ev", map[string]int{"n": i})
+				fc.Event("S1", "Test.ev", map[string]int{"n": i})
 			}
 		}
-		fc.reply(msg, struct{}{})
+		fc.Reply(msg, struct{}{})
 	})
-	c, _ := f.dial(t, Options{})
+	c, _ := dial(t, f, Options{})
 	evs, cancel := c.Subscribe("Test.ev", MethodMark)
 	defer cancel()
 	other, cancelOther := c.Subscribe("Test.ev")
@@ -552,16 +482,16 @@ func TestMarkIsOrderedBehindEvents(t *testing.T) {
 // SendAsync hands the reply's error to its callback, once: nil for a
 // result, the browser's error, or the detach of the session.
 func TestSendAsync(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		switch string(msg.Method) {
 		case "Fetch.continueRequest":
-			fc.reply(msg, struct{}{})
+			fc.Reply(msg, struct{}{})
 		case "Fetch.failRequest":
-			fc.send(map[string]any{"id": msg.ID, "sessionId": msg.SessionID, "error": map[string]any{"code": -32602, "message": "Invalid InterceptionId."}})
+			fc.Send(map[string]any{"id": msg.ID, "sessionId": msg.SessionID, "error": map[string]any{"code": -32602, "message": "Invalid InterceptionId."}})
 		}
 		// Anything else is never answered.
 	})
-	c, fc := f.dial(t, Options{})
+	c, fc := dial(t, f, Options{})
 	done := make(chan error, 3)
 	s := c.Session("S1")
 	for _, m := range []string{"Fetch.continueRequest", "Fetch.failRequest", "Fetch.fulfillRequest"} {
@@ -576,7 +506,7 @@ func TestSendAsync(t *testing.T) {
 	if err := <-done; !errors.As(err, &cerr) || !strings.Contains(err.Error(), "Fetch.failRequest") {
 		t.Fatalf("fail: %v", err)
 	}
-	fc.event("", methodDetached, map[string]any{"sessionId": "S1", "targetId": "T1"})
+	fc.Event("", methodDetached, map[string]any{"sessionId": "S1", "targetId": "T1"})
 	select {
 	case err := <-done:
 		if !errors.Is(err, ErrDetached) {
@@ -606,8 +536,8 @@ func TestSendAsync(t *testing.T) {
 
 // SubscribeWhere queues only the events its filter keeps, in order.
 func TestSubscribeWhere(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) { fc.reply(msg, struct{}{}) })
-	c, fc := f.dial(t, Options{})
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) { fc.Reply(msg, struct{}{}) })
+	c, fc := dial(t, f, Options{})
 	var seen atomic.Int32
 	events, stop := c.SubscribeWhere(func(ev Event) bool {
 		seen.Add(1)
@@ -615,7 +545,7 @@ func TestSubscribeWhere(t *testing.T) {
 	}, "Network.requestWillBeSent")
 	defer stop()
 	for _, p := range []string{"keep-1", "drop-2", "keep-3"} {
-		fc.event("S1", "Network.requestWillBeSent", map[string]any{"n": p})
+		fc.Event("S1", "Network.requestWillBeSent", map[string]any{"n": p})
 	}
 	for _, want := range []string{"keep-1", "keep-3"} {
 		select {

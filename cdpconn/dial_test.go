@@ -6,14 +6,16 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto"
+
+	"github.com/lyrad/lyrad/internal/cdptest"
 )
 
 // TestDialContext: with DialContext the connection runs on the socket the
 // caller dialed, which is what launch hands to its watchdog.
 func TestDialContext(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) { fc.reply(msg, map[string]any{}) })
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) { fc.Reply(msg, map[string]any{}) })
 	var sock net.Conn
-	c, _ := f.dial(t, Options{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, _ := dial(t, f, Options{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		s, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 		sock = s
 		return s, err

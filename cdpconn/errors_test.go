@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto"
+
+	"github.com/lyrad/lyrad/internal/cdptest"
 )
 
 // chromeErr is a reply error as Call returns it.
@@ -79,10 +81,10 @@ func TestClassify(t *testing.T) {
 
 // A reply error from the socket classifies like the one built above.
 func TestClassifyReply(t *testing.T) {
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
-		fc.send(map[string]any{"id": msg.ID, "sessionId": msg.SessionID, "error": map[string]any{"code": -32001, "message": "Session with given id not found."}})
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
+		fc.Send(map[string]any{"id": msg.ID, "sessionId": msg.SessionID, "error": map[string]any{"code": -32001, "message": "Session with given id not found."}})
 	})
-	c, _ := f.dial(t, Options{})
+	c, _ := dial(t, f, Options{})
 	err := c.Session("S9").Call(ctxT(t), "Runtime.evaluate", nil, nil)
 	if !IsTargetGone(err) || IsContextGone(err) {
 		t.Fatalf("IsTargetGone(%v) = false", err)

@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/coder/websocket"
+
+	"github.com/lyrad/lyrad/internal/cdptest"
 )
 
 // TestHugeRequestPausedEvent streams a ~100 MB Fetch.requestPaused message (a
@@ -37,14 +39,14 @@ func TestHugeRequestPausedEvent(t *testing.T) {
 	suffix := `"},{"bytes":"QQ=="}],"initialPriority":"VeryHigh","referrerPolicy":"strict-origin-when-cross-origin"},"frameId":"F1","resourceType":"Document","networkId":"N1"},"sessionId":"S1"}`
 
 	var size atomic.Int64
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		if msg.Method != "Test.sendBig" {
-			fc.reply(msg, struct{}{})
+			fc.Reply(msg, struct{}{})
 			return
 		}
 		// Streamed in frames, so that the server side holds no 100 MB buffer
 		// in this process's heap either.
-		w, err := fc.ws.Writer(context.Background(), websocket.MessageText)
+		w, err := fc.WS().Writer(context.Background(), websocket.MessageText)
 		if err != nil {
 			t.Error(err)
 			return
@@ -70,9 +72,9 @@ func TestHugeRequestPausedEvent(t *testing.T) {
 			t.Error(err)
 		}
 		size.Store(int64(n))
-		fc.reply(msg, struct{}{})
+		fc.Reply(msg, struct{}{})
 	})
-	c, _ := f.dial(t, Options{})
+	c, _ := dial(t, f, Options{})
 	events, cancel := c.Subscribe("Fetch.requestPaused")
 	defer cancel()
 

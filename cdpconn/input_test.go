@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto"
+
+	"github.com/lyrad/lyrad/internal/cdptest"
 )
 
 // TestInputAt: lyrad's own input is timed from its write to its reply,
@@ -14,14 +16,14 @@ import (
 // arriving now; other commands do not count.
 func TestInputAt(t *testing.T) {
 	held := make(chan cdproto.Message, 1)
-	f := newFakeChrome(t, func(fc *fakeConn, msg cdproto.Message) {
+	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		if strings.HasPrefix(string(msg.Method), "Input.") {
 			held <- msg // answered when the test says
 			return
 		}
-		fc.reply(msg, map[string]any{})
+		fc.Reply(msg, map[string]any{})
 	})
-	c, fc := f.dial(t, Options{})
+	c, fc := dial(t, f, Options{})
 	if !c.InputAt().IsZero() {
 		t.Fatal("input before any was sent")
 	}
@@ -42,7 +44,7 @@ func TestInputAt(t *testing.T) {
 		t.Errorf("an unanswered input dated %v ago, want now", time.Since(at))
 	}
 	before := time.Now()
-	fc.reply(msg, map[string]any{})
+	fc.Reply(msg, map[string]any{})
 	// The reply is read on the reader: wait for it by a later call.
 	if err := c.Session("S1").Call(ctxT(t), "Page.enable", nil, nil); err != nil {
 		t.Fatal(err)
@@ -58,7 +60,7 @@ func TestInputAt(t *testing.T) {
 	// A session that goes away answers nothing more.
 	_, _ = c.Session("S2").Send("Input.dispatchKeyEvent", map[string]any{"type": "keyDown"})
 	<-held
-	fc.event("", methodDetached, map[string]any{"sessionId": "S2", "targetId": "T2"})
+	fc.Event("", methodDetached, map[string]any{"sessionId": "S2", "targetId": "T2"})
 	if err := c.Browser().Call(ctxT(t), "Browser.getVersion", nil, nil); err != nil {
 		t.Fatal(err)
 	}

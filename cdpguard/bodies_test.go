@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lyrad/lyrad/internal/cdptest"
 )
 
 // decisions collects what the guard told its owner.
@@ -15,7 +17,7 @@ type decisions struct {
 	decided chan Request
 }
 
-func startBodyGuard(t *testing.T) (*fakePeer, *Guard, *decisions) {
+func startBodyGuard(t *testing.T) (*cdptest.Peer, *Guard, *decisions) {
 	t.Helper()
 	p, conn := newFakePeer(t)
 	d := &decisions{decided: make(chan Request, 100)}
@@ -31,12 +33,12 @@ func startBodyGuard(t *testing.T) (*fakePeer, *Guard, *decisions) {
 		t.Fatal(err)
 	}
 	t.Cleanup(g.Stop)
-	p.event("", "Target.attachedToTarget", map[string]any{
+	p.Event("", "Target.attachedToTarget", map[string]any{
 		"sessionId":          "S1",
 		"targetInfo":         map[string]any{"targetId": "T1", "type": "page", "title": "", "url": "http://a.test/form", "attached": true, "canAccessOpener": false},
 		"waitingForDebugger": true,
 	})
-	p.waitCmd("Runtime.runIfWaitingForDebugger", "S1")
+	p.WaitCmd("Runtime.runIfWaitingForDebugger", "S1")
 	deadline := time.Now().Add(10 * time.Second)
 	for len(g.Pages()) == 0 {
 		if time.Now().After(deadline) {
@@ -47,8 +49,8 @@ func startBodyGuard(t *testing.T) (*fakePeer, *Guard, *decisions) {
 	return p, g, d
 }
 
-func willSend(p *fakePeer, id string, body bool) {
-	p.event("S1", "Network.requestWillBeSent", map[string]any{
+func willSend(p *cdptest.Peer, id string, body bool) {
+	p.Event("S1", "Network.requestWillBeSent", map[string]any{
 		"requestId": id, "loaderId": id, "documentURL": "http://a.test/sink", "type": "Document", "frameId": "T1",
 		"timestamp": 1, "wallTime": 1, "initiator": map[string]any{"type": "other"}, "redirectHasExtraInfo": false,
 		"request": map[string]any{"url": "http://a.test/sink", "method": "POST", "headers": map[string]any{}, "hasPostData": body,
@@ -80,7 +82,7 @@ func TestDroppedBodyIsRefused(t *testing.T) {
 
 	willSend(p, "L1", true)
 	g.MessageDropped(307583866)
-	p.waitCmd("Page.stopLoading", "S1")
+	p.WaitCmd("Page.stopLoading", "S1")
 	r := d.waitDecided(t, "L1")
 	if r.TabID != "T1" || r.TargetType != "page" || r.InSubframe || r.Method != "POST" || !r.HasBody || r.Issuer != "http://a.test/form" {
 		t.Fatalf("refused request %+v", r)
@@ -95,14 +97,14 @@ func TestDroppedBodyIsRefused(t *testing.T) {
 	// Paused (and judged by the guard's own loop), ended, or without a
 	// body: none of these is stopped by the next drop.
 	willSend(p, "L2", true)
-	p.event("S1", "Fetch.requestPaused", map[string]any{
+	p.Event("S1", "Fetch.requestPaused", map[string]any{
 		"requestId": "interception-job-1.0", "networkId": "L2", "frameId": "T1", "resourceType": "Document",
 		"request": map[string]any{"url": "http://a.test/sink", "method": "POST", "headers": map[string]any{}, "hasPostData": true,
 			"initialPriority": "VeryHigh", "referrerPolicy": "no-referrer"},
 	})
-	p.waitCmd("Fetch.continueRequest", "S1")
+	p.WaitCmd("Fetch.continueRequest", "S1")
 	willSend(p, "L3", true)
-	p.event("S1", "Network.loadingFailed", map[string]any{"requestId": "L3", "timestamp": 1, "type": "Document", "errorText": "net::ERR_ABORTED", "canceled": true})
+	p.Event("S1", "Network.loadingFailed", map[string]any{"requestId": "L3", "timestamp": 1, "type": "Document", "errorText": "net::ERR_ABORTED", "canceled": true})
 	willSend(p, "L4", false)
 	willSend(p, "L5", true)
 	g.MessageDropped(-1)
@@ -124,7 +126,7 @@ func TestBodyNotHandedOverIsRefused(t *testing.T) {
 
 	start := time.Now()
 	willSend(p, "L1", true)
-	p.waitCmd("Page.stopLoading", "S1")
+	p.WaitCmd("Page.stopLoading", "S1")
 	d.waitDecided(t, "L1")
 	if time.Since(start) < 300*time.Millisecond {
 		t.Fatalf("stopped after %v", time.Since(start))

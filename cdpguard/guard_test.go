@@ -12,13 +12,17 @@ import (
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/lyrad/lyrad/internal/cdptest"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // guardHarness is a guard on a fake browser, with a Decider that answers
 // from a table and records what it was asked.
 type guardHarness struct {
 	t     *testing.T
-	p     *fakePeer
+	p     *cdptest.Peer
 	g     *Guard
 	mu    sync.Mutex
 	asked []Request
@@ -31,7 +35,7 @@ func newGuardHarness(t *testing.T, fail func(m cdproto.Message) string) *guardHa
 	t.Helper()
 	h := &guardHarness{t: t, fails: make(chan error, 10)}
 	p, conn := newFakePeer(t)
-	p.onFail(fail)
+	p.OnFail(fail)
 	h.p = p
 	g, err := Start(context.Background(), conn, Options{
 		Decide: func(ctx context.Context, r Request) Verdict {
@@ -70,7 +74,7 @@ func (h *guardHarness) attach(parent, sid target.SessionID, info map[string]any)
 	if info["title"] == nil {
 		info["title"] = ""
 	}
-	h.p.event(parent, "Target.attachedToTarget", map[string]any{"sessionId": sid, "targetInfo": info, "waitingForDebugger": true})
+	h.p.Event(parent, "Target.attachedToTarget", map[string]any{"sessionId": sid, "targetInfo": info, "waitingForDebugger": true})
 }
 
 func (h *guardHarness) waitReady(id target.ID) {
@@ -100,7 +104,7 @@ func (h *guardHarness) pause(sid target.SessionID, id, frame, url, method string
 			params[k] = v
 		}
 	}
-	h.p.event(sid, "Fetch.requestPaused", params)
+	h.p.Event(sid, "Fetch.requestPaused", params)
 }
 
 // decided waits for the Decider to have been asked about request id.
@@ -129,9 +133,9 @@ func (h *guardHarness) decided(id string) Request {
 func TestAttachHoldsUntilGuarded(t *testing.T) {
 	h := newGuardHarness(t, nil)
 	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "about:blank"})
-	h.p.waitCmd("Runtime.runIfWaitingForDebugger", "S1")
+	h.p.WaitCmd("Runtime.runIfWaitingForDebugger", "S1")
 	h.waitReady("T1")
-	got := h.p.sent("S1")
+	got := h.p.Sent("S1")
 	run := slices.Index(got, "Runtime.runIfWaitingForDebugger")
 	for _, m := range []string{"Fetch.enable", "Network.enable", "Network.setBypassServiceWorker", "Page.enable", "Target.setAutoAttach"} {
 		if i := slices.Index(got, m); i < 0 || i > run {
@@ -191,7 +195,7 @@ func TestGoneErrorIsConfirmed(t *testing.T) {
 	// The same error for a target that is really gone is no failure.
 	alive.Delete("T1")
 	h.attach("", "S2", map[string]any{"targetId": "T2", "type": "page", "url": "about:blank"})
-	h.p.waitCmd("Target.getTargetInfo", "")
+	h.p.WaitCmd("Target.getTargetInfo", "")
 	select {
 	case err := <-h.fails:
 		t.Errorf("a target that went away was reported: %v", err)
@@ -204,7 +208,7 @@ func TestUnreadablePauseFailsClosed(t *testing.T) {
 	h := newGuardHarness(t, nil)
 	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "about:blank"})
 	h.waitReady("T1")
-	h.p.event("S1", "Fetch.requestPaused", map[string]any{"requestId": "R1", "frameId": "T1", "resourceType": "Document"})
+	h.p.Event("S1", "Fetch.requestPaused", map[string]any{"requestId": "R1", "frameId": "T1", "resourceType": "Document"})
 	select {
 	case <-h.fails:
 	case <-time.After(10 * time.Second):
@@ -219,11 +223,11 @@ func TestRefusalToldBeforeAnswered(t *testing.T) {
 	h.deny = func(r Request) bool { return r.URL == "http://b.test/" }
 	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "http://a.test/"})
 	h.waitReady("T1")
-	h.p.event("S1", "Page.frameNavigated", map[string]any{"frame": map[string]any{"id": "T1", "loaderId": "L", "url": "http://a.test/", "domainAndRegistry": "", "securityOrigin": "http://a.test", "mimeType": "text/html", "secureContextType": "InsecureScheme", "crossOriginIsolatedContextType": "NotIsolated", "gatedAPIFeatures": []string{}}, "type": "Navigation"})
+	h.p.Event("S1", "Page.frameNavigated", map[string]any{"frame": map[string]any{"id": "T1", "loaderId": "L", "url": "http://a.test/", "domainAndRegistry": "", "securityOrigin": "http://a.test", "mimeType": "text/html", "secureContextType": "InsecureScheme", "crossOriginIsolatedContextType": "NotIsolated", "gatedAPIFeatures": []string{}}, "type": "Navigation"})
 	h.pause("S1", "R1", "T1", "http://b.test/", "GET", nil)
-	h.p.waitCmd("Fetch.fulfillRequest", "S1")
+	h.p.WaitCmd("Fetch.fulfillRequest", "S1")
 	h.pause("S1", "R2", "T1", "http://a.test/next", "GET", nil)
-	h.p.waitCmd("Fetch.continueRequest", "S1")
+	h.p.WaitCmd("Fetch.continueRequest", "S1")
 	// The decision is recorded after the answer went out: wait for it.
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		h.mu.Lock()
@@ -267,14 +271,14 @@ func TestIssuerIsTheCreator(t *testing.T) {
 		if parent != "" {
 			f["parentId"] = parent
 		}
-		h.p.event(sid, "Page.frameNavigated", map[string]any{"frame": f, "type": "Navigation"})
+		h.p.Event(sid, "Page.frameNavigated", map[string]any{"frame": f, "type": "Navigation"})
 	}
 	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "http://a.test/"})
 	h.waitReady("T1")
 	nav("S1", "T1", "", "http://a.test/")
-	h.p.event("S1", "Page.frameAttached", map[string]any{"frameId": "F1", "parentFrameId": "T1"})
+	h.p.Event("S1", "Page.frameAttached", map[string]any{"frameId": "F1", "parentFrameId": "T1"})
 	nav("S1", "F1", "T1", "about:srcdoc")
-	h.p.event("S1", "Page.frameAttached", map[string]any{"frameId": "F2", "parentFrameId": "F1"})
+	h.p.Event("S1", "Page.frameAttached", map[string]any{"frameId": "F2", "parentFrameId": "F1"})
 	nav("S1", "F2", "F1", "data:text/html,<form>")
 	h.pause("S1", "R1", "F2", "http://b.test/", "POST", map[string]any{"hasPostData": true})
 	if r := h.decided("R1"); r.Issuer != "http://a.test/" || !r.InSubframe {
@@ -303,8 +307,8 @@ func TestRegistriesPrunedAndBounded(t *testing.T) {
 	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "http://a.test/"})
 	h.waitReady("T1")
 	long := "http://a.test/" + strings.Repeat("x", 2<<20)
-	h.p.event("S1", "Page.frameAttached", map[string]any{"frameId": "F1", "parentFrameId": "T1"})
-	h.p.event("S1", "Page.frameNavigated", map[string]any{"frame": map[string]any{"id": "F1", "parentId": "T1", "loaderId": "L", "url": long, "domainAndRegistry": "", "securityOrigin": "", "mimeType": "text/html", "secureContextType": "InsecureScheme", "crossOriginIsolatedContextType": "NotIsolated", "gatedAPIFeatures": []string{}}, "type": "Navigation"})
+	h.p.Event("S1", "Page.frameAttached", map[string]any{"frameId": "F1", "parentFrameId": "T1"})
+	h.p.Event("S1", "Page.frameNavigated", map[string]any{"frame": map[string]any{"id": "F1", "parentId": "T1", "loaderId": "L", "url": long, "domainAndRegistry": "", "securityOrigin": "", "mimeType": "text/html", "secureContextType": "InsecureScheme", "crossOriginIsolatedContextType": "NotIsolated", "gatedAPIFeatures": []string{}}, "type": "Navigation"})
 	h.pause("S1", "R1", "F1", long, "GET", nil)
 	r := h.decided("R1")
 	if r.URL != long {
@@ -316,7 +320,7 @@ func TestRegistriesPrunedAndBounded(t *testing.T) {
 	if kept > 2*maxURL {
 		t.Errorf("the guard keeps %d bytes of URLs for one frame", kept)
 	}
-	h.p.event("", "Target.detachedFromTarget", map[string]any{"sessionId": "S1", "targetId": "T1"})
+	h.p.Event("", "Target.detachedFromTarget", map[string]any{"sessionId": "S1", "targetId": "T1"})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		h.g.mu.Lock()
@@ -351,27 +355,16 @@ func TestHasFrameFollowsFrames(t *testing.T) {
 	if !h.g.HasFrame("S1", "T1") {
 		t.Fatal("a held tab's main frame is not known")
 	}
-	h.p.event("S1", "Page.frameAttached", map[string]any{"frameId": "F1", "parentFrameId": "T1"})
-	h.p.event("S1", "Page.frameAttached", map[string]any{"frameId": "F2", "parentFrameId": "T1"})
-	eventually(t, func() bool { return h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") }, "the attached frames are not known")
-	h.p.event("S1", "Page.frameDetached", map[string]any{"frameId": "F1", "reason": "remove"})
-	eventually(t, func() bool { return !h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") }, "a detached frame is still known")
+	h.p.Event("S1", "Page.frameAttached", map[string]any{"frameId": "F1", "parentFrameId": "T1"})
+	h.p.Event("S1", "Page.frameAttached", map[string]any{"frameId": "F2", "parentFrameId": "T1"})
+	testenv.WaitFor(t, "the attached frames to be known", 5*time.Second, func() bool { return h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") })
+	h.p.Event("S1", "Page.frameDetached", map[string]any{"frameId": "F1", "reason": "remove"})
+	testenv.WaitFor(t, "a detached frame to be forgotten", 5*time.Second, func() bool { return !h.g.HasFrame("S1", "F1") && h.g.HasFrame("S1", "F2") })
 	if h.g.HasFrame("S9", "T1") {
 		t.Error("a frame is known over a session the guard never held")
 	}
-	h.p.event("", "Target.detachedFromTarget", map[string]any{"sessionId": "S1", "targetId": "T1"})
-	eventually(t, func() bool { return !h.g.HasFrame("S1", "T1") && !h.g.HasFrame("S1", "F2") }, "the frames of a closed tab are still known")
-}
-
-func eventually(t *testing.T, cond func() bool, msg string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal(msg)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	h.p.Event("", "Target.detachedFromTarget", map[string]any{"sessionId": "S1", "targetId": "T1"})
+	testenv.WaitFor(t, "the frames of a closed tab to be forgotten", 5*time.Second, func() bool { return !h.g.HasFrame("S1", "T1") && !h.g.HasFrame("S1", "F2") })
 }
 
 // A target in a context lyrad owns is let run with nothing of the guard's
@@ -381,8 +374,8 @@ func TestOwnContextIsLeftAlone(t *testing.T) {
 	h := newGuardHarness(t, nil)
 	release := h.g.Own("C1")
 	h.attach("", "S1", map[string]any{"targetId": "T1", "type": "page", "url": "about:blank", "browserContextId": "C1"})
-	h.p.waitCmd("Runtime.runIfWaitingForDebugger", "S1")
-	if got := h.p.sent("S1"); !slices.Equal(got, []string{"Runtime.runIfWaitingForDebugger"}) {
+	h.p.WaitCmd("Runtime.runIfWaitingForDebugger", "S1")
+	if got := h.p.Sent("S1"); !slices.Equal(got, []string{"Runtime.runIfWaitingForDebugger"}) {
 		t.Errorf("sent to an own target: %v", got)
 	}
 	h.attach("", "S2", map[string]any{"targetId": "T2", "type": "page", "url": "about:blank", "browserContextId": "C2"})
@@ -393,7 +386,7 @@ func TestOwnContextIsLeftAlone(t *testing.T) {
 	release()
 	h.attach("", "S3", map[string]any{"targetId": "T3", "type": "page", "url": "about:blank", "browserContextId": "C1"})
 	h.waitReady("T3")
-	if got := h.p.sent("S3"); !slices.Contains(got, "Fetch.enable") {
+	if got := h.p.Sent("S3"); !slices.Contains(got, "Fetch.enable") {
 		t.Errorf("a target in a released context is not guarded: %v", got)
 	}
 }
@@ -407,7 +400,7 @@ func TestPrepareAllReachesEveryTarget(t *testing.T) {
 	h.attach("", "S3", map[string]any{"targetId": "T3", "type": "worker", "url": "https://a.test/w.js"})
 	h.waitReady("T1")
 	for _, s := range []target.SessionID{"S2", "S3"} {
-		h.waitSent(s, "Runtime.runIfWaitingForDebugger")
+		h.p.WaitSent("Runtime.runIfWaitingForDebugger", s)
 	}
 	var mu sync.Mutex
 	seen := map[target.ID]string{}
@@ -420,23 +413,9 @@ func TestPrepareAllReachesEveryTarget(t *testing.T) {
 	if len(seen) != 2 || seen["T1"] != "page" || seen["T2"] != "service_worker" {
 		t.Errorf("PrepareAll saw %v", seen)
 	}
-	h.waitSent("S1", "Emulation.setUserAgentOverride")
-	h.waitSent("S2", "Emulation.setUserAgentOverride")
-	if slices.Contains(h.p.sent("S3"), "Emulation.setUserAgentOverride") {
+	h.p.WaitSent("Emulation.setUserAgentOverride", "S1")
+	h.p.WaitSent("Emulation.setUserAgentOverride", "S2")
+	if slices.Contains(h.p.Sent("S3"), "Emulation.setUserAgentOverride") {
 		t.Error("PrepareAll reached a dedicated worker")
-	}
-}
-
-// waitSent waits for method to have been sent on session sid (waitCmd
-// takes commands off one queue, so waiting on two sessions in turn can
-// drop the second's).
-func (h *guardHarness) waitSent(sid target.SessionID, method string) {
-	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !slices.Contains(h.p.sent(sid), method) {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("no %s on %q: %v", method, sid, h.p.sent(sid))
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }

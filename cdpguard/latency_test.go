@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/coder/websocket"
+
+	"github.com/lyrad/lyrad/internal/cdptest"
 )
 
 // pausedRequest and pausedRedirect are Fetch.requestPaused params as
@@ -58,8 +60,8 @@ func BenchmarkPauseAnswered(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer g.Stop()
-			p.send(map[string]any{"method": "Target.attachedToTarget", "params": map[string]any{"sessionId": "S1", "waitingForDebugger": true,
-				"targetInfo": map[string]any{"targetId": "T1", "type": "page", "url": "http://127.0.0.1:42105/", "title": "", "attached": true, "canAccessOpener": false}}}, nil)
+			p.Send(map[string]any{"method": "Target.attachedToTarget", "params": map[string]any{"sessionId": "S1", "waitingForDebugger": true,
+				"targetInfo": map[string]any{"targetId": "T1", "type": "page", "url": "http://127.0.0.1:42105/", "title": "", "attached": true, "canAccessOpener": false}}})
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 				if _, ok := g.Page("T1"); ok {
 					break
@@ -73,10 +75,11 @@ func BenchmarkPauseAnswered(b *testing.B) {
 	}
 }
 
-func benchPauses(b *testing.B, p *fakePeer, params string) {
-	drain(p)
-	ws := <-p.ws
-	p.ws <- ws
+func benchPauses(b *testing.B, p *cdptest.Peer, params string) {
+	p.Skip() // the setup's commands
+	ws := p.Conn().WS()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
 	b.ResetTimer()
 	cpu0 := cpuSeconds()
 	defer func() {
@@ -90,7 +93,11 @@ func benchPauses(b *testing.B, p *fakePeer, params string) {
 		if err := ws.Write(context.Background(), websocket.MessageText, []byte(msg)); err != nil {
 			b.Fatal(err)
 		}
-		for m := range p.cmds {
+		for {
+			m, ok := p.Next(ctx)
+			if !ok {
+				b.Fatal("no Fetch.continueRequest")
+			}
 			if m.Method == "Fetch.continueRequest" {
 				break
 			}
@@ -104,15 +111,4 @@ func cpuSeconds() float64 {
 	s := []metrics.Sample{{Name: "/cpu/classes/user:cpu-seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}}
 	metrics.Read(s)
 	return s[0].Value.Float64() + s[1].Value.Float64()
-}
-
-// drain empties the commands the fake browser has read so far.
-func drain(p *fakePeer) {
-	for {
-		select {
-		case <-p.cmds:
-		case <-time.After(50 * time.Millisecond):
-			return
-		}
-	}
 }

@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/lyrad/lyrad/internal/testenv"
 )
 
 // process wraps a started command as a Process whose exit is known only
@@ -44,7 +47,7 @@ func TestGoneZombie(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	p, _ := process(cmd)
 	_ = cmd.Process.Signal(syscall.SIGKILL)
-	waitFor(t, func() bool {
+	testenv.WaitFor(t, "a zombie", 5*time.Second, func() bool {
 		st, err := readProcStat(cmd.Process.Pid)
 		return err == nil && st.state == "Z"
 	})

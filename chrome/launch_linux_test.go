@@ -41,7 +41,7 @@ func TestKillOrphanKillsTheRecordedBrowserAndItsGroup(t *testing.T) {
 	// A "browser" on the profile with a helper in its group.
 	browser := groupLeader(t, "sh", "-c", "sleep 300 & wait", "sh", "--user-data-dir="+profile)
 	pid := browser.Process.Pid
-	waitFor(t, func() bool { return testenv.GroupRunning(pid) && len(groupMembers(pid)) == 2 })
+	testenv.WaitFor(t, "the group's helper", 5*time.Second, func() bool { return testenv.GroupRunning(pid) && len(groupMembers(pid)) == 2 })
 	if _, err := recordBrowser(pidFile, pid, profile); err != nil {
 		t.Fatal(err)
 	}
@@ -135,15 +135,6 @@ func groupMembers(pgid int) []int {
 	return out
 }
 
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out")
-		}
-	}
-}
-
 // TestBrowserOutlivesTheCallersThread: the parent-death signal follows the
 // thread that forked the browser. A Go thread ends when a goroutine locked
 // to it returns; Launch forks from its own thread, so the caller's ending
@@ -182,7 +173,7 @@ exec sleep 300`)
 	}
 	defer p.Kill()
 	thread := fmt.Sprintf("/proc/self/task/%d", <-tid)
-	waitFor(t, func() bool { _, err := os.Stat(thread); return err != nil })
+	testenv.WaitFor(t, "the launching thread to end", 5*time.Second, func() bool { _, err := os.Stat(thread); return err != nil })
 	select {
 	case <-p.Done():
 		t.Fatal("the browser died with the thread of the goroutine that launched it")

@@ -25,6 +25,7 @@ import (
 // whitespace, or past the tree's 160-character cut, counts as the same.
 // Every mismatch is logged, and the figure printed.
 func TestAccnameAgreesWithChrome(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	var pages []string
 	root := filepath.Join("testdata", "accname")

@@ -87,6 +87,7 @@ for (let i = 1; i <= 30; i++) {
 // the fold of the list's own pane; the window never moves. scroll with a
 // selector in the list says which panel it moved.
 func TestClickInScrollingPanel(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", scrollingInboxPage)
 	var opened, folder, hovered heard
@@ -192,6 +193,7 @@ ul.addEventListener('mousedown', e => {
 // that picks on hover fills in the 4th, and the server gets it; also when
 // the list is built of divs with no list markup.
 func TestClickHoverPicksAutocomplete(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", autocompletePage)
 	divs := strings.NewReplacer("<ul id=sugg hidden></ul>", "<div id=sugg hidden></div>", "#sugg li", "#sugg div",
@@ -236,6 +238,7 @@ const startScreenPage = `<!doctype html><title>Game</title>
 // says whether it matches too, and its hint never says to dismiss the
 // page.
 func TestClickCoveredAndTextPrefers(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", startScreenPage)
 	var start, play, card, ghost heard
@@ -318,6 +321,7 @@ for (const el of document.querySelectorAll('input:not([type=hidden])')) {
 // month, week, colour and range inputs with their ISO form, firing input
 // and change once each; a malformed value is refused naming the form.
 func TestTypeTextDateInputs(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", bookingPage)
 	var booked heard
@@ -378,6 +382,7 @@ func TestTypeTextDateInputs(t *testing.T) {
 // focus is after the last (Tab, Tab, Enter on a button); exactly one of key
 // and keys.
 func TestPressKeySequence(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>keys</title>
 <form action="/go"><input id=user name=user><input id=pass name=pass type=password>
@@ -423,6 +428,7 @@ func TestPressKeySequence(t *testing.T) {
 // the page made it (a field that formats what is typed), a password only
 // as filled.
 func TestActingAnswersFieldValue(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>signup</title>
 <form action="/signup">

@@ -92,6 +92,7 @@ func exercise(t *testing.T, cs interface{}, callf func(string, map[string]any) m
 }
 
 func TestSpineOverStdio(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	for _, proto := range []string{proto2026, proto2025} {
 		t.Run(proto, func(t *testing.T) {
@@ -109,6 +110,7 @@ func TestSpineOverStdio(t *testing.T) {
 }
 
 func TestSpineOverHTTP(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	for _, proto := range []string{proto2026, proto2025} {
 		t.Run(proto, func(t *testing.T) {
@@ -121,6 +123,7 @@ func TestSpineOverHTTP(t *testing.T) {
 }
 
 func TestBadArguments(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	dir := t.TempDir()
 	cs := connectStdio(t, dir, proto2026)
@@ -153,6 +156,7 @@ func TestBadArguments(t *testing.T) {
 }
 
 func TestSessionConflict(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	l := startServe(t, "")

@@ -67,6 +67,7 @@ func pixel(t *testing.T, data []byte, x, y int) (r, g, b uint32) {
 }
 
 func TestScreenshotAndReadImage(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := captureSites(t)
 	dir := t.TempDir()
@@ -171,6 +172,7 @@ func TestScreenshotAndReadImage(t *testing.T) {
 // LYRA_BROWSER_CAPTURE_KEEP, and files that are not lyrad's are left alone.
 // With VEGA_DATA_DIR set, captures go under its uploads root.
 func TestCapturePruning(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := captureSites(t)
 	vega := t.TempDir()

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,8 +20,12 @@ import (
 // changeLine parses one line of a changes summary.
 var changeLine = regexp.MustCompile(`^([+~-]) (?:aria-ref=(e\d+) )?(\S+)(?: "((?:[^"\\]|\\.)*)")?(.*)$`)
 
-// loggedChanges is the last summary each test logged (-v).
-var loggedChanges = map[string]string{}
+// loggedChanges is the last summary each test logged (-v); tests run in
+// parallel share it.
+var (
+	loggedMu      sync.Mutex
+	loggedChanges = map[string]string{}
+)
 
 // change is one parsed line.
 type change struct{ kind, ref, role, name, rest, line string }
@@ -32,9 +37,14 @@ func changesOf(t *testing.T, env map[string]any) []change {
 	if !ok || s == "" {
 		t.Fatalf("no changes in the answer: %v", env)
 	}
-	if testing.Verbose() && loggedChanges[t.Name()] != s {
+	if testing.Verbose() {
+		loggedMu.Lock()
+		fresh := loggedChanges[t.Name()] != s
 		loggedChanges[t.Name()] = s
-		t.Logf("changes:\n%s", s)
+		loggedMu.Unlock()
+		if fresh {
+			t.Logf("changes:\n%s", s)
+		}
 	}
 	var out []change
 	for _, l := range strings.Split(s, "\n") {
@@ -100,6 +110,7 @@ for (const mi of menu.children) mi.addEventListener('click', () => {
 </script>`
 
 func TestChangesMenuOpens(t *testing.T) {
+	parallel(t)
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", changesMenuPage)
@@ -160,6 +171,7 @@ email.addEventListener('input', () => { document.getElementById('count').textCon
 </script>`
 
 func TestChangesFormErrorAndField(t *testing.T) {
+	parallel(t)
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", changesFormPage)
@@ -212,6 +224,7 @@ func TestChangesFormErrorAndField(t *testing.T) {
 // A status announcement set a moment after the click (a save that answers
 // from a timer), and press_key's answer.
 func TestChangesLiveStatus(t *testing.T) {
+	parallel(t)
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Editor</title>
@@ -238,6 +251,7 @@ document.getElementById('body').addEventListener('keydown', (e) => { if (e.key =
 // read_page(changes_since): rows a page adds by itself (it polls its
 // server) are answered against an earlier read, with refs that work.
 func TestChangesSinceRead(t *testing.T) {
+	parallel(t)
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	var ready atomic.Bool
@@ -310,6 +324,7 @@ setInterval(async () => {
 
 // A click that loads another document answers that, not a diff of two pages.
 func TestChangesNewPage(t *testing.T) {
+	parallel(t)
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Home</title><a href="/pricing">Pricing</a><button>Stay</button>`)
@@ -339,6 +354,7 @@ func TestChangesNewPage(t *testing.T) {
 
 // A click that adds 500 rows answers a bounded summary and a count.
 func TestChangesBounded(t *testing.T) {
+	parallel(t)
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Log</title><button id=load>Load all</button><table id=t></table>
@@ -368,6 +384,7 @@ document.getElementById('load').addEventListener('click', () => {
 // A confirmation dialog (a modal <dialog>): the click answers the dialog
 // and its buttons first, with refs; the page behind it, inert, is gone.
 func TestChangesDialog(t *testing.T) {
+	parallel(t)
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	var rows strings.Builder
@@ -407,6 +424,7 @@ document.getElementById('yes').onclick = () => { dlg.close(); document.querySele
 // A click whose handler leaves the page busy for seconds: the answer does
 // not wait for the page to say what changed; it says it could not tell.
 func TestChangesBusyPage(t *testing.T) {
+	parallel(t)
 	a := newActor(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Busy</title><button id=go>Crunch</button>

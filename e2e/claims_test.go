@@ -25,6 +25,7 @@ import (
 // state does not come within LYRA_BROWSER_NAVIGATION_TIMEOUT, and
 // navigation_failed when the site cannot be reached.
 func TestNavigateTimeoutAndFailure(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	// The document arrives; an image it needs never does, so load never fires.
@@ -63,6 +64,7 @@ func TestNavigateTimeoutAndFailure(t *testing.T) {
 // TestReadPageLinksCap: links=true gives at most 100 links and says there
 // were more.
 func TestReadPageLinksCap(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	var b strings.Builder
@@ -91,6 +93,7 @@ func TestReadPageLinksCap(t *testing.T) {
 // the call declares it (submits=true); undeclared, the post is refused and
 // the server sees nothing.
 func TestPressKeySubmits(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.handle("/post", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -116,6 +119,7 @@ func TestPressKeySubmits(t *testing.T) {
 // TestScreenshotInline: inline=true adds the screenshot as an MCP image
 // block; without it the answer is text only.
 func TestScreenshotInline(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	cs := connectStdio(t, t.TempDir(), proto2026)
@@ -186,6 +190,7 @@ func TestLogFile(t *testing.T) {
 // nowhere else, and counts what it is asked. (Chrome never proxies
 // loopback addresses, so the page is not on one.)
 func TestBrowserProxy(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	var mu sync.Mutex
 	var asked []string
@@ -217,6 +222,7 @@ func TestBrowserProxy(t *testing.T) {
 // client that cannot be asked gets approval_required, and the model's
 // confirm=true does not stand in for the user.
 func TestConsentChannelElicit(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	dir := t.TempDir()

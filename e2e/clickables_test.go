@@ -182,6 +182,7 @@ func clickRef(t *testing.T, cs *mcp.ClientSession, what, ref, title string) {
 // same-page links as fragments; each is clicked by its ref and the page's
 // own handler fires.
 func TestTreeListsInboxClickables(t *testing.T) {
+	parallel(t)
 	cs, tree, lines := openTree(t, "/inbox.html", inboxPage)
 
 	row2 := refOf(lines, 0, `"Bob Quarterly report"`, "[clickable]")
@@ -222,6 +223,7 @@ func TestTreeListsInboxClickables(t *testing.T) {
 // and no role, and an open list of suggestions, each found in one read and
 // clicked by ref; the field's new value shows in the next read.
 func TestTreeListsCoverAndSuggestions(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/game.html", coverPage)
@@ -255,6 +257,7 @@ func TestTreeListsCoverAndSuggestions(t *testing.T) {
 // show; the password and a CSS-masked PIN show only that they are filled,
 // never their text, anywhere in the reply; hide_values hides every value.
 func TestTreeValuesAndNearNames(t *testing.T) {
+	parallel(t)
 	cs, tree, lines := openTree(t, "/login.html", loginPage)
 	user := refOf(lines, 0, `textbox (near "Username")`)
 	pass := refOf(lines, 0, `textbox (near "Password")`)
@@ -299,6 +302,7 @@ func TestTreeValuesAndNearNames(t *testing.T) {
 // note (with its text as its value), a switch whose checkbox is not drawn
 // (its label stands for it), menu items with no role, a summary.
 func TestTreeListsFocusableEditableAndMenus(t *testing.T) {
+	parallel(t)
 	cs, tree, lines := openTree(t, "/misc.html", miscPage)
 	if !strings.Contains(tree, ": Buy milk") || refOf(lines, 0, "generic", "[editable]: Buy milk") == "" {
 		t.Errorf("the editable note is not a field with its text")
@@ -333,6 +337,7 @@ document.querySelectorAll('.trash').forEach(s => s.addEventListener('click', e =
 </script></body></html>`
 
 func TestTreeListsGlyphAndClassIcons(t *testing.T) {
+	parallel(t)
 	cs, _, lines := openTree(t, "/mail.html", glyphInboxPage)
 	// The second row's controls come after the second row's line.
 	star := refOf(lines, 1, `generic "☆"`, "[clickable]")

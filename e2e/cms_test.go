@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// cms is a loopback back office, modelled on the forms the seed measured
-// (KVR's news item): a title, a CKEditor 4-like iframe editor whose hidden
+// cms is a loopback back office, modelled on a real CMS's news-item form:
+// a title, a CKEditor 4-like iframe editor whose hidden
 // textarea fills only when CKEDITOR.instances.body.updateElement() runs (no
 // submit hook: a test that sees the body posted proves the sync), an inline
 // contenteditable, a ProseMirror-like div, an is_draft radio pair that opens

@@ -121,6 +121,7 @@ func TestConsentThroughTheClient(t *testing.T) {
 // TestConsentLegacyFallback: a client with no elicitation handler cannot be
 // asked; only then does confirm=true count, recorded as legacy.
 func TestConsentLegacyFallback(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	for _, proto := range []string{proto2026, proto2025} {
 		t.Run(proto, func(t *testing.T) {
@@ -145,6 +146,7 @@ func TestConsentLegacyFallback(t *testing.T) {
 // TestTrustedOrigins: a listed site is approved in advance (recorded
 // trusted with the entry); a malformed entry is dropped and widens nothing.
 func TestTrustedOrigins(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t) // 127.0.0.1
 	other := newSite(t, "127.0.0.2")
@@ -179,6 +181,7 @@ func TestTrustedOrigins(t *testing.T) {
 // so the 2026-07-28 case repeats the call by hand with the bad answer, as a
 // client that does not check would.
 func TestConsentAnswerOffTheSchema(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -257,6 +260,7 @@ func connectRaw(t *testing.T, ctx context.Context, dataDir string) *mcp.ClientSe
 // with the user's yes to "reason A" but now says "reason B" is asked again,
 // and the site is not reached until the question asked is the one answered.
 func TestConsentAnswerIsForItsReason(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -33,6 +33,7 @@ func dialogList(t *testing.T, env map[string]any) []map[string]any {
 }
 
 func TestDialogs(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", dialogPage)
 	a := newActor(t)
@@ -192,6 +193,7 @@ func TestDialogsEverywhere(t *testing.T) {
 // active tab's own prompt gets it. The pages send what each prompt returned
 // to a counting endpoint.
 func TestDialogArmedForItsTabOnly(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	var mu sync.Mutex
 	got := map[string][]string{}

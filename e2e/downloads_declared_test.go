@@ -20,6 +20,7 @@ import (
 // Enter declared saves; a popup's download is the call's. At the end no
 // .part is left and list_downloads is what is on disk.
 func TestDownloadsDeclared(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := downloadSite(t)
 	s.page("/key", `<!doctype html><title>Key</title><a id=kdl download="evil.bin" href="/file?token=`+dlSecret+`">get</a><script>document.getElementById('kdl').focus()</script>`)

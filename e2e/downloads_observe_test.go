@@ -11,13 +11,14 @@ import (
 )
 
 // TestObserveSavesUndeclared: with LYRA_BROWSER_ENFORCEMENT=observe an
-// undeclared download is saved like a declared one (seed, Downloads): an
+// undeclared download is saved like a declared one: an
 // <a download> click, a navigation to an attachment and a reload that turns
 // into one each answer ok with
 // download {filename, path, bytes, url_origin, observed: true}, the file is
 // at that path, byte for byte, when the reply comes, and its would_block
 // row is written by then; the tab does not move.
 func TestObserveSavesUndeclared(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := downloadSite(t)
 	var flip atomic.Bool // /flip is a page, then a file

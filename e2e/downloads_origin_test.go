@@ -16,6 +16,7 @@ import (
 // (so the test could fail). A's own file through the same frame is saved,
 // and so is a data: file A's page makes.
 func TestDownloadGrantIsForItsSite(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	c := newSite(t, "127.0.0.2")

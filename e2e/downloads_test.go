@@ -325,6 +325,7 @@ func TestDownloadsObserveKeeps(t *testing.T) {
 // 300-byte name with a bidi override, and a taken name all land inside the
 // download directory, sanitised, and nothing lands anywhere else.
 func TestDownloadNamesStayInside(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.handle("/named", func(w http.ResponseWriter, r *http.Request) {

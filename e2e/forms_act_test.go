@@ -52,6 +52,7 @@ func (a *asker) set(decline string) {
 }
 
 func TestFormToolsEndToEnd(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	c := newCMS(t)
 	root := t.TempDir()
@@ -196,6 +197,7 @@ func TestFormToolsEndToEnd(t *testing.T) {
 
 // The same flow through confirm=true, for a client that cannot be asked.
 func TestFormToolsLegacyConsent(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	c := newCMS(t)
 	dir := t.TempDir()
@@ -230,6 +232,7 @@ func must(t *testing.T, err error) {
 // submit control really sends: save_draft reads the state of the form it
 // would send, answers not_private, and nothing reaches the server.
 func TestSaveDraftReadsTheFormItSends(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/edit", `<!doctype html><title>edit</title>

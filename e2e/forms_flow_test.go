@@ -240,6 +240,7 @@ func submitFor(t *testing.T, form map[string]any, want string) string {
 }
 
 func TestFormsFlowAsDocumented(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s, posts := flowSite(t)
 	ask := &asker{}
@@ -347,6 +348,7 @@ func TestFormsFlowAsDocumented(t *testing.T) {
 // sent; a text nothing says lists the page's submit controls; a submit
 // control that itself says it publishes is not save_draft's.
 func TestSaveDraftSubmitForms(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	p := newPoster()

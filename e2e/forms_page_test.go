@@ -19,6 +19,7 @@ import (
 // markup; text is written as text, not parsed; the publish state reads
 // private on Draft and not on Publish.
 func TestFormPageFunctions(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	c := newCMS(t)
 	conn, closeBrowser := plainChromium(t, true)

@@ -36,6 +36,7 @@ func listOf(env map[string]any, key string) []map[string]any {
 // editor's body included), the publish controls, and never a password's
 // value or a hidden input's.
 func TestReadFormCMS(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	c := newCMS(t).withPriceFrame(t)
 	cs := connectStdio(t, t.TempDir(), proto2026)
@@ -165,6 +166,7 @@ func TestReadFormCMS(t *testing.T) {
 // chosen publish state, the editors' content and the attachment slots;
 // after the Publish radio is chosen, isDraft turns false.
 func TestReadDraftCMS(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	c := newCMS(t)
 	dir := t.TempDir()
@@ -240,6 +242,7 @@ func TestReadDraftCMS(t *testing.T) {
 // labels and values, a select with thousands of long options. max_fields
 // bounds the list, every string is cut, and max_chars is clamped.
 func TestReadFormHostile(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>hostile</title><form id="f"></form>

@@ -65,6 +65,7 @@ func messageFor(kind, reason string) string {
 }
 
 func TestSaveDraftRefusals(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	posts := 0

@@ -37,6 +37,7 @@ func allowPopups(t *testing.T, dataDir, origin string) {
 // popup to a site nothing approved is refused before its request leaves
 // and opens no tab; once the site is approved the same popup loads.
 func TestPopupAndCrossSiteIframeAreHeld(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

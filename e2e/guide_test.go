@@ -27,6 +27,7 @@ func treeRef(t *testing.T, tree, re string) string {
 // changed) keep it and give the element the same ref; the element's removal
 // and a navigation end it (not_found, with the hint to read again).
 func TestGuideRefLifetime(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Inbox</title><h1>Inbox</h1>
@@ -74,6 +75,7 @@ func TestGuideRefLifetime(t *testing.T) {
 // tree does not show it as a link to the page itself. Needs the clickables
 // branch.
 func TestGuideHashLink(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/page.html", `<!doctype html><title>Links</title>
@@ -89,6 +91,7 @@ func TestGuideHashLink(t *testing.T) {
 // hide_values=true leaves values out" and "an unlabelled field is named by
 // the text next to it (near ...)". Needs the clickables branch.
 func TestGuideValuesInTree(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Values</title>
@@ -116,6 +119,7 @@ func TestGuideValuesInTree(t *testing.T) {
 // hover picks the item clicked" (here by mousemove, which a press alone does
 // not fire). Needs the acting branch.
 func TestGuideHoverPicks(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Pick</title>
@@ -143,6 +147,7 @@ items.forEach((li, i) => {
 // "A click scrolls the element into view in every panel around it." Needs
 // the acting branch.
 func TestGuideClickScrollsPanels(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Panel</title><style>body{margin:0;height:100vh;overflow:hidden}</style>
@@ -161,6 +166,7 @@ func TestGuideClickScrollsPanels(t *testing.T) {
 // ISO form; a malformed value is an error naming the format." Needs the
 // acting branch.
 func TestGuideDateInputs(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Dates</title>
@@ -191,6 +197,7 @@ func TestGuideDateInputs(t *testing.T) {
 
 // "press_key takes a sequence: keys=[...]". Needs the acting branch.
 func TestGuidePressKeySequence(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Keys</title><input id="a" aria-label="First">
@@ -205,6 +212,7 @@ func TestGuidePressKeySequence(t *testing.T) {
 // "Acting calls answer changes: the tree lines that appeared, disappeared
 // or changed." Needs the changes branch.
 func TestGuideChangesOnActing(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Mail</title><button onclick="dlg.hidden=false">Delete all</button>
@@ -224,6 +232,7 @@ func TestGuideChangesOnActing(t *testing.T) {
 // flow the guide gives: read_form, fill, read_draft, save_draft. Needs the
 // forms branch.
 func TestGuideFormsSubmitText(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/edit", `<!doctype html><title>Edit post</title>
@@ -250,6 +259,7 @@ func TestGuideFormsSubmitText(t *testing.T) {
 // controls are named by their title, aria-label or alt". Needs the
 // clickables branch.
 func TestGuideClickablesListed(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Inbox</title><h1>Inbox</h1>
@@ -270,6 +280,7 @@ func TestGuideClickablesListed(t *testing.T) {
 // others matched" and "a click on a covered point names what covers it".
 // Needs the acting branch.
 func TestGuideTextPrefersActionable(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Game</title><p>The game starts when you press START.</p>
@@ -289,6 +300,7 @@ func TestGuideTextPrefersActionable(t *testing.T) {
 // "scroll(selector=...) brings an element into view through its panels and
 // names the panel it moved." Needs the acting branch.
 func TestGuideScrollPanel(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Panel</title><style>html,body{margin:0;height:100%;overflow:hidden}</style>
@@ -305,6 +317,7 @@ func TestGuideScrollPanel(t *testing.T) {
 // "read_page(changes_since=<read_id>) gives the same against an earlier
 // read (each tree read answers its read_id)". Needs the changes branch.
 func TestGuideChangesSince(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Mail</title><button onclick="dlg.hidden=false">Delete all</button>
@@ -327,6 +340,7 @@ func TestGuideChangesSince(t *testing.T) {
 // "A send the site refuses (an error box, ...) answers refused with the
 // message." Needs the forms branch.
 func TestGuideRefusedInCommonMarkup(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/edit", `<!doctype html><title>Edit post</title>
@@ -347,6 +361,7 @@ func TestGuideRefusedInCommonMarkup(t *testing.T) {
 // "An acting call that changes a field answers the field's value afterwards
 // (for a password only that it is filled)." Needs the acting branch.
 func TestGuideTypedValue(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Sign in</title>

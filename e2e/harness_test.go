@@ -29,7 +29,16 @@ import (
 
 var lyradBin string
 
+// binEnv names the lyrad the harness built, for a test that runs this test
+// binary again as a helper (doctor_test.go): the helper's TestMain uses it
+// instead of building lyrad once more.
+const binEnv = "LYRAD_E2E_BIN"
+
 func TestMain(m *testing.M) {
+	if bin := os.Getenv(binEnv); bin != "" {
+		lyradBin = bin
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "lyrad-e2e-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -42,6 +51,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building lyrad:", err)
 		os.Exit(1)
 	}
+	os.Setenv(binEnv, lyradBin)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -56,6 +66,21 @@ func needBrowser(t *testing.T) string {
 		f, err := chrome.Find("", "")
 		return f.Path, err
 	})
+}
+
+// parallel lets a test run beside other tests that call it (go test
+// -parallel bounds how many: .ci/run and the Taskfile run two). Only a
+// test that needs nothing shared may call it: it starts its own lyrad on
+// its own data directory (t.TempDir) against its own loopback sites, and
+// its browser is headless. Not for a test that uses the display (Xvfb,
+// xdotool, a headful browser), the environment (t.Setenv, which panics
+// here), the machine's ~/Downloads or $TMPDIR, process or socket lists
+// beyond its own browser's, memory or CPU measurements, or a lifetime or
+// deadline it waits out (grant TTLs, reconnect grace, kill latency): a
+// neighbour's load would make those race the clock.
+func parallel(t *testing.T) {
+	t.Helper()
+	t.Parallel()
 }
 
 // site is a loopback web server that counts what reaches it.
@@ -406,15 +431,10 @@ func browserPIDs(t *testing.T, dataDir string) []int {
 	return pids
 }
 
+// waitFor is testenv.WaitFor, the one polling wait every package's tests use.
 func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.WaitFor(t, what, d, cond)
 }
 
 func execLyrad(dataDir string, args ...string) *exec.Cmd {

@@ -12,6 +12,7 @@ import (
 // within one document loads nothing, and there is no going back from the
 // first page.
 func TestHistory(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/a", `<!doctype html><title>A</title><a id=next href="/b">B</a><a id=frag href="#part">part</a>`)
 	// /b may not be kept in the back/forward cache: no-store.

@@ -19,6 +19,7 @@ import (
 // clicks). Also when the cover appears only as the pointer arrives.
 // Frames nobody covers are clicked as before (the negative).
 func TestClickLandsThroughFrames(t *testing.T) {
+	parallel(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
 	c := newSite(t, "127.0.0.3")
@@ -147,6 +148,7 @@ func TestClickLandsThroughFrames(t *testing.T) {
 // refused as element_not_actionable and nothing reaches C or the target;
 // the same nested frame uncovered is found by CSS and clicked.
 func TestClickLandsThroughFramesHidden(t *testing.T) {
+	parallel(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
 	c := newSite(t, "127.0.0.3")
@@ -224,6 +226,7 @@ r.innerHTML = '<iframe src="/inner" style="position:absolute;left:0;top:0;width:
 // the text's parent, and was taken for a cover); an overlay inside the
 // component over its button is still refused, and gets nothing.
 func TestClickWebComponentSlottedText(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>wc</title><body style="margin:20px">
 <my-btn id=ok>Slotted label</my-btn>

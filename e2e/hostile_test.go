@@ -25,6 +25,7 @@ func redirector(s *site, to string) {
 // destination sees nothing, navigate answers blocked_by_policy with the
 // origin it was sent to, and the audit names redirect_from.
 func TestRedirectHopsRefusedBeforeTheyLeave(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
@@ -92,6 +93,7 @@ func TestPageRedirectingItselfIsBlocked(t *testing.T) {
 // TestPopupStorm: ten popups to an unapproved origin; every first request
 // is judged and refused, none reaches the site, no empty tab is left.
 func TestPopupStorm(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
@@ -123,8 +125,8 @@ for (let i = 0; i < 10; i++) window.open(%q + "?n=" + i, "_blank");
 //
 // Chrome releases a request it holds the moment the connection ends, before
 // any kill can land, so a post paused at that instant may still leave; one
-// is tolerated, more means the kill was late (waiting 300 ms let 72 through
-// in the seed's measurement).
+// is tolerated, more means the kill was late (waiting 300 ms once let 72
+// through).
 func TestHostilePosterWhenSocketCut(t *testing.T) {
 	needBrowser(t)
 	needSS(t)
@@ -172,6 +174,7 @@ setInterval(() => { const f = document.getElementById("f"); f.target = "sink" + 
 // process, its own CDP session) that posts a form or moves the whole tab is
 // judged like the page: both refused, nothing reaches the destinations.
 func TestOutOfProcessIframeCannotSendOrLeave(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

@@ -17,6 +17,7 @@ import (
 // same-site click is not asked again. Before hosts were read the browser's
 // way the grant sat on "2130706433" and the guard refused the load.
 func TestNumericHostSpelling(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Home</title><a id=next href="/next">next</a>`)
@@ -53,6 +54,7 @@ func TestNumericHostSpelling(t *testing.T) {
 // spelling of a host (http://127.1:PORT) is dropped with a warning naming
 // the spelling to write, and trusts nothing: the site is still asked for.
 func TestTrustedEntryOtherSpelling(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	u, _ := url.Parse(s.URL)

@@ -98,6 +98,7 @@ func (in inspector) tool(t *testing.T, name string, args ...string) map[string]a
 // each one after open_browser resumes the turn the previous one left
 // (LYRA_BROWSER_RECONNECT_GRACE).
 func TestInspectorStdio(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	bin := inspectorCLI(t)
 	l := startServe(t, "")
@@ -120,6 +121,7 @@ func TestInspectorStdio(t *testing.T) {
 // the window and tabs as they are: ten tool calls, one process each, no
 // session_conflict, close_browser included.
 func TestInspectorHTTP(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	bin := inspectorCLI(t)
 	l := startServe(t, "")
@@ -226,6 +228,7 @@ func inspectorRound(t *testing.T, in inspector, l *lyrad, door string) {
 // the same name and Lyra-Resume-Token gets the same tab at once, and
 // closes the browser.
 func TestInspectorKilledOverHTTP(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	bin := inspectorCLI(t)
 	l := startServe(t, "")

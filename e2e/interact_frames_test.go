@@ -15,6 +15,7 @@ import (
 // that got the frame's offset wrong would miss: each inner page reports
 // what reached it to its own server.
 func TestActInFrames(t *testing.T) {
+	parallel(t)
 	a1 := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
 	a1.page("/", fmt.Sprintf(`<!doctype html><title>frames</title><body style="margin:0">

@@ -102,6 +102,7 @@ func TestInteractGrantRenewedByUse(t *testing.T) {
 // page's own button needs no asking; once the frame's site is approved,
 // the same actions land.
 func TestInteractInCrossSiteFrame(t *testing.T) {
+	parallel(t)
 	top := newSite(t, "127.0.0.1")
 	far := newSite(t, "127.0.0.2")  // another site: its own process
 	near := newSite(t, "127.0.0.1") // another origin of the same site: same process
@@ -174,6 +175,7 @@ document.getElementById('far').addEventListener('load', () => document.getElemen
 // the tab lands is then covered. Without that approval nothing reaches B
 // (TestSendAskedWhereItGoes).
 func TestInteractAfterCrossOriginSend(t *testing.T) {
+	parallel(t)
 	from := newSite(t, "127.0.0.1")
 	to := newSite(t, "127.0.0.2")
 	from.page("/", fmt.Sprintf(`<!doctype html><title>from</title>

@@ -16,6 +16,7 @@ import (
 // navigated to, and a form sent without submits=true.
 
 func TestActionBlockedByPolicy(t *testing.T) {
+	parallel(t)
 	a1 := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
 	a1.page("/", fmt.Sprintf(`<!doctype html><title>home</title>
@@ -92,6 +93,7 @@ func TestActionBlockedByPolicy(t *testing.T) {
 }
 
 func TestActionOpensTab(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	other := newSite(t, "127.0.0.2")
 	s.page("/", fmt.Sprintf(`<!doctype html><title>opener</title>
@@ -166,6 +168,7 @@ func TestActionOpensTab(t *testing.T) {
 // reads the answers, so the tab is guarded and the browser stays up (it
 // used to be killed as unguarded 10 s later).
 func TestActionOpensNoopenerTab(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>opener</title><a id=blank target=_blank href="/child">New tab</a>`)
@@ -199,6 +202,7 @@ func TestActionOpensNoopenerTab(t *testing.T) {
 // consent through confirm=true only, a usable control asks
 // (approval_required), an unusable one answers what is wrong with it.
 func TestActUsableBeforeApproval(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>form</title>

@@ -86,6 +86,7 @@ func element(env map[string]any, key string) map[string]any {
 // TestClick: a real click (isTrusted), what the reply says about it, the
 // selector engines, and a click that navigates.
 func TestClick(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>start</title>
 <button id=b onclick="document.title='clicked trusted=' + event.isTrusted + ' x=' + (event.clientX > 0)">Press me</button>
@@ -291,6 +292,7 @@ func TestClickFailures(t *testing.T) {
 // in inputs, textareas, editable elements and shadow roots; failures; the
 // text stays out of the reply and the audit trail.
 func TestTypeText(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>type</title>
 <form action="/search"><input id=q name=q value="old text" oninput="document.title='q=' + this.value"></form>
@@ -419,6 +421,7 @@ func TestPressKey(t *testing.T) {
 // TestHover: a menu that opens only under the pointer opens, and its item
 // can then be clicked.
 func TestHover(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>hover</title>
 <style>#sub { display: none } nav:hover #sub { display: block }</style>
@@ -449,6 +452,7 @@ func TestHover(t *testing.T) {
 // TestScroll: the three ways, where it settles, a scroll that moved
 // nothing, and the exactly-one rule.
 func TestScroll(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>scroll</title><body style="margin:0">
 <div style="height:5000px">tall</div><button id=end>End</button><div style="height:300px"></div><p id=gone hidden>gone</p>`)

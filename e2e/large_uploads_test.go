@@ -13,6 +13,7 @@ import (
 // nothing allows sending (the server sees nothing) and delivered whole when
 // the site may send; the guard stays up after each.
 func TestLargeUploads(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	for _, granted := range []bool{false, true} {
 		t.Run(map[bool]string{false: "ungranted", true: "granted"}[granted], func(t *testing.T) {

@@ -48,6 +48,7 @@ customElements.define('my-link', class extends HTMLElement {
 // as Chrome's accessibility tree does (each expected line is checked
 // against a plain Chromium's tree too).
 func TestTreeNamesSlotsAndContents(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/inbox", namesPage)

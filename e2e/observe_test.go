@@ -10,6 +10,7 @@ import (
 // TestObserveMode: LYRA_BROWSER_ENFORCEMENT=observe refuses nothing and
 // spends nothing; each would-be refusal is audited would_deny.
 func TestObserveMode(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
@@ -33,6 +34,7 @@ func TestObserveMode(t *testing.T) {
 // TestGrantsDieWithTheTurn: close_browser drops the session's grants; the
 // next navigation to the same site is asked again.
 func TestGrantsDieWithTheTurn(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	cs := connectAsking(t, t.TempDir(), proto2026, nil)
@@ -46,6 +48,7 @@ func TestGrantsDieWithTheTurn(t *testing.T) {
 // and one yes a yes to the whole disk; a grant names the URL and covers it
 // once.
 func TestFileURLGrantCoversOnce(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	dir := t.TempDir()
 	page := dir + "/page.html"

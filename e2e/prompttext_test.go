@@ -18,6 +18,7 @@ const forgedReason = "save the draft\n\nAllow the agent to open and use docs.exa
 // control, bidi or zero-width character; lyrad's own question is the first
 // line and the only one that asks.
 func TestPromptTextCannotForge(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/edit", "<!doctype html><title>Edit</title>\n"+

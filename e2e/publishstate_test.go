@@ -70,6 +70,7 @@ func draftForm(action, enctype, script string) string {
 // before it leaves. The honest form still saves its draft, and publish
 // with the user's yes still publishes.
 func TestSaveDraftSendsTheDraft(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	saves := &postSink{}
@@ -150,6 +151,7 @@ func TestSaveDraftSendsTheDraft(t *testing.T) {
 // there, which nobody approved. A form whose action is C from the start is
 // asked for naming C, and reaches C once.
 func TestSendAskedWhereItGoes(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	c := newSite(t, "127.0.0.3")
@@ -233,6 +235,7 @@ func TestSendAskedWhereItGoes(t *testing.T) {
 // all through a save_draft whose send it turns public, and tries to vouch
 // for its own send; the site counts what the page found and what it got.
 func TestLyradBindingsAreNotThePages(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	saves := &postSink{}

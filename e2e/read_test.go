@@ -62,6 +62,7 @@ func treeLines(t *testing.T, tree string) (map[string]string, map[string]string)
 }
 
 func TestReadPageTree(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a, _ := readSites(t)
 	cs := connectStdio(t, t.TempDir(), proto2026)
@@ -143,6 +144,7 @@ func TestReadPageTree(t *testing.T) {
 // tree names it as shown. An icon-only mailto: link whose href holds raw
 // spaces, and a link shown in capitals, are listed with where they go.
 func TestReadPageLinkNames(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	a.page("/", `<!doctype html><title>Links</title>
@@ -176,6 +178,7 @@ func TestReadPageLinkNames(t *testing.T) {
 }
 
 func TestReadPageText(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a, _ := readSites(t)
 	cs := connectStdio(t, t.TempDir(), proto2026)
@@ -230,6 +233,7 @@ func TestReadPageText(t *testing.T) {
 // element read again keeps its ref; an unknown ref and every ref after a navigation
 // answer not_found with the hint to read the tree again.
 func TestReadPageRefs(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a, _ := readSites(t)
 	a.page("/dyn", `<!doctype html><title>dyn</title><button id="x">Remove me</button><button>Stay</button>`)
@@ -273,6 +277,7 @@ func TestReadPageRefs(t *testing.T) {
 // TestReadPageRemovedElement: an element removed after the read ends its
 // ref.
 func TestReadPageRemovedElement(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	// The element goes when the test says so (a click), not on a timer that
@@ -302,6 +307,7 @@ func TestReadPageRemovedElement(t *testing.T) {
 // TestReadPagePaging: however large the page, a default answer holds at
 // most max_chars; pages break on whole lines and add up to the whole.
 func TestReadPagePaging(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	var b strings.Builder
@@ -356,6 +362,7 @@ func TestReadPagePaging(t *testing.T) {
 
 // TestReadPageFailures: each status read_page can answer.
 func TestReadPageFailures(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a, _ := readSites(t)
 	l := startServe(t, "")
@@ -420,6 +427,7 @@ func TestReadPageFailures(t *testing.T) {
 // top, the second page still continues the first (same total, no line
 // repeated), and only a read at offset 0 sees the change.
 func TestReadPageOffsetSnapshot(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	var b strings.Builder

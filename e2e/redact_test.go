@@ -18,6 +18,7 @@ import (
 // scheme, host, port, path and query keys, and a page's 1 MB URL is written
 // cut.
 func TestURLSecretsStayOutOfTheRecord(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

@@ -12,6 +12,7 @@ import (
 // not a select, no such option and a disabled option each answer with the
 // reason; a choice that posts the form is stopped unless declared.
 func TestSelectOption(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.handle("/post", func(w http.ResponseWriter, r *http.Request) {

@@ -50,6 +50,7 @@ func senderSites(t *testing.T) (a, b, c *site) {
 // or in its frames posts to B reaches B; the agent's declared target=_blank
 // post reaches it exactly once.
 func TestSendsChargedToTheirSender(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a, b, _ := senderSites(t)
 	dir := t.TempDir()

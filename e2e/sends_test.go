@@ -59,6 +59,7 @@ var sendPaths = []string{"/fetch", "/keepalive", "/beacon", "/xhr", "/worker"}
 // call it followed), read from the browser's events without holding
 // anything: by default (audit) they all arrive.
 func TestSendsAreRecorded(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a, c := sendSites(t)
 	dir := t.TempDir()
@@ -119,6 +120,7 @@ func TestSendsAreRecorded(t *testing.T) {
 // a GET still goes, and a WebSocket, which the browser does not let a
 // client hold, is recorded only.
 func TestSendsJudged(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a, c := sendSites(t)
 	dir := t.TempDir()

@@ -12,6 +12,7 @@ import (
 // the guard could see; lyrad turns workers off for every page it guards, so
 // the navigation goes to the network and is judged.
 func TestServiceWorkerCannotAnswerUnjudged(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	// Control: in Chromium with none of lyrad's settings the worker answers
 	// the navigation itself. Its page loads an image the site counts, and

@@ -8,7 +8,7 @@ import (
 
 // TestSpeculationRulesDoNotEscape: a page's speculation rules may not
 // prefetch or prerender another origin, nor activate a navigation nobody
-// judged. The seed measured both escaping its guards.
+// judged.
 func TestSpeculationRulesDoNotEscape(t *testing.T) {
 	needBrowser(t)
 	// Control: in Chromium with none of lyrad's settings, the rules reach

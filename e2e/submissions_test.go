@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// formSite serves the forms of the seed's four undeclared submissions and a
+// formSite serves the forms of four undeclared submissions and a
 // declared one; every POST to /submit is counted.
 func formSite(t *testing.T) *site {
 	s := newSite(t, "127.0.0.1")
@@ -25,12 +25,13 @@ func formSite(t *testing.T) *site {
 	return s
 }
 
-// TestUndeclaredSubmissionsStopped: the seed's four ways a page sends a
+// TestUndeclaredSubmissionsStopped: four ways a page sends a
 // form the agent never declared (the space key on a submit button,
 // form.submit() from a type=button, an oninput listener, a type attribute
 // flipped after the check) are stopped where the request leaves; the same
 // form declared with submits=true goes through.
 func TestUndeclaredSubmissionsStopped(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := formSite(t)
 	dir := t.TempDir()
@@ -89,6 +90,7 @@ func TestUndeclaredSubmissionsStopped(t *testing.T) {
 // send, which nothing paid for), 301/302/303 turn it into a GET elsewhere
 // (leaving). Every hop is refused before it leaves.
 func TestRedirectsWithABody(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

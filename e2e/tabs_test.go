@@ -19,6 +19,7 @@ func tabURLs(t *testing.T, env map[string]any) []string {
 // TestTabs: the list, switching, closing (the active tab, another one, the
 // last one), bad indexes, and the tabs a page opens being followed.
 func TestTabs(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	for _, p := range []string{"one", "two", "three"} {
 		s.page("/"+p, fmt.Sprintf(`<!doctype html><title>%[1]s</title>
@@ -141,6 +142,7 @@ func TestTabsStuckPage(t *testing.T) {
 // TestTabsCloseActiveNoOpener: closing the active tab whose opener is gone
 // moves the session to the newest tab.
 func TestTabsCloseActiveNoOpener(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>root</title><button id=open onclick="window.open('/kid?' + Date.now())">Open</button>`)
 	s.page("/kid", `<!doctype html><title>kid</title>`)

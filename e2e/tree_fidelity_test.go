@@ -117,6 +117,7 @@ const trickyMarkup = `<!doctype html><html><head><style>.up{text-transform:upper
 // plain Chromium) gives that element, but for whitespace, and nothing
 // Chrome lists is missing.
 func TestTreeAgreesWithChrome(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/tricky", trickyMarkup)

@@ -212,6 +212,7 @@ func plainHints(t *testing.T, u *uaSite, side string) map[string]string {
 // for HeadlessChrome in the UA string; on a fresh data dir and on the
 // launch after.
 func TestHeadlessClientHints(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	u := newUASite(t)
 	plain := plainHints(t, u, "plain")
@@ -361,6 +362,7 @@ func waitUAChecked(t *testing.T, dir string, n int, result string) {
 // target: the running tab's next page and the next launch equal plain
 // Chromium. The page lyrad asks from is neither a tab nor judged.
 func TestHeadlessClientHintsCorrected(t *testing.T) {
+	parallel(t)
 	bin := needBrowser(t)
 	out, err := exec.Command(bin, "--version").Output()
 	m := regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+\b`).Find(out)

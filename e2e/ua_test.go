@@ -11,6 +11,7 @@ import (
 // in its UA and its client hints; lyrad sends the browser's own headful UA,
 // from the very first request of a fresh data dir.
 func TestHeadlessUserAgent(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	var mu sync.Mutex

@@ -19,6 +19,7 @@ import (
 // to the key placed in an allowed folder, a macOS keychain without a dot in
 // its path, and a FIFO are offered too. The server counts what it got.
 func TestUploadsAreTheCheckedFile(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	var mu sync.Mutex

@@ -17,6 +17,7 @@ setTimeout(function(){ history.pushState({}, '', '/checkout/done'); }, 400);
 </script>`
 
 func TestWaitFor(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/late", latePage)
@@ -129,6 +130,7 @@ func TestWaitFor(t *testing.T) {
 // session of the same daemon is answered session_conflict while the first
 // drives.
 func TestWaitForIsARead(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/late", latePage)

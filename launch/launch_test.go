@@ -5,8 +5,7 @@ package launch
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,11 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/chromedp/cdproto"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/datadir"
+	"github.com/lyrad/lyrad/internal/cdptest"
 )
 
 // droppingChrome is a DevTools endpoint that answers the first answer
@@ -29,31 +29,21 @@ import (
 func droppingChrome(t *testing.T, answer int) (port string) {
 	t.Helper()
 	var seen atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ws, err := websocket.Accept(w, r, nil)
-		if err != nil {
+	p := cdptest.New(t, func(c *cdptest.Conn, m cdproto.Message) {
+		if int(seen.Add(1)) > answer {
+			c.WS().CloseNow()
 			return
 		}
-		ctx := context.Background()
-		for {
-			_, b, err := ws.Read(ctx)
-			if err != nil {
-				return
-			}
-			if int(seen.Add(1)) > answer {
-				ws.CloseNow()
-				return
-			}
-			id := strings.SplitN(strings.SplitN(string(b), `"id":`, 2)[1], ",", 2)[0]
-			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"id":`+id+`,"result":{}}`))
-			if int(seen.Load()) == answer {
-				ws.CloseNow()
-				return
-			}
+		c.Reply(m, map[string]any{})
+		if int(seen.Load()) == answer {
+			c.WS().CloseNow()
 		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	})
+	u, err := url.Parse(p.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Port()
 }
 
 // stubBrowser writes a DevToolsActivePort naming port, records its pid and

@@ -17,7 +17,8 @@ import (
 	"github.com/lyrad/lyrad/cdpconn"
 )
 
-// Limits of the form readers, the seed's numbers.
+// Limits of the form readers, as read_form and read_draft state them to
+// agents.
 const (
 	// FormMaxFieldsDefault and FormMaxFieldsLimit bound read_form's
 	// max_fields (clamped to 1..500).
@@ -261,7 +262,8 @@ func ReadPublishState(ctx context.Context, w *Worlds, s *cdpconn.Session, frame 
 	return st, nil
 }
 
-// The seed's words for how a checked publish control reads.
+// The words that say a checked publish control keeps the item private or
+// makes it live.
 var (
 	privateWords  = []string{"draft", "unpublish", "private", "hidden", "off"}
 	liveWords     = []string{"publish", "live", "public", "visible", "online"}
@@ -269,7 +271,7 @@ var (
 )
 
 // readsPrivate reports whether a checked publish control positively says
-// the item is not public, by the seed's rule. The label decides first,
+// the item is not public. The label decides first,
 // because a radio group labels each option ("Draft" / "Publish") while its
 // name (is_draft) is on both members; the name and value decide for a
 // control with no label. A control nobody can classify is not private.
@@ -355,7 +357,7 @@ type AfterSend struct {
 }
 
 // ReadAfterSend reads a frame's page back after save_draft or publish
-// sent its form (the seed lets it settle 2.5 s first). A dialog the send
+// sent its form (the caller lets it settle 2.5 s first). A dialog the send
 // raised is the caller's to add: it is a refusal too.
 func ReadAfterSend(ctx context.Context, w *Worlds, s *cdpconn.Session, frame cdp.FrameID) (*AfterSend, error) {
 	var a AfterSend

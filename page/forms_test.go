@@ -2,7 +2,7 @@ package page
 
 import "testing"
 
-// The seed's rule: the label decides, then the name and value; what
+// ReadsPrivate's rule: the label decides, then the name and value; what
 // nobody can classify is not private.
 func TestReadsPrivate(t *testing.T) {
 	cases := []struct {

@@ -32,7 +32,7 @@ var jsReadDraft = script("read_draft.js")
 var jsFrameScope = script("frame_scope.js")
 
 // jsFindEditor returns the first editor of the document (an editor iframe
-// first, as the seed does: a page may keep both, and the iframe is where
+// first: a page may keep both, and the iframe is where
 // the editor writes), else the first inline editor; null when none.
 var jsFindEditor = script("find_editor.js")
 

@@ -106,10 +106,9 @@
 //	*.example.com             https on port 443, any subdomain at any depth,
 //	                          never example.com itself
 //
-// The seed's table did not survive in full; a bare host meaning https only is
-// the reading of the upstream lyra-browser README it was taken from, and the
-// narrower one. A site that redirects between example.com and
-// www.example.com needs both (example.com and *.example.com).
+// A bare host means https only, the narrower of the two ways to read it. A
+// site that redirects between example.com and www.example.com needs both
+// (example.com and *.example.com).
 //
 // Hosts are compared as parsed fields, never as text: https://example.com.evil.io,
 // https://example.com@evil.io and https://example.com:8443 are not

@@ -137,7 +137,7 @@ func TestJudgeCrossOriginSend(t *testing.T) {
 	}
 }
 
-// The seed's redirect cases: a 307/308 that repeats the body needs a second
+// Redirect hops: a 307/308 that repeats the body needs a second
 // credit, a 302/303 after a POST is leaving, a hop to an unapproved origin
 // is refused with redirect_from and redirected_to.
 func TestJudgeRedirectHops(t *testing.T) {

@@ -44,7 +44,7 @@ import (
 //
 // A tool states only what is its own: an actSpec and its do.
 
-// Acting statuses, named as the seed names them.
+// Acting statuses, the names agents see on the wire.
 const (
 	StatusNotFound      = "not_found"
 	StatusHidden        = "hidden"

@@ -16,7 +16,7 @@ import (
 // one that did not answers download_blocked when a download it set off was
 // refused.
 
-// Download statuses, as the seed names them.
+// Download statuses, the names agents see on the wire.
 const (
 	StatusDownloadBlocked    = "download_blocked"
 	StatusDownloadNotStarted = "download_not_started"

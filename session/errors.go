@@ -6,8 +6,8 @@ import (
 	"github.com/lyrad/lyrad/page"
 )
 
-// Statuses a call can answer with, named as the seed names them so agents
-// written for it keep working.
+// Statuses a call can answer with: the names agents see on the wire, kept
+// so that agents written against them keep working.
 const (
 	StatusOK                 = "ok"
 	StatusError              = "error"

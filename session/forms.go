@@ -13,7 +13,7 @@ import (
 	"github.com/lyrad/lyrad/page"
 )
 
-// The form reads' bounds, the seed's numbers: read_form's max_fields
+// The form reads' bounds (page's): read_form's max_fields
 // and read_draft's max_chars.
 const (
 	FormMaxFieldsDefault = page.FormMaxFieldsDefault
@@ -142,7 +142,7 @@ type DraftResult struct {
 	Submits     []page.SubmitButton
 	HiddenCount int
 	FieldCount  int
-	IsDraft     bool // the publish state reads private by the seed's rule
+	IsDraft     bool // the publish state reads private (page.ReadsPrivate)
 }
 
 // ReadDraft answers read_draft, each value cut to maxChars. A read.

@@ -21,7 +21,7 @@ import (
 // never PUBLISH; publish is the one tool that buys PUBLISH, which nothing
 // implies and neither trusted list answers.
 
-// Statuses of the form tools, as the seed names them.
+// Statuses of the form tools, the names agents see on the wire.
 const (
 	StatusNeedsSubmit = "needs_submit"
 	StatusNotPrivate  = "not_private"
@@ -29,7 +29,7 @@ const (
 )
 
 // sendSettle is how long save_draft and publish let the page settle after
-// sending (the seed's number), before it is read back.
+// sending (the 2.5 s the README promises), before it is read back.
 const sendSettle = 2500 * time.Millisecond
 
 // EditorOptions is what set_editor takes. Without a selector the first

@@ -69,7 +69,7 @@ func (o *ownership) holdLocked() bool {
 	return true
 }
 
-// graceOver: nobody came back in time. The seed's handoff happens: the
+// graceOver: nobody came back in time. The handoff happens: the
 // window closes and the next session may claim the browser.
 func (o *ownership) graceOver(h *held) {
 	o.mu.Lock()

@@ -33,7 +33,7 @@ import (
 // answer unattended and take no lock, so the agent is never blocked
 // waiting for a person who cannot see anything.
 
-// Collaboration statuses, as the seed names them.
+// Collaboration statuses, the names agents see on the wire.
 const (
 	StatusTakeover     = "takeover_active"
 	StatusUnattended   = "unattended"

@@ -11,8 +11,8 @@ import (
 	"strings"
 )
 
-// Which local files a page may be handed. The seed has no rule: any path
-// the agent names is given to the page. lyrad keeps uploads inside the
+// Which local files a page may be handed. Without a rule any path the
+// agent names would be given to the page. lyrad keeps uploads inside the
 // operator's upload roots (LYRA_BROWSER_UPLOAD_ROOTS, by default the user's
 // home) and never from lyrad's data directory, from anything whose path
 // inside its root has a dot component (~/.ssh/id_ed25519, ~/.aws/credentials,

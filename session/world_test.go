@@ -122,25 +122,14 @@ func TestClosedTabsLeaveNoWorlds(t *testing.T) {
 			t.Fatal(err)
 		}
 		var tab cdpguard.Target
-		waitFor(t, func() bool { var ok bool; tab, ok = b.guardSet().Page(res.TargetID); return ok }, "the new tab is never guarded")
+		testenv.WaitFor(t, "the new tab to be guarded", 20*time.Second, func() bool { var ok bool; tab, ok = b.guardSet().Page(res.TargetID); return ok })
 		if err := b.worlds.CallFunction(ctx, b.conn.Session(tab.SessionID), cdp.FrameID(tab.ID), `function() { return 2 }`, nil); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := cdp.Call(ctx, b.conn.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: tab.ID}); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, func() bool { _, ok := b.guardSet().Page(res.TargetID); return !ok }, "the closed tab is still held")
+		testenv.WaitFor(t, "the closed tab to be let go", 20*time.Second, func() bool { _, ok := b.guardSet().Page(res.TargetID); return !ok })
 	}
-	waitFor(t, func() bool { return b.worlds.Len() == before }, "the closed tabs' worlds are still cached")
-}
-
-func waitFor(t *testing.T, cond func() bool, msg string) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal(msg)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "the closed tabs' worlds to leave the cache", 20*time.Second, func() bool { return b.worlds.Len() == before })
 }

@@ -137,7 +137,7 @@ func TestNavigateNulls(t *testing.T) {
 	}
 }
 
-// type_text takes text or the seed's value, exactly one.
+// type_text takes text or value (the older name), exactly one.
 func TestTypeTextValue(t *testing.T) {
 	f := newFake(t)
 	if env := invoke(t, f, "type_text", map[string]any{"selector": "#q", "value": "hello"}); env["status"] != "ok" || f.typed != "hello" {

@@ -12,7 +12,7 @@ import (
 )
 
 // listBudget is the most bytes the tools/list answer may put into an
-// agent's context, before its first call (issue 19: 25 KB for the 29 seed
+// agent's context, before its first call (issue 19: 25 KB for the 29 lyra
 // tools, about 0.86 KB a tool, from 40 KB in issue 12; Playwright MCP costs
 // 0.8 KB a tool, chrome-devtools-mcp 0.9).
 const listBudget = 25_000

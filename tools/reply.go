@@ -10,7 +10,8 @@ import (
 // Replies: the wire form of what package session answers, as typed
 // structs. A tool's output schema is generated from its reply type
 // (schemas.go), so a key a reply writes is a key its schema lists. The
-// keys are the seed's, so agents written for it keep working.
+// keys are the lyra tools' published ones, so agents written against
+// them keep working.
 
 // actBase is what every acting call answers: where the tab stands, what the
 // call set off, and the next moves.

@@ -71,7 +71,8 @@ var actShared = []string{"url", "title", "tab_count", "new_tab", "navigated", "n
 // instructions.
 var envelopeKeys = []string{"status", "hint", "error"}
 
-// Shared parameters. Their names, kinds and defaults are the seed's.
+// Shared parameters. Their names, kinds and defaults are the lyra tools'
+// published ones: agents written against them keep working.
 
 // selectorHelp is the selector syntax in a few words; the guide has the rest.
 const selectorHelp = "CSS, text=..., xpath=... or aria-ref=eN."

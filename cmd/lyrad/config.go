@@ -208,9 +208,9 @@ func (o *options) resolve() error {
 	return nil
 }
 
-// The agent hosts --client knows (seed 000's settings): each has its own
-// data directory, so two hosts never share one profile, and hermes runs
-// headless unless told otherwise.
+// The agent hosts --client knows, with the settings each host expects: each
+// has its own data directory, so two hosts never share one profile, and hermes
+// runs headless unless told otherwise.
 const (
 	clientVega    = "vega"
 	clientHermes  = "hermes"
