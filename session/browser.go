@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 
@@ -204,7 +203,7 @@ func preparePage(q *cdpguard.Sender, t *target.Info) {
 	if t.Type != "page" {
 		return
 	}
-	q.Send(cdppage.SetLifecycleEventsEnabled.Method, cdppage.SetLifecycleEventsEnabledParams{Enabled: true})
+	page.ReportLifecycle(q)
 }
 
 // shutdown ends the browser (launch.Browser.Shutdown: the connection
