@@ -519,7 +519,7 @@ func locateSubmitIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameR
 		if err != nil {
 			return nil, nil, err
 		}
-		args, _ := JSArgs([]any{text})
+		args, _ := scriptArgs([]any{text})
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 			FunctionDeclaration: jsLocateSubmit, ExecutionContextID: id, Arguments: args, ObjectGroup: group, Silent: &t,

@@ -286,7 +286,7 @@ func parentIn(t *cdppage.FrameTree, frame cdp.FrameID) cdp.FrameID {
 func hitFrameOrigin(ctx context.Context, conn *cdpconn.Conn, owner *Node, hx, hy float64) string {
 	const unknown = "another origin"
 	s := conn.Session(owner.Session)
-	args, err := JSArgs([]any{hx, hy})
+	args, err := scriptArgs([]any{hx, hy})
 	if err != nil || owner.object == "" {
 		return unknown
 	}

@@ -72,7 +72,7 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		if err != nil {
 			return 0, nil, "", err
 		}
-		args, _ := JSArgs([]any{kind, body})
+		args, _ := scriptArgs([]any{kind, body})
 		t := true
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 			FunctionDeclaration: jsLocate, ExecutionContextID: id, Arguments: args,
@@ -136,7 +136,7 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 // backendNodeId on first use, and again once if its context went away.
 func callNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn string, out any, args ...any) error {
 	s := conn.Session(n.Session)
-	callArgs, err := JSArgs(args)
+	callArgs, err := scriptArgs(args)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // returns the backendNodeId of the element it returns; 0 when it returned
 // null.
 func FindNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.SessionID, frame cdp.FrameID, fn string, args ...any) (cdp.BackendNodeID, error) {
-	callArgs, err := JSArgs(args)
+	callArgs, err := scriptArgs(args)
 	if err != nil {
 		return 0, err
 	}

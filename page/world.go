@@ -164,7 +164,7 @@ func (e *ScriptError) Error() string { return "script: " + e.Text }
 // JSON-serialisable result into out (which may be nil). A frame's id is its
 // target id for a tab's main frame.
 func (w *Worlds) CallFunction(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, fn string, out any, args ...any) error {
-	callArgs, err := JSArgs(args)
+	callArgs, err := scriptArgs(args)
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (w *Worlds) CallFunction(ctx context.Context, s *cdpconn.Session, frame cdp
 // world of the node's frame. Nodes are addressed by backendNodeId, which
 // survives across Worlds and needs no DOM.enable.
 func (w *Worlds) CallOnNode(ctx context.Context, s *cdpconn.Session, frame cdp.FrameID, node cdp.BackendNodeID, fn string, out any, args ...any) error {
-	callArgs, err := JSArgs(args)
+	callArgs, err := scriptArgs(args)
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ type NodeGoneError struct{ Err error }
 func (e *NodeGoneError) Error() string { return "node is gone: " + e.Err.Error() }
 func (e *NodeGoneError) Unwrap() error { return e.Err }
 
-func JSArgs(args []any) ([]*runtime.CallArgument, error) {
+func scriptArgs(args []any) ([]*runtime.CallArgument, error) {
 	out := make([]*runtime.CallArgument, 0, len(args))
 	for _, a := range args {
 		b, err := jsonv2.Marshal(a)
