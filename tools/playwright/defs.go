@@ -116,9 +116,6 @@ func surface(o Options) []*tool {
 				o := c.opts(target(c.str("target")))
 				o.Intent.Submit = c.boolean("submit")
 				res, err := c.m.TypeText(ctx, c.caller, o, c.str("text"), c.boolean("submit"))
-				if c.boolean("submit") {
-					return c.acted(ctx, res, err)
-				}
 				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_navigate", title: "Navigate to a URL", desc: "Navigate to a URL",
@@ -177,7 +174,7 @@ func surface(o Options) []*tool {
 			props: []prop{element, targetReq},
 			run: func(ctx context.Context, c *call) error {
 				res, err := c.m.Hover(ctx, c.caller, c.opts(target(c.str("target"))))
-				return c.acted(ctx, res, err)
+				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_select_option", title: "Select option", desc: "Select an option in a dropdown",
 			props: []prop{element, targetReq, {name: "values", kind: "array", required: true, desc: "Values (or labels) to select; one"}},
@@ -219,7 +216,15 @@ func runClick(ctx context.Context, c *call) error {
 	o := c.opts(sel)
 	o.Intent.Download = c.boolean("download")
 	res, err := c.m.Click(ctx, c.caller, o)
-	if err := c.acted(ctx, res, err); err != nil {
+	if err != nil {
+		return err
+	}
+	// A click on an input may open the file chooser, which only the
+	// whole snapshot tells (fileInput); any other answers what changed.
+	if e := res.Element; e == nil || e.Tag != "input" {
+		return c.actedChanges(ctx, res, nil)
+	}
+	if err := c.acted(ctx, res, nil); err != nil {
 		return err
 	}
 	// A click on a file input opens Playwright MCP's file chooser, which
@@ -275,7 +280,7 @@ func runSelect(ctx context.Context, c *call) error {
 		// Playwright matches a value or a label.
 		res, err = c.m.SelectOption(ctx, c.caller, o, session.SelectBy{By: "label", Value: vals[0]})
 	}
-	return c.acted(ctx, res, err)
+	return c.actedChanges(ctx, res, err)
 }
 
 func runTabs(ctx context.Context, c *call) error {
