@@ -250,8 +250,13 @@ func TestPlaywrightEachTool(t *testing.T) {
 		if a.section("Result") != "- 0: (current) [Order]("+s.URL+"/)" {
 			t.Errorf("close 1:\n%s", a.text)
 		}
-		if a := pwCall(t, cs, "browser_tabs", map[string]any{"action": "new", "url": s.URL + "/other"}); !a.isError {
-			t.Errorf("tabs new: %s", a)
+		a = ok("browser_tabs", map[string]any{"action": "new", "url": s.URL + "/other"})
+		if !strings.Contains(a.section("Result"), "- 1: (current) [Other]("+s.URL+"/other)") {
+			t.Errorf("tabs new:\n%s", a.text)
+		}
+		a = ok("browser_tabs", map[string]any{"action": "close"})
+		if a.section("Result") != "- 0: (current) [Order]("+s.URL+"/)" {
+			t.Errorf("close the new tab:\n%s", a.text)
 		}
 	})
 	t.Run("browser_navigate_back", func(t *testing.T) {

@@ -179,10 +179,10 @@ func surface(o Options) []*tool {
 		{name: "browser_select_option", title: "Select option", desc: "Select an option in a dropdown",
 			props: []prop{element, targetReq, {name: "values", kind: "array", required: true, desc: "Values (or labels) to select; one"}},
 			run:   runSelect},
-		{name: "browser_tabs", title: "Manage tabs", desc: "List, close, or select a browser tab (new: refused; a page's links open tabs)",
+		{name: "browser_tabs", title: "Manage tabs", desc: "List, create, close, or select a browser tab (new with url loads it as browser_navigate, judged the same)",
 			props: []prop{{name: "action", kind: "string", required: true, enum: []string{"list", "new", "close", "select"}},
 				{name: "index", kind: "number", desc: "Tab index for close/select; close without it closes the current tab"},
-				{name: "url", kind: "string"}},
+				{name: "url", kind: "string", desc: "URL for new"}},
 			run: runTabs},
 		{name: "browser_wait_for", title: "Wait for", readOnly: true,
 			desc:  "Wait for text to appear or disappear or a specified time to pass",
@@ -286,7 +286,17 @@ func runSelect(ctx context.Context, c *call) error {
 func runTabs(ctx context.Context, c *call) error {
 	switch c.str("action") {
 	case "new":
-		return refused("browser_tabs action=new", "lyrad opens tabs only as the page does (a link with target=_blank, window.open): browser_navigate in this tab, or click the link.")
+		c.r.setChooser(c.caller.ID, "")
+		res, err := c.m.NewTab(ctx, c.caller, c.str("url"), session.Intent{})
+		if err != nil {
+			return err
+		}
+		if l, err := c.m.Tabs(ctx, c.caller); err == nil {
+			c.a.lines = append(c.a.lines, tabLines(l))
+		}
+		c.a.acted(res)
+		c.snap(ctx)
+		return nil
 	case "list":
 		l, err := c.m.Tabs(ctx, c.caller)
 		if err != nil {
