@@ -30,7 +30,7 @@ import (
 var changesTools = map[string]bool{
 	"click": true, "type_text": true, "press_key": true, "select_option": true,
 	"browser_click": true, "browser_type": true, "browser_press_key": true,
-	"browser_select_option": true, "browser_hover": true,
+	"browser_select_option": true, "browser_hover": true, "browser_evaluate": true,
 }
 
 // reuseBefore is how old the latest read of the tab's document may be to

@@ -80,11 +80,11 @@ func surface(o Options) []*tool {
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_emulate_media", "lyrad shows pages as the user's browser does; it emulates nothing (emulation is visible to the page and to the user).")
 			}},
-		{name: "browser_evaluate", title: "Evaluate JavaScript", desc: "Refused in lyrad: no script is run in the page's world.",
-			props: []prop{element, targetOpt, {name: "function", kind: "string", required: true}, {name: "filename", kind: "string"}},
-			run: func(ctx context.Context, c *call) error {
-				return refused("browser_evaluate", "lyrad runs no agent script in the page: its own scripts run in an isolated world, and every effect goes through the guard. Read with browser_snapshot or browser_find; act with browser_click, browser_type, browser_select_option.")
-			}},
+		{name: "browser_evaluate", title: "Evaluate JavaScript",
+			desc: "Run a function on the page or target element, in lyrad's isolated world only (never the page's own); its requests are judged as any. Off by default (LYRA_BROWSER_PLAYWRIGHT_EVALUATE)",
+			props: []prop{element, targetOpt, {name: "function", kind: "string", required: true, desc: "() => { /* code */ } or (element) => { /* code */ }"},
+				{name: "filename", kind: "string"}},
+			run: runEvaluate(o)},
 		{name: "browser_file_upload", title: "Upload files",
 			desc:  "Upload one or multiple files to the file chooser a click opened",
 			props: []prop{{name: "paths", kind: "array", desc: "The absolute paths to the files to upload. If omitted, file chooser is cancelled."}},
@@ -281,6 +281,34 @@ func runSelect(ctx context.Context, c *call) error {
 		res, err = c.m.SelectOption(ctx, c.caller, o, session.SelectBy{By: "label", Value: vals[0]})
 	}
 	return c.actedChanges(ctx, res, err)
+}
+
+// maxFunction bounds the source browser_evaluate takes, in bytes.
+const maxFunction = 64 << 10
+
+func runEvaluate(o Options) func(ctx context.Context, c *call) error {
+	return func(ctx context.Context, c *call) error {
+		if !o.Evaluate {
+			return refused("browser_evaluate", "it is off in this lyrad (the operator turns it on with LYRA_BROWSER_PLAYWRIGHT_EVALUATE=true or --playwright-evaluate; it then runs in lyrad's isolated world, never the page's own). Read with browser_snapshot or browser_find; act with browser_click, browser_type, browser_select_option.")
+		}
+		if c.str("filename") != "" {
+			return refused("filename", "browser_evaluate answers in the reply here.")
+		}
+		fn := strings.TrimSpace(c.str("function"))
+		if fn == "" || len(fn) > maxFunction {
+			return badArg("function", fmt.Sprintf("function must be a JavaScript function of at most %d bytes", maxFunction), "Pass () => { ... } or, with target, (element) => { ... }.")
+		}
+		sel := ""
+		if c.str("target") != "" {
+			sel = target(c.str("target"))
+		}
+		res, out, err := c.m.Evaluate(ctx, c.caller, c.opts(sel), fn)
+		if err != nil {
+			return err
+		}
+		c.a.lines = append(c.a.lines, out)
+		return c.actedChanges(ctx, res, nil)
+	}
 }
 
 func runTabs(ctx context.Context, c *call) error {
