@@ -270,7 +270,7 @@ func checkArgs(t *tool, raw json.RawMessage) (map[string]any, error) {
 			if len(p.enum) > 0 && !contains(p.enum, s) {
 				return nil, badArg(p.name, fmt.Sprintf("%s must be one of %s, not %q", p.name, strings.Join(p.enum, ", "), s), "")
 			}
-			if p.required && s == "" && strings.HasSuffix(strings.ToLower(p.name), "target") {
+			if p.required && strings.TrimSpace(s) == "" && strings.HasSuffix(strings.ToLower(p.name), "target") {
 				return nil, badArg(p.name, p.name+" is empty", "Pass a ref from the snapshot (e12) or a selector.")
 			}
 			out[p.name] = s
