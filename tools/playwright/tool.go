@@ -148,7 +148,15 @@ func (c *call) actedChanges(ctx context.Context, res *session.ActResult, err err
 			c.a.tabs = l
 		}
 	}
-	c.a.snapshot = pwHint("", snapshot.YAMLFromChanges(res.Changes))
+	// lyrad's notes among the lines name its own tools; the page's words
+	// are left as they are.
+	lines := strings.Split(snapshot.YAMLFromChanges(res.Changes), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "# ") && !strings.HasPrefix(l, "# gone: ") {
+			lines[i] = pwHint("", l)
+		}
+	}
+	c.a.snapshot = strings.Join(lines, "\n")
 	if c.a.snapshot == "" {
 		c.a.snapNote = "# nothing in the snapshot changed (browser_snapshot gives the whole page)"
 	} else {
