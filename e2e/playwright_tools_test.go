@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+// pwLineRE reads a snapshot line's role and quoted name.
+var pwLineRE = regexp.MustCompile(`^\s*- (\S+) ("(?:[^"\\]|\\.)*")`)
 
 // pwShop is a small shop's order page: a form with a text field, a
 // select, a checkbox and a file input, a status line its scripts write to
@@ -52,16 +57,27 @@ func TestPlaywrightEachTool(t *testing.T) {
 	dir := t.TempDir()
 	cs := connectPW(t, dir, []string{"--output-dir", filepath.Join(files, "out")}, nil, "LYRA_BROWSER_UPLOAD_ROOTS="+files)
 
-	var last pwAnswer
+	// Refs as the answers gave them: a whole snapshot's, and those of what
+	// an acting call changed (a ref names its element while it stands).
+	refs := map[string]string{}
 	ok := func(name string, args map[string]any) pwAnswer {
 		t.Helper()
 		a := pwOK(t, cs, name, args)
-		if a.section("Snapshot") != "" {
-			last = a
+		for _, l := range strings.Split(a.section("Snapshot"), "\n") {
+			if m, n := pwRefRE.FindStringSubmatch(l), pwLineRE.FindStringSubmatch(l); m != nil && n != nil {
+				refs[n[1]+" "+n[2]] = m[1]
+			}
 		}
 		return a
 	}
-	ref := func(role, name string) string { t.Helper(); return pwRef(t, last, role, name) }
+	ref := func(role, name string) string {
+		t.Helper()
+		r, found := refs[role+" "+fmt.Sprintf("%q", name)]
+		if !found {
+			t.Errorf("no ref for %s %q in the answers so far", role, name)
+		}
+		return r
+	}
 	snapHas := func(a pwAnswer, want string) {
 		t.Helper()
 		if !strings.Contains(a.section("Snapshot"), want) {
@@ -69,13 +85,14 @@ func TestPlaywrightEachTool(t *testing.T) {
 		}
 	}
 	status := func(a pwAnswer, want string) { t.Helper(); snapHas(a, `- status "`+want+`"`) }
-	// browser_type and browser_press_key answer, as Playwright MCP, without
-	// the snapshot; the next snapshot shows what they did.
+	// An acting call answers, as Playwright MCP's incremental snapshot,
+	// what it changed; the next whole snapshot shows it too.
 	changed := func(a pwAnswer, want string) {
 		t.Helper()
-		if a.section("Snapshot") != "" || !strings.Contains(a.section("Page"), "- Page Title: Order") {
-			t.Errorf("want ### Page and no snapshot:\n%s", a.text)
+		if !strings.Contains(a.section("Page"), "- Page Title: Order") || strings.Contains(a.section("Snapshot"), `link "Other"`) {
+			t.Errorf("want ### Page and only what changed:\n%s", a.text)
 		}
+		snapHas(a, want)
 		snapHas(pwOK(t, cs, "browser_snapshot", nil), want)
 	}
 
@@ -233,8 +250,13 @@ func TestPlaywrightEachTool(t *testing.T) {
 		if a.section("Result") != "- 0: (current) [Order]("+s.URL+"/)" {
 			t.Errorf("close 1:\n%s", a.text)
 		}
-		if a := pwCall(t, cs, "browser_tabs", map[string]any{"action": "new", "url": s.URL + "/other"}); !a.isError {
-			t.Errorf("tabs new: %s", a)
+		a = ok("browser_tabs", map[string]any{"action": "new", "url": s.URL + "/other"})
+		if !strings.Contains(a.section("Result"), "- 1: (current) [Other]("+s.URL+"/other)") {
+			t.Errorf("tabs new:\n%s", a.text)
+		}
+		a = ok("browser_tabs", map[string]any{"action": "close"})
+		if a.section("Result") != "- 0: (current) [Order]("+s.URL+"/)" {
+			t.Errorf("close the new tab:\n%s", a.text)
 		}
 	})
 	t.Run("browser_navigate_back", func(t *testing.T) {

@@ -23,8 +23,15 @@ import (
 // against an earlier read. Every whole-page tree read is kept under an id
 // (read_id), the last few per tab.
 
-// changesTools are the acting calls that answer changes.
-var changesTools = map[string]bool{"click": true, "type_text": true, "press_key": true, "select_option": true}
+// changesTools are the acting calls that answer changes, by the name the
+// caller's surface gives them (Caller.Tool): lyrad's own, and Playwright
+// MCP's, whose acting calls answer what changed in place of the whole
+// snapshot.
+var changesTools = map[string]bool{
+	"click": true, "type_text": true, "press_key": true, "select_option": true,
+	"browser_click": true, "browser_type": true, "browser_press_key": true,
+	"browser_select_option": true, "browser_hover": true, "browser_evaluate": true,
+}
 
 // reuseBefore is how old the latest read of the tab's document may be to
 // stand for the map before an action; an older one is read again first.

@@ -54,6 +54,8 @@ type Session interface {
 	Tabs(ctx context.Context, c session.Caller) (*session.TabList, error)
 	SwitchTab(ctx context.Context, c session.Caller, index int, in session.Intent) (*session.ActResult, error)
 	CloseTab(ctx context.Context, c session.Caller, index int, in session.Intent) (*session.ActResult, error)
+	NewTab(ctx context.Context, c session.Caller, rawURL string, in session.Intent) (*session.ActResult, error)
+	Evaluate(ctx context.Context, c session.Caller, opts session.ActOptions, fn string) (*session.ActResult, string, error)
 	ArmDialog(ctx context.Context, c session.Caller, a session.DialogAnswer, in session.Intent) (time.Time, error)
 	ReadPage(ctx context.Context, c session.Caller, o session.ReadOptions) (*session.ReadResult, error)
 	ReadForm(ctx context.Context, c session.Caller, o session.FormOptions) (*session.FormResult, error)

@@ -51,6 +51,7 @@ var settings = []setting{
 	{"AUDIT_MAX_BYTES", "1073741824", "The audit trail's cap, all files together (1 GiB): at a rotation the oldest files are dropped, and the new file's first row (kind audit, status dropped) says so."},
 	{"AUDIT_TAB_BYTES_PER_DAY", "524288000", "The audit rows one tab's page sets off by itself (guard decisions, sends, refused downloads) are held to this many bytes a day (500 MiB; a burst of a hundredth of it, the rest evenly over the day); rows past it are counted, not written, in kind suppressed rows. 0: no per-tab limit."},
 	{"DOWNLOAD_TIMEOUT", "120", "Seconds a started download may take before it is stopped."},
+	{"PLAYWRIGHT_EVALUATE", "false", "true: Playwright MCP's browser_evaluate (--surface playwright) runs the agent's function, in lyrad's isolated world, never the page's own; false: it is refused. --playwright-evaluate wins."},
 }
 
 // env reads LYRA_BROWSER_<name>, else VEGA_BROWSER_<name>.

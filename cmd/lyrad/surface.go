@@ -33,6 +33,7 @@ type surfaceOptions struct {
 	isolated       bool
 	allowedOrigins string
 	outputDir      string
+	evaluate       bool     // --playwright-evaluate, else LYRA_BROWSER_PLAYWRIGHT_EVALUATE
 	refused        []string // Playwright MCP flags given that lyrad does not take
 }
 
@@ -62,7 +63,7 @@ var pwRefused = map[string]string{
 	"config":              "use lyrad's LYRA_BROWSER_* settings",
 	"timeout-action":      "lyrad's actions are bounded by its own settings",
 	"timeout-navigation":  "use LYRA_BROWSER_NAVIGATION_TIMEOUT",
-	"snapshot-mode":       "every answer that acts carries the snapshot",
+	"snapshot-mode":       "an acting call answers what it changed (incremental), browser_snapshot the whole page",
 	"image-responses":     "screenshots always carry the image",
 	"console-level":       "lyrad never enables the page's console",
 }
@@ -79,6 +80,7 @@ func registerSurfaceFlags(fs *flag.FlagSet, s *surfaceOptions) {
 	fs.BoolVar(&s.isolated, "isolated", false, "Playwright MCP's: a temporary data directory (and profile), removed at exit")
 	fs.StringVar(&s.allowedOrigins, "allowed-origins", "", "Playwright MCP's: semicolon-separated origins, read as trusted origins (LYRA_BROWSER_TRUSTED_ORIGINS wins)")
 	fs.StringVar(&s.outputDir, "output-dir", "", "Playwright MCP's: where named snapshots and screenshots are written")
+	fs.BoolVar(&s.evaluate, "playwright-evaluate", false, "with --surface playwright: browser_evaluate runs the agent's function, in lyrad's isolated world (LYRA_BROWSER_PLAYWRIGHT_EVALUATE=true)")
 	refused := pwRefused
 	if fs.Lookup("port") == nil {
 		// lyrad serve's --port is its HTTP port; elsewhere it is Playwright
@@ -106,6 +108,17 @@ func (s *surfaceOptions) apply(o *options) error {
 	case surfaceLyra, surfacePlaywright:
 	default:
 		return fmt.Errorf("--surface %q: use lyra or playwright", s.surface)
+	}
+	if !s.evaluate {
+		if v, ok := env("PLAYWRIGHT_EVALUATE"); ok {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "1", "true", "yes", "on":
+				s.evaluate = true
+			case "", "0", "false", "no", "off":
+			default:
+				return fmt.Errorf("LYRA_BROWSER_PLAYWRIGHT_EVALUATE=%q: use true or false", v)
+			}
+		}
 	}
 	for _, c := range s.capsList() {
 		if c != "lyra" {
@@ -191,7 +204,7 @@ func (s *surfaceOptions) socket(d datadir.Dir) string {
 // one asked for first.
 func (s *surfaceOptions) servers(deps tools.Deps) (asked, lyra, pw *transport.Server) {
 	lyra = transport.NewServer(deps, versionString())
-	pw = transport.NewPlaywrightServer(deps, versionString(), playwright.Options{Caps: s.capsList(), OutputDir: s.outputDir})
+	pw = transport.NewPlaywrightServer(deps, versionString(), playwright.Options{Caps: s.capsList(), OutputDir: s.outputDir, Evaluate: s.evaluate})
 	if s.surface == surfacePlaywright {
 		return pw, lyra, pw
 	}

@@ -25,7 +25,6 @@ type answer struct {
 	snapshot string           // ### Snapshot (YAML)
 	snapNote string           // said instead of, or after, the snapshot
 	pageText string           // ### Page text: what the snapshot does not list
-	changes  string           // ### Changes (YAML): what an action changed in the snapshot
 	content  []mcp.Content    // an image, after the text
 }
 
@@ -72,10 +71,6 @@ func (a *answer) text() string {
 			}
 		}
 		b.WriteString(a.snapNote)
-	}
-	if a.changes != "" {
-		sec("Changes")
-		b.WriteString("```yaml\n" + a.changes + "\n```")
 	}
 	if a.pageText != "" {
 		sec("Page text")

@@ -80,11 +80,11 @@ func surface(o Options) []*tool {
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_emulate_media", "lyrad shows pages as the user's browser does; it emulates nothing (emulation is visible to the page and to the user).")
 			}},
-		{name: "browser_evaluate", title: "Evaluate JavaScript", desc: "Refused in lyrad: no script is run in the page's world.",
-			props: []prop{element, targetOpt, {name: "function", kind: "string", required: true}, {name: "filename", kind: "string"}},
-			run: func(ctx context.Context, c *call) error {
-				return refused("browser_evaluate", "lyrad runs no agent script in the page: its own scripts run in an isolated world, and every effect goes through the guard. Read with browser_snapshot or browser_find; act with browser_click, browser_type, browser_select_option.")
-			}},
+		{name: "browser_evaluate", title: "Evaluate JavaScript",
+			desc: "Run a function on the page or target element, in lyrad's isolated world only (never the page's own); its requests are judged as any. Off by default (LYRA_BROWSER_PLAYWRIGHT_EVALUATE)",
+			props: []prop{element, targetOpt, {name: "function", kind: "string", required: true, desc: "() => { /* code */ } or (element) => { /* code */ }"},
+				{name: "filename", kind: "string"}},
+			run: runEvaluate(o)},
 		{name: "browser_file_upload", title: "Upload files",
 			desc:  "Upload one or multiple files to the file chooser a click opened",
 			props: []prop{{name: "paths", kind: "array", desc: "The absolute paths to the files to upload. If omitted, file chooser is cancelled."}},
@@ -116,9 +116,6 @@ func surface(o Options) []*tool {
 				o := c.opts(target(c.str("target")))
 				o.Intent.Submit = c.boolean("submit")
 				res, err := c.m.TypeText(ctx, c.caller, o, c.str("text"), c.boolean("submit"))
-				if c.boolean("submit") {
-					return c.acted(ctx, res, err)
-				}
 				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_navigate", title: "Navigate to a URL", desc: "Navigate to a URL",
@@ -177,15 +174,15 @@ func surface(o Options) []*tool {
 			props: []prop{element, targetReq},
 			run: func(ctx context.Context, c *call) error {
 				res, err := c.m.Hover(ctx, c.caller, c.opts(target(c.str("target"))))
-				return c.acted(ctx, res, err)
+				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_select_option", title: "Select option", desc: "Select an option in a dropdown",
 			props: []prop{element, targetReq, {name: "values", kind: "array", required: true, desc: "Values (or labels) to select; one"}},
 			run:   runSelect},
-		{name: "browser_tabs", title: "Manage tabs", desc: "List, close, or select a browser tab (new: refused; a page's links open tabs)",
+		{name: "browser_tabs", title: "Manage tabs", desc: "List, create, close, or select a browser tab (new with url loads it as browser_navigate, judged the same)",
 			props: []prop{{name: "action", kind: "string", required: true, enum: []string{"list", "new", "close", "select"}},
 				{name: "index", kind: "number", desc: "Tab index for close/select; close without it closes the current tab"},
-				{name: "url", kind: "string"}},
+				{name: "url", kind: "string", desc: "URL for new"}},
 			run: runTabs},
 		{name: "browser_wait_for", title: "Wait for", readOnly: true,
 			desc:  "Wait for text to appear or disappear or a specified time to pass",
@@ -219,7 +216,15 @@ func runClick(ctx context.Context, c *call) error {
 	o := c.opts(sel)
 	o.Intent.Download = c.boolean("download")
 	res, err := c.m.Click(ctx, c.caller, o)
-	if err := c.acted(ctx, res, err); err != nil {
+	if err != nil {
+		return err
+	}
+	// A click on an input may open the file chooser, which only the
+	// whole snapshot tells (fileInput); any other answers what changed.
+	if e := res.Element; e == nil || e.Tag != "input" {
+		return c.actedChanges(ctx, res, nil)
+	}
+	if err := c.acted(ctx, res, nil); err != nil {
 		return err
 	}
 	// A click on a file input opens Playwright MCP's file chooser, which
@@ -275,13 +280,51 @@ func runSelect(ctx context.Context, c *call) error {
 		// Playwright matches a value or a label.
 		res, err = c.m.SelectOption(ctx, c.caller, o, session.SelectBy{By: "label", Value: vals[0]})
 	}
-	return c.acted(ctx, res, err)
+	return c.actedChanges(ctx, res, err)
+}
+
+// maxFunction bounds the source browser_evaluate takes, in bytes.
+const maxFunction = 64 << 10
+
+func runEvaluate(o Options) func(ctx context.Context, c *call) error {
+	return func(ctx context.Context, c *call) error {
+		if !o.Evaluate {
+			return refused("browser_evaluate", "it is off in this lyrad (the operator turns it on with LYRA_BROWSER_PLAYWRIGHT_EVALUATE=true or --playwright-evaluate; it then runs in lyrad's isolated world, never the page's own). Read with browser_snapshot or browser_find; act with browser_click, browser_type, browser_select_option.")
+		}
+		if c.str("filename") != "" {
+			return refused("filename", "browser_evaluate answers in the reply here.")
+		}
+		fn := strings.TrimSpace(c.str("function"))
+		if fn == "" || len(fn) > maxFunction {
+			return badArg("function", fmt.Sprintf("function must be a JavaScript function of at most %d bytes", maxFunction), "Pass () => { ... } or, with target, (element) => { ... }.")
+		}
+		sel := ""
+		if c.str("target") != "" {
+			sel = target(c.str("target"))
+		}
+		res, out, err := c.m.Evaluate(ctx, c.caller, c.opts(sel), fn)
+		if err != nil {
+			return err
+		}
+		c.a.lines = append(c.a.lines, out)
+		return c.actedChanges(ctx, res, nil)
+	}
 }
 
 func runTabs(ctx context.Context, c *call) error {
 	switch c.str("action") {
 	case "new":
-		return refused("browser_tabs action=new", "lyrad opens tabs only as the page does (a link with target=_blank, window.open): browser_navigate in this tab, or click the link.")
+		c.r.setChooser(c.caller.ID, "")
+		res, err := c.m.NewTab(ctx, c.caller, c.str("url"), session.Intent{})
+		if err != nil {
+			return err
+		}
+		if l, err := c.m.Tabs(ctx, c.caller); err == nil {
+			c.a.lines = append(c.a.lines, tabLines(l))
+		}
+		c.a.acted(res)
+		c.snap(ctx)
+		return nil
 	case "list":
 		l, err := c.m.Tabs(ctx, c.caller)
 		if err != nil {

@@ -125,3 +125,16 @@ func TestFileInput(t *testing.T) {
 		t.Errorf("fileInput")
 	}
 }
+
+// TestEmptyTargetRefused: a required target given as "" is refused here,
+// before the session is asked (an empty selector names no element).
+func TestEmptyTargetRefused(t *testing.T) {
+	for _, tl := range surface(Options{}) {
+		if tl.name != "browser_select_option" {
+			continue
+		}
+		if _, err := checkArgs(tl, json.RawMessage(`{"target": " ", "values": ["a"]}`)); err == nil || !strings.Contains(err.Error(), "target is empty") {
+			t.Errorf("empty target: %v", err)
+		}
+	}
+}

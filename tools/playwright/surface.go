@@ -42,6 +42,9 @@ type Options struct {
 	// filename land (their base name only); "" puts them with lyrad's
 	// captures.
 	OutputDir string
+	// Evaluate lets browser_evaluate run the agent's function, in lyrad's
+	// isolated world (LYRA_BROWSER_PLAYWRIGHT_EVALUATE); off, it is refused.
+	Evaluate bool
 }
 
 func (o Options) has(c string) bool {

@@ -129,20 +129,42 @@ func (c *call) acted(ctx context.Context, res *session.ActResult, err error) err
 	return nil
 }
 
-// actedChanges answers a typing call as Playwright MCP does, without the
-// snapshot (a read of a large page costs more than the typing): what it set
-// off, and the lines it changed when the session told them; a call that
-// loaded a page or opened a tab answers the whole snapshot. (The session
-// tells changes for lyrad's own tool names only, today.)
+// actedChanges answers an acting call as Playwright MCP's incremental
+// snapshot does: what it set off, and under ### Snapshot the lines it
+// changed, with the refs a following call passes (the session read the
+// page once the call settled, and those refs resolve). A call that loaded
+// a page or opened a tab, or one whose changes the session could not
+// read, answers the whole snapshot instead.
 func (c *call) actedChanges(ctx context.Context, res *session.ActResult, err error) error {
 	if err != nil {
 		return err
 	}
-	if res.Navigated || res.NewTab {
+	if res.Changes == "" || res.Navigated || res.NewTab || res.Navigating || strings.HasPrefix(res.Changes, "new ") {
 		return c.acted(ctx, res, nil)
 	}
 	c.a.acted(res)
-	c.a.changes = pwHint("", snapshot.YAMLFromChanges(res.Changes))
+	if res.TabCount > 1 {
+		if l, err := c.m.Tabs(ctx, c.caller); err == nil && len(l.Tabs) > 1 {
+			c.a.tabs = l
+		}
+	}
+	// lyrad's notes among the lines name its own tools; the page's words
+	// are left as they are.
+	lines := strings.Split(snapshot.YAMLFromChanges(res.Changes), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "# ") && !strings.HasPrefix(l, "# gone: ") {
+			lines[i] = pwHint("", l)
+		}
+	}
+	c.a.snapshot = strings.Join(lines, "\n")
+	if c.a.snapshot == "" {
+		c.a.snapNote = "# nothing in the snapshot changed (browser_snapshot gives the whole page)"
+	} else {
+		c.a.snapNote = "# what changed since the last snapshot (browser_snapshot gives the whole page)"
+	}
+	if sel := c.r.pendingChooser(c.caller.ID); sel != "" {
+		c.a.modal = append(c.a.modal, "- [File chooser]: can be handled by browser_file_upload")
+	}
 	return nil
 }
 
@@ -255,6 +277,9 @@ func checkArgs(t *tool, raw json.RawMessage) (map[string]any, error) {
 			}
 			if len(p.enum) > 0 && !contains(p.enum, s) {
 				return nil, badArg(p.name, fmt.Sprintf("%s must be one of %s, not %q", p.name, strings.Join(p.enum, ", "), s), "")
+			}
+			if p.required && strings.TrimSpace(s) == "" && strings.HasSuffix(strings.ToLower(p.name), "target") {
+				return nil, badArg(p.name, p.name+" is empty", "Pass a ref from the snapshot (e12) or a selector.")
 			}
 			out[p.name] = s
 		case "boolean":

@@ -1,0 +1,54 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPlaywrightClickAnswersChanges: an acting call on this surface
+// answers what it changed under ### Snapshot, with refs: a click that
+// opens a menu answers the menu's items (and not what stood still), and
+// a click on an item by the ref that answer gave lands, with no
+// browser_snapshot between.
+func TestPlaywrightClickAnswersChanges(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>Menu</title>
+<h1>Nothing picked</h1>
+<button id=m aria-expanded=false>Fruit</button>
+<div id=list></div>
+<a href="/about">About us</a>
+<script>
+document.getElementById('m').onclick = () => {
+  for (const f of ['Apples', 'Pears']) {
+    const b = document.createElement('button');
+    b.setAttribute('role', 'menuitem');
+    b.textContent = f;
+    b.onclick = () => { document.querySelector('h1').textContent = 'Picked ' + f; };
+    document.getElementById('list').append(b);
+  }
+};
+</script>`)
+	cs := connectPW(t, t.TempDir(), nil, nil)
+	nav := pwOK(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
+	open := pwOK(t, cs, "browser_click", map[string]any{"element": "Fruit menu", "target": pwRef(t, nav, "button", "Fruit")})
+	snap := open.section("Snapshot")
+	if strings.Contains(snap, "About us") {
+		t.Errorf("the click's snapshot lists what did not change (the whole page, not what changed):\n%s", open.text)
+	}
+	var pears string
+	for _, l := range strings.Split(snap, "\n") {
+		if strings.Contains(l, `"Pears"`) && strings.Contains(l, "appeared") {
+			if m := pwRefRE.FindStringSubmatch(l); m != nil {
+				pears = m[1]
+			}
+		}
+	}
+	if pears == "" || !strings.Contains(snap, `"Apples" [ref=`) {
+		t.Fatalf("the click's snapshot does not answer the new menu items with refs:\n%s", open.text)
+	}
+	pick := pwOK(t, cs, "browser_click", map[string]any{"element": "Pears", "target": pears})
+	if !strings.Contains(pick.section("Snapshot"), `heading "Picked Pears"`) {
+		t.Errorf("the item's click does not answer the heading it changed:\n%s", pick.text)
+	}
+}
