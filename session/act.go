@@ -163,7 +163,10 @@ type act struct {
 // act runs one acting call through the pipeline described above.
 func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResult, err error) {
 	a := &act{m: m, c: c, spec: &spec, start: time.Now(), group: page.NewActGroup(), res: &ActResult{}}
-	if spec.opts.Selector != "" {
+	// A call on an element needs one: selector "" is an argument error
+	// before anything is done (a tool whose prepare finds its element,
+	// as publish does, may leave it out).
+	if spec.opts.Selector != "" || spec.on == onElement && spec.prepare == nil {
 		if a.sel, err = parseSelector(spec.opts.Selector); err != nil {
 			return nil, err
 		}
@@ -421,6 +424,9 @@ func (a *act) actsIn(ctx context.Context) (string, error) {
 	case onTab:
 		return a.on.URL, nil
 	case onElement:
+		if a.loc == nil || a.loc.Node == nil {
+			return "", selectorError(a.sel.raw, "no element to act on: the selector is empty")
+		}
 		n := a.loc.Node
 		site, err = a.b.frameSite(sctx, page.FrameRef{Session: n.Session, Frame: n.Frame})
 	case onFocus:
