@@ -111,7 +111,7 @@ func (m *Manager) attach(ctx context.Context, lb *launch.Browser) (*Browser, lau
 	b.worlds.Live = b.frameLive
 	if pid := lb.Proc.KilledOrphan(); pid != 0 {
 		// It ran unguarded since its lyrad died; nothing else records it.
-		m.audit(audit.Row{Kind: "browser", Status: "orphan_killed", Extra: map[string]any{
+		m.audit(audit.Row{Kind: "browser", Status: "orphan_killed", Extra: audit.Fields{
 			"pid": pid, "reason": "a browser left running on this profile by an earlier lyrad"}})
 	}
 	// Downloads are denied while the guard starts, rather than after.

@@ -150,7 +150,7 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 		return policy.ChannelOff, "", nil
 	}
 	record := func(channel, answer, why string) {
-		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
+		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: audit.Fields{
 			"capability": string(cap), "origin": scope.Loggable(), "consent_channel": channel, "consent_reason": why}})
 	}
 	if entry, ok := m.cfg.Trust.Answers(cap, scope, false); ok {

@@ -123,7 +123,7 @@ func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
 		b.shutdownAndRelease()
 		return nil, err
 	}
-	m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "opened", Extra: map[string]any{
+	m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "opened", Extra: audit.Fields{
 		"attended": b.headful, "profile": b.profile.Kind, "channel": b.found.Channel, "starts": b.starts, "ua_hints": b.hints}})
 	return openInfo(ctx, b), nil
 }
@@ -151,7 +151,7 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 	}
 	m.budget.flush(c.ID, "")
 	if b != nil || lost {
-		m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "closed", Extra: map[string]any{"guard_lost_acknowledged": lost}})
+		m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "closed", Extra: audit.Fields{"guard_lost_acknowledged": lost}})
 	}
 	return b != nil || lost, nil
 }
@@ -168,7 +168,7 @@ func (m *Manager) Shutdown() {
 	// Also what a browser lost or quit before held back.
 	m.budget.flush("", "")
 	if b != nil {
-		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: map[string]any{"reason": "shutdown"}})
+		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: audit.Fields{"reason": "shutdown"}})
 	}
 	// A browser handed on or lost just before must be gone too.
 	m.own.waitReleased()

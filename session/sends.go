@@ -40,7 +40,7 @@ type sendGuard struct {
 
 // record records a send the guard did not hold.
 func (g *sendGuard) record(s cdpguard.Send) {
-	extra := map[string]any{
+	extra := audit.Fields{
 		"method":        s.Method,
 		"destination":   destination(s.URL),
 		"resource_type": string(s.Type),
@@ -69,7 +69,7 @@ func (g *sendGuard) decided(b *Browser, r cdpguard.Request, v cdpguard.Verdict, 
 	if !v.Allow {
 		verdict = "deny"
 	}
-	extra := map[string]any{
+	extra := audit.Fields{
 		"verdict":       verdict,
 		"reason":        v.Reason,
 		"request_url":   r.URL,
@@ -111,7 +111,7 @@ func (g *sendGuard) judge(r cdpguard.Request) cdpguard.Verdict {
 	}
 	dest := policy.ScopeOf(r.URL)
 	owner := g.own.ownerID()
-	fields := map[string]any{"kind": "send", "destination": destination(r.URL)}
+	fields := audit.Fields{"kind": "send", "destination": destination(r.URL)}
 	if r.Sender != "" {
 		fields["sender"] = r.Sender
 	}
@@ -317,7 +317,7 @@ func (g *sendGuard) checked(ctx context.Context, r cdpguard.Request) (cdpguard.V
 	if g.checks.take(ctx) {
 		return cdpguard.Verdict{}, false
 	}
-	fields := map[string]any{"kind": string(policy.Submission), "reason": policy.ReasonSendUnchecked,
+	fields := audit.Fields{"kind": string(policy.Submission), "reason": policy.ReasonSendUnchecked,
 		"origin": policy.ScopeOf(r.URL).Loggable()}
 	if r.Sender != "" {
 		fields["sender"] = r.Sender
