@@ -133,7 +133,7 @@ func (m *Manager) attach(ctx context.Context, lb *launch.Browser) (*Browser, lau
 				if r.NoAccept {
 					b.downloadRequested(r)
 				}
-				return m.decide(ctx, r)
+				return m.sends.decide(ctx, r)
 			},
 			OnDecision:     func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { m.sends.decided(b, r, v, took) },
 			OnRefuse:       func(r cdpguard.Request, v cdpguard.Verdict) { keepRefusal(b, r, v) },

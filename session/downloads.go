@@ -69,7 +69,7 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 		},
 		UserDriven: func() bool { return m.takeover.active(b) != nil },
 		UserHand: func(at time.Time) bool {
-			user, _ := m.userHand(m.takeover.active(b), at)
+			user, _ := m.takeover.active(b).userHand(at)
 			return user
 		},
 	}

@@ -50,19 +50,20 @@ type Manager struct {
 	sends    *sendGuard   // what pages send, recorded or judged (sends.go)
 	files    fileRules    // which file: URLs are never opened (files.go)
 	grants   *policy.Grants
-	asks     pendingAsks // consent asked of a session through its client and not yet answered
-	dl       dlStore     // the download directory
-	takeover takeovers   // the user holding the browser (takeover.go)
+	desk     *grantDesk // grants and credits bought with the user's yes, and the questions asked (grants.go, consent.go)
+	dl       dlStore    // the download directory
+	takeover takeovers  // the user holding the browser (takeover.go)
 }
 
 // New returns a Manager. Nothing is launched until a tool asks.
 func New(cfg Config) *Manager {
 	cfg.defaults()
-	m := &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil), asks: pendingAsks{timeout: cfg.ConsentTimeout}}
+	m := &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil)}
 	m.files = newFileRules(cfg)
+	m.desk = &grantDesk{cfg: &m.cfg, grants: m.grants, asks: pendingAsks{timeout: cfg.ConsentTimeout}, files: m.files, audit: m.audit}
 	m.budget = &auditBudget{trail: cfg.Audit, log: cfg.Logger}
 	m.budget.rows.perDay = max(0, cfg.AuditTabBytesPerDay)
-	m.own = &ownership{cfg: &m.cfg, log: cfg.Logger, grants: m.grants, asks: &m.asks, audit: m.audit, flush: m.budget.flush}
+	m.own = &ownership{cfg: &m.cfg, log: cfg.Logger, grants: m.grants, asks: &m.desk.asks, audit: m.audit, flush: m.budget.flush}
 	m.budget.owner = m.own.ownerID
 	m.sends = &sendGuard{cfg: &m.cfg, grants: m.grants, own: m.own, takeover: &m.takeover, files: m.files, budget: m.budget}
 	return m
@@ -83,7 +84,7 @@ func (m *Manager) OnHandedOff(fn func(id, message string)) { m.own.onHandedOff(f
 // hands the browser on at once when there is none, instead of holding it
 // until the idle timeout.
 func (m *Manager) SessionEnded(id string) {
-	m.asks.dropSession(id) // its questions can no longer be answered
+	m.desk.asks.dropSession(id) // its questions can no longer be answered
 	m.own.sessionEnded(id)
 }
 

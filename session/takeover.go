@@ -156,7 +156,7 @@ func (m *Manager) ResumeAfterTakeover(ctx context.Context, c Caller, reason stri
 		return &TakeoverInfo{URL: url, Title: title}, nil
 	}
 	if scope := policy.ScopeOf(url); !scope.IsZero() && !scope.Opaque() {
-		channel, entry, err := m.obtainAsk(ctx, c, policy.Interact, scope, "The user is handing control back.", reason)
+		channel, entry, err := m.desk.obtainAsk(ctx, c, policy.Interact, scope, "The user is handing control back.", reason)
 		if err != nil {
 			return nil, err // a refusal keeps the takeover
 		}
