@@ -51,7 +51,7 @@ type Manager struct {
 	files    fileRules    // which file: URLs are never opened (files.go)
 	grants   *policy.Grants
 	desk     *grantDesk // grants and credits bought with the user's yes, and the questions asked (grants.go, consent.go)
-	dl       dlStore    // the download directory
+	launcher *launcher  // starts the browser and wires its guard; the download directory (browser.go, downloads.go)
 	takeover takeovers  // the user holding the browser (takeover.go)
 }
 
@@ -66,6 +66,7 @@ func New(cfg Config) *Manager {
 	m.own = &ownership{cfg: &m.cfg, log: cfg.Logger, grants: m.grants, asks: &m.desk.asks, audit: m.audit, flush: m.budget.flush}
 	m.budget.owner = m.own.ownerID
 	m.sends = &sendGuard{cfg: &m.cfg, grants: m.grants, own: m.own, takeover: &m.takeover, files: m.files, budget: m.budget}
+	m.launcher = &launcher{cfg: &m.cfg, log: cfg.Logger, own: m.own, sends: m.sends, budget: m.budget, takeover: &m.takeover, audit: m.audit, onTarget: m.onTarget}
 	return m
 }
 
@@ -115,7 +116,7 @@ func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
 		return info, nil
 	}
 	m.own.waitReleased()
-	b, err := m.launch(ctx)
+	b, err := m.launcher.start(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 	defer m.life.Unlock()
 	if b != nil {
 		b.shutdownAndRelease()
-		m.clearUploads()
+		uploadsOf(m.cfg).clear()
 	}
 	m.budget.flush(c.ID, "")
 	if b != nil || lost {
@@ -164,7 +165,7 @@ func (m *Manager) Shutdown() {
 	defer m.life.Unlock()
 	if b != nil {
 		b.shutdownAndRelease()
-		m.clearUploads()
+		uploadsOf(m.cfg).clear()
 	}
 	// Also what a browser lost or quit before held back.
 	m.budget.flush("", "")
@@ -198,7 +199,7 @@ func (m *Manager) onTarget(b *Browser, ev cdpguard.TargetEvent) {
 		// The session follows onto a tab the active page opened.
 		b.follow(ev.Target)
 		if m.takeover.active(b) != nil {
-			go m.bannerOnNewTab(b, ev.Target)
+			go m.takeover.bannerOnNewTab(b, ev.Target)
 		}
 	case "detached":
 		defer b.forget(ev.Target.ID)

@@ -186,11 +186,11 @@ func (b *Browser) showBanner(ctx context.Context, on bool) {
 // bannerOnNewTab draws the banner over a tab that opened during a
 // takeover (a popup, the user's new tab). A takeover that ended meanwhile
 // takes it off again.
-func (m *Manager) bannerOnNewTab(b *Browser, t cdpguard.Target) {
+func (o *takeovers) bannerOnNewTab(b *Browser, t cdpguard.Target) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	page.Banner(ctx, b.conn, t.SessionID, takeoverBanner)
-	if m.takeover.active(b) == nil {
+	if o.active(b) == nil {
 		page.Banner(ctx, b.conn, t.SessionID, "")
 	}
 }
