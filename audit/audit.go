@@ -44,8 +44,13 @@ type Row struct {
 	DurationMS *float64       `json:"duration_ms,omitempty"`
 	URLBefore  string         `json:"url_before,omitempty"`
 	URLAfter   string         `json:"url_after,omitempty"`
-	Extra      map[string]any `json:"-"` // merged flat; keys colliding with the fields above are ignored
+	Extra      Fields         `json:"-"` // merged flat; keys colliding with the fields above are ignored
 }
+
+// Fields are a row's extra columns (Row.Extra): the audit file's, merged
+// flat into the row's JSON object beside its fixed fields, keys sorted.
+// Values are what encoding/json writes; Write redacts them as it does Args.
+type Fields map[string]any
 
 // Kinds are the kinds of row lyrad writes (Row.Kind), for readers that
 // filter on them; a test keeps the list whole.
@@ -255,7 +260,7 @@ func (l *Log) rotate() error {
 		rot, sizes = rot[:last], sizes[:last]
 	}
 	if len(dropped) > 0 {
-		line, err := encode(Row{Kind: "audit", Status: "dropped", Extra: map[string]any{
+		line, err := encode(Row{Kind: "audit", Status: "dropped", Extra: Fields{
 			"files": dropped, "bytes": droppedBytes, "max_total_bytes": l.opt.MaxTotalBytes,
 			"note": "the oldest rows were removed to keep the trail within its size cap",
 		}})
@@ -380,7 +385,7 @@ func encode(r Row) ([]byte, error) {
 		b, err = r.MarshalJSON()
 	}
 	if err == nil && len(b)+1 > MaxRowBytes {
-		r.Extra = map[string]any{"truncated_bytes": len(b)}
+		r.Extra = Fields{"truncated_bytes": len(b)}
 		b, err = r.MarshalJSON()
 	}
 	if err != nil {

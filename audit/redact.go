@@ -159,6 +159,8 @@ func redactValue(toolKeys map[string]bool, v any, depth int, urlKey bool) any {
 		return redactString(v, urlKey)
 	case map[string]any:
 		return redactMap(toolKeys, v, depth)
+	case Fields:
+		return redactMap(toolKeys, v, depth)
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {

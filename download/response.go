@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpguard"
 )
 
@@ -89,7 +90,7 @@ func (d *Tracker) refuse(r cdpguard.Response) bool {
 	}
 	d.rememberBlockedLocked(Undeclared{At: time.Now(), Tab: r.TabID, Filename: it.filename, URLOrigin: it.origin})
 	d.mu.Unlock()
-	d.row(it, "blocked", map[string]any{"stopped_at": "response"})
+	d.row(it, "blocked", audit.Fields{"stopped_at": "response"})
 	return true
 }
 

@@ -463,14 +463,14 @@ func (d *Tracker) finish(it *dlItem, out Outcome) {
 	}
 	out.Filename, out.URLOrigin = it.filename, it.origin
 	status := out.Reason
-	var extra map[string]any
+	var extra audit.Fields
 	switch {
 	case out.Kind == Saved && it.user:
-		status, extra = "user_driven", map[string]any{"bytes": out.File.Bytes}
+		status, extra = "user_driven", audit.Fields{"bytes": out.File.Bytes}
 	case out.Kind == Saved && it.observed:
-		status, extra = "would_block", map[string]any{"bytes": out.File.Bytes}
+		status, extra = "would_block", audit.Fields{"bytes": out.File.Bytes}
 	case out.Kind == Saved:
-		status, extra = "saved", map[string]any{"bytes": out.File.Bytes}
+		status, extra = "saved", audit.Fields{"bytes": out.File.Bytes}
 	case it.cancelReason == "blocked":
 		status = "" // its row was written when it was blocked
 	}
@@ -521,8 +521,8 @@ func (d *Tracker) sendCancel(guid string) {
 }
 
 // row writes a download's audit row: origins only, never a path or a query.
-func (d *Tracker) row(it *dlItem, status string, extra map[string]any) {
-	x := map[string]any{"url_origin": it.origin, "initiator": it.initiator, "filename": it.filename}
+func (d *Tracker) row(it *dlItem, status string, extra audit.Fields) {
+	x := audit.Fields{"url_origin": it.origin, "initiator": it.initiator, "filename": it.filename}
 	if it.tab != "" {
 		x["tab"] = string(it.tab)
 	}

@@ -180,7 +180,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, takeoverError(t)
 	}
 	if spec.on == onDestination {
-		if err := m.grantNavigate(ctx, c, spec.url, spec.opts.Intent.Reason); err != nil {
+		if err := m.desk.navigate(ctx, c, spec.url, spec.opts.Intent.Reason); err != nil {
 			return nil, err
 		}
 		if b == nil {
@@ -232,17 +232,17 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	m.sends.checks.disarm("")
 	m.grants.DropBound(c.ID)
 	if spec.on != onDestination {
-		if err := m.grantInteract(ctx, c, actsIn, spec.opts.Intent.Reason); err != nil {
+		if err := m.desk.interact(ctx, c, actsIn, spec.opts.Intent.Reason); err != nil {
 			return nil, err
 		}
 	}
 	if spec.opts.Intent.Submit {
 		a.readSends(ctx)
 	}
-	if err := m.credit(ctx, a, actsIn); err != nil {
+	if err := m.desk.credit(ctx, a, actsIn); err != nil {
 		return nil, err
 	}
-	defer m.releaseCredits(a)
+	defer m.desk.release(a)
 	defer a.disarmSends()
 	if in := a.spec.opts.Intent; in.Publish {
 		// The form this call sends spends its PUBLISH, not a SUBMIT.

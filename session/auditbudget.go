@@ -311,7 +311,7 @@ func (a *auditBudget) write(tab, kind string, r audit.Row) {
 // writeSummary writes one "suppressed" row; charge: take its bytes from
 // the tab's budget (not for a tab that is gone).
 func (a *auditBudget) writeSummary(session string, s summary, charge bool) {
-	extra := map[string]any{
+	extra := audit.Fields{
 		"of_kind": s.kind, "tab_id": s.tab, "count": s.count, "bytes": s.bytes,
 		"since": s.since.UTC().Format(time.RFC3339Nano), "last": s.last.UTC().Format(time.RFC3339Nano),
 	}

@@ -57,31 +57,50 @@ type Browser struct {
 	discarded map[target.ID]bool
 }
 
-// launch starts the browser through package launch, with the manager
+// launcher starts the browser: it clears what an earlier one left, has
+// package launch find, start and guard it, and wires the guard's judgement
+// and hooks to the parts concerned. Its own state is the download
+// directory, opened on first use (downloads.go), whose lock is taken
+// alone. It runs under Manager.life.
+type launcher struct {
+	dl dlStore // the download directory
+
+	// Set by New, read-only after.
+	cfg      *Config
+	log      *zap.Logger
+	own      *ownership
+	sends    *sendGuard
+	budget   *auditBudget
+	takeover *takeovers
+	audit    func(audit.Row)
+	onTarget func(*Browser, cdpguard.TargetEvent)
+}
+
+// start starts the browser through package launch, with the session
 // judging and hearing of what the guard sees.
-func (m *Manager) launch(ctx context.Context) (*Browser, error) {
+func (l *launcher) start(ctx context.Context) (*Browser, error) {
 	// The browser's own download folders point into the store's private
 	// incoming folder, so what it stages before the guard's behaviour is
 	// set never lands in the user's ~/Downloads.
-	store, err := m.downloadStore()
+	store, err := l.store()
 	if err != nil {
 		return nil, err
 	}
-	m.clearUploads() // an earlier browser's copies
-	if err := m.cfg.Data.ClearDeadBrowserTemps(); err != nil {
-		m.log.Warn("could not remove a dead lyrad's temporary directory", zap.Error(err))
+	uploadsOf(*l.cfg).clear() // an earlier browser's copies
+	if err := l.cfg.Data.ClearDeadBrowserTemps(); err != nil {
+		l.log.Warn("could not remove a dead lyrad's temporary directory", zap.Error(err))
 	}
 	var b *Browser // the last browser launch attached to: the one it hands over
 	lb, err := launch.Start(ctx, launch.Options{
-		Data: m.cfg.Data, Executable: m.cfg.Executable, Channel: m.cfg.Channel, Headless: m.cfg.Headless,
-		Proxy: m.cfg.Proxy, ExtraArgs: m.cfg.ExtraArgs, DownloadDir: store.Incoming(), TempDir: m.cfg.Data.BrowserTemp(),
-		Watchdog: m.cfg.Watchdog, Logger: m.log, Quiet: m.own.quietFor,
+		Data: l.cfg.Data, Executable: l.cfg.Executable, Channel: l.cfg.Channel, Headless: l.cfg.Headless,
+		Proxy: l.cfg.Proxy, ExtraArgs: l.cfg.ExtraArgs, DownloadDir: store.Incoming(), TempDir: l.cfg.Data.BrowserTemp(),
+		Watchdog: l.cfg.Watchdog, Logger: l.log, Quiet: l.own.quietFor,
 		Report: func(status string, extra map[string]any) {
-			m.audit(audit.Row{Kind: "browser", Status: status, Extra: extra})
+			l.audit(audit.Row{Kind: "browser", Status: status, Extra: extra})
 		},
 		Attach: func(ctx context.Context, lb *launch.Browser) launch.Attachment {
 			var att launch.Attachment
-			b, att = m.attach(ctx, lb)
+			b, att = l.attach(ctx, lb)
 			return att
 		},
 	})
@@ -103,27 +122,27 @@ func (m *Manager) launch(ctx context.Context) (*Browser, error) {
 // attach is what the session puts on each browser launch starts, before
 // its guard runs: the guard's judgement and hooks, the downloads behind
 // the guard, the listener for real input, the dialogs.
-func (m *Manager) attach(ctx context.Context, lb *launch.Browser) (*Browser, launch.Attachment) {
+func (l *launcher) attach(ctx context.Context, lb *launch.Browser) (*Browser, launch.Attachment) {
 	// release lets the profile go once launch has handed the browser
 	// over (a loss from then on may call it before Start returns).
 	b := &Browser{launched: lb, proc: lb.Proc, conn: lb.Conn, profile: lb.Profile, found: lb.Found, headful: lb.Headful, release: lb.Release}
 	b.worlds.Live = b.frameLive
 	if pid := lb.Proc.KilledOrphan(); pid != 0 {
 		// It ran unguarded since its lyrad died; nothing else records it.
-		m.audit(audit.Row{Kind: "browser", Status: "orphan_killed", Extra: map[string]any{
+		l.audit(audit.Row{Kind: "browser", Status: "orphan_killed", Extra: audit.Fields{
 			"pid": pid, "reason": "a browser left running on this profile by an earlier lyrad"}})
 	}
 	// Downloads are denied while the guard starts, rather than after.
 	dlDone := make(chan error, 1)
-	go func() { dlDone <- m.startDownloads(ctx, b) }()
+	go func() { dlDone <- l.startDownloads(ctx, b) }()
 	// Heard from the first target on: the browser's first tab is guarded
 	// (and its listener bound) by cdpguard.Start.
-	stopHands := b.hands.watch(context.WithoutCancel(ctx), lb.Conn, m.log)
+	stopHands := b.hands.watch(context.WithoutCancel(ctx), lb.Conn, l.log)
 	// Downloads no call declared are refused at their response. In observe
 	// mode nothing is refused (refuseResponse answers no to every one), so
 	// no response is held: that is a round trip less for every document.
 	var refuseResponse func(cdpguard.Response) bool
-	if m.cfg.Enforcement != policy.Observe {
+	if l.cfg.Enforcement != policy.Observe {
 		refuseResponse = b.refuseResponse
 	}
 	return b, launch.Attachment{
@@ -132,25 +151,25 @@ func (m *Manager) attach(ctx context.Context, lb *launch.Browser) (*Browser, lau
 				if r.NoAccept {
 					b.downloadRequested(r)
 				}
-				return m.decide(ctx, r)
+				return l.sends.decide(ctx, r)
 			},
-			OnDecision:     func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { m.sends.decided(b, r, v, took) },
+			OnDecision:     func(r cdpguard.Request, v cdpguard.Verdict, took time.Duration) { l.sends.decided(b, r, v, took) },
 			OnRefuse:       func(r cdpguard.Request, v cdpguard.Verdict) { keepRefusal(b, r, v) },
-			OnFailure:      func(err error) { m.own.loseGuard(b, "target_unguarded", err) },
-			OnTarget:       func(ev cdpguard.TargetEvent) { m.onTarget(b, ev) },
-			OnSend:         func(s cdpguard.Send) { m.sends.record(s) },
-			HoldSends:      m.cfg.GuardSends == SendsJudge,
+			OnFailure:      func(err error) { l.own.loseGuard(b, "target_unguarded", err) },
+			OnTarget:       func(ev cdpguard.TargetEvent) { l.onTarget(b, ev) },
+			OnSend:         func(s cdpguard.Send) { l.sends.record(s) },
+			HoldSends:      l.cfg.GuardSends == SendsJudge,
 			RefuseResponse: refuseResponse,
-			Slow:           m.sends.slow,
+			Slow:           l.sends.slow,
 			Prepare:        preparePage,
-			Logger:         m.log,
+			Logger:         l.log,
 		},
-		OnLost: func(err error) { m.own.connLost(b, err) },
+		OnLost: func(err error) { l.own.connLost(b, err) },
 		Ready: func(g *cdpguard.Guard) error {
 			b.mu.Lock()
 			b.guard = g
 			b.mu.Unlock()
-			b.startDialogs(m.log)
+			b.startDialogs(l.log)
 			if err := <-dlDone; err != nil {
 				return fmt.Errorf("cannot put the browser's downloads behind the guard: %w", err)
 			}

@@ -138,22 +138,22 @@ func verdictOf(a Answer) (yes bool, answer string) {
 
 // obtain gets the user's yes for cap on scope through the configured
 // channel, or an error to answer with. It grants nothing itself.
-func (m *Manager) obtain(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, reason string) (channel, entry string, err error) {
-	return m.obtainAsk(ctx, c, cap, scope, "", reason)
+func (d *grantDesk) obtain(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, reason string) (channel, entry string, err error) {
+	return d.obtainAsk(ctx, c, cap, scope, "", reason)
 }
 
 // obtainAsk is obtain with a line of lyrad's own under the question
 // (detail: page text in it already quoted with quoted()); reason is the
 // agent's.
-func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, detail, reason string) (channel, entry string, err error) {
-	if m.cfg.ConsentChannel == ConsentOff {
+func (d *grantDesk) obtainAsk(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, detail, reason string) (channel, entry string, err error) {
+	if d.cfg.ConsentChannel == ConsentOff {
 		return policy.ChannelOff, "", nil
 	}
 	record := func(channel, answer, why string) {
-		m.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
+		d.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: audit.Fields{
 			"capability": string(cap), "origin": scope.Loggable(), "consent_channel": channel, "consent_reason": why}})
 	}
-	if entry, ok := m.cfg.Trust.Answers(cap, scope, false); ok {
+	if entry, ok := d.cfg.Trust.Answers(cap, scope, false); ok {
 		record(policy.ChannelTrusted, "trusted", "matched "+entry)
 		return policy.ChannelTrusted, entry, nil
 	}
@@ -165,10 +165,10 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 			"Do not repeat this with confirm=true: the user answered. Ask them what to do instead.").
 			answered(answer).asking(string(cap), scope.Loggable())
 	}
-	canAsk := m.cfg.ConsentChannel == ConsentAuto || m.cfg.ConsentChannel == ConsentElicit
+	canAsk := d.cfg.ConsentChannel == ConsentAuto || d.cfg.ConsentChannel == ConsentElicit
 	switch {
 	case canAsk && io.Elicit != nil:
-		actx, cancel := context.WithTimeout(ctx, m.cfg.ConsentTimeout)
+		actx, cancel := context.WithTimeout(ctx, d.cfg.ConsentTimeout)
 		ans, err := io.Elicit(actx, msg)
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
@@ -197,7 +197,7 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 		return policy.ChannelElicit, "", nil
 	case canAsk && io.Deferred:
 		if ans, ok := io.Answers[id]; ok {
-			pending, inTime := m.asks.take(c.ID, id, time.Now())
+			pending, inTime := d.asks.take(c.ID, id, time.Now())
 			if !pending {
 				// An answer to nothing this session asked (or to a question
 				// it was asked so long ago that it was pruned) is not a yes.
@@ -215,9 +215,9 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 			}
 			return policy.ChannelElicit, "", nil
 		}
-		m.asks.add(c.ID, id, time.Now())
+		d.asks.add(c.ID, id, time.Now())
 		return "", "", &ConsentNeeded{ID: id, Message: msg}
-	case m.cfg.ConsentChannel == ConsentElicit:
+	case d.cfg.ConsentChannel == ConsentElicit:
 		return "", "", newError(StatusApprovalRequired, "this client cannot be asked for approval, and LYRA_BROWSER_CONSENT_CHANNEL=elicit",
 			"Use an MCP client with elicitation support, or have the operator set LYRA_BROWSER_CONSENT_CHANNEL=auto.").
 			asking(string(cap), scope.Loggable())
@@ -225,7 +225,7 @@ func (m *Manager) obtainAsk(ctx context.Context, c Caller, cap policy.Capability
 	// auto on a client that cannot be asked, or legacy: the model's word.
 	if io.Confirm {
 		why := "the client has no elicitation handler"
-		if m.cfg.ConsentChannel == ConsentLegacy {
+		if d.cfg.ConsentChannel == ConsentLegacy {
 			why = "LYRA_BROWSER_CONSENT_CHANNEL=legacy"
 		}
 		record(policy.ChannelLegacy, "confirmed", why)

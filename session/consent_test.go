@@ -83,7 +83,7 @@ func TestPendingAsks(t *testing.T) {
 // (protocol 2026-07-28), with answers from its previous round.
 func deferredAsk(m *Manager, session string, cap policy.Capability, scope policy.Scope, reason string, answers map[string]Answer) error {
 	c := Caller{ID: session, Consent: &ConsentIO{Deferred: true, Answers: answers}}
-	_, _, err := m.obtain(context.Background(), c, cap, scope, reason)
+	_, _, err := m.desk.obtain(context.Background(), c, cap, scope, reason)
 	return err
 }
 
@@ -170,7 +170,7 @@ func TestCreditsAskedTogether(t *testing.T) {
 	a := &act{m: m, c: Caller{ID: "s1"}, tab: cdpguard.Target{ID: "T1"}, spec: &actSpec{opts: ActOptions{Intent: Intent{Submit: true, Upload: true, Reason: "send the form"}}}}
 	round := func(answers map[string]Answer) error {
 		a.c.Consent = &ConsentIO{Deferred: true, Answers: answers}
-		return m.credit(context.Background(), a, "https://forms.example/apply")
+		return m.desk.credit(context.Background(), a, "https://forms.example/apply")
 	}
 	var need *ConsentNeeded
 	if err := round(nil); !errors.As(err, &need) || len(need.Questions()) != 2 {

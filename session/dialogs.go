@@ -211,7 +211,7 @@ func (m *Manager) ArmDialog(ctx context.Context, c Caller, a DialogAnswer, in In
 		return time.Time{}, newError(StatusError, "the page did not say which site it belongs to: "+err.Error(),
 			"Retry; call get_url to see where the tab stands.")
 	}
-	if err := m.grantInteract(ctx, c, site, in.Reason); err != nil {
+	if err := m.desk.interact(ctx, c, site, in.Reason); err != nil {
 		return time.Time{}, err
 	}
 	return b.dialogs.arm(a), nil

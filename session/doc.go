@@ -17,18 +17,27 @@
 //     still releasing the profile. Every call is admitted here (enter).
 //   - auditBudget (auditbudget.go): the audit rows a tab's page sets off by
 //     itself, bounded by rate and by bytes a day, and what they held back.
-//   - sendGuard (sends.go): what pages send that is not a document: the
-//     acting call under way, the send check armed in a page, and the
-//     recording and judging of sends and of the guard's decisions.
+//   - sendGuard (sends.go): the guard's judge. It decides each paused
+//     request (documents by policy.Judge, sends by their destination) and
+//     records sends and the guard's decisions; its own state is the acting
+//     call under way and the send check armed in a page.
+//   - grantDesk (grants.go, consent.go): what a call buys with the user's
+//     yes: the grants to load and use a site, the single-use credits an
+//     action's intent declares, and the questions behind them through the
+//     consent channel. Its own state is the questions asked and not yet
+//     answered (pendingAsks, asks.go), which ownership's handoff shares.
+//   - launcher (browser.go, downloads.go): the start of a browser through
+//     package launch, the guard's judgement and hooks wired to the parts,
+//     the downloads put behind the guard. Its own state is the download
+//     directory, opened on first use. It runs under Manager.life.
 //   - fileRules (files.go): which file: URLs are never opened.
 //     Configuration only: no lock.
-//   - takeovers (takeover.go), pendingAsks (asks.go), policy.Grants and the
-//     download store: the user holding the browser, consent asked and not
-//     yet answered, grants, the download directory.
+//   - takeovers (takeover.go) and policy.Grants: the user holding the
+//     browser, and the grants.
 //
-// The guard's callbacks (browser.go) go straight to the part concerned:
-// decisions and sends to sendGuard, a lost connection or an unguarded
-// target to ownership, which kills the browser.
+// The guard's callbacks (launcher.attach) go straight to the part
+// concerned: decisions and sends to sendGuard, a lost connection or an
+// unguarded target to ownership, which kills the browser.
 //
 // # Lock order
 //
@@ -36,9 +45,11 @@
 // audit.Log (a turn that ends drops its grants and is recorded under
 // ownership.mu). Every other lock is taken alone: rowLimiter's and
 // refillTimer's (auditBudget), calls' and sendChecks' (sendGuard),
-// takeovers' and pendingAsks'. Code holding one of them
+// pendingAsks' (grantDesk), the download directory's (launcher), and
+// takeovers'. Code holding one of them
 // takes no other lock of session's, and no lock but life is held across a
-// call to the browser. So a part never calls another while holding its
-// own lock: auditBudget asks who drives after letting its locks go, and
+// call to the browser, nor across a question to the user (grantDesk asks
+// holding none). So a part never calls another while holding its own
+// lock: auditBudget asks who drives after letting its locks go, and
 // ownership flushes the budget after letting mu go.
 package session

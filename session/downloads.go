@@ -15,14 +15,14 @@ import (
 )
 
 // Downloads are kept behind the guard by package download's tracker, one
-// per browser (Browser.downloads); this file only wires it to the manager:
+// per browser (Browser.downloads); this file only wires it to the session:
 // the store, the guard's view of tabs and frames, the audit budget and the
 // takeover. act_download.go answers an acting call from it.
 
-// downloadStore is the manager's download directory, opened on first use:
-// a server that never downloads never creates it.
-func (m *Manager) downloadStore() (*download.Store, error) {
-	s, err := m.dl.Open(m.cfg.DownloadDir, m.cfg.DownloadKeep)
+// store is the download directory, opened on first use: a server that
+// never downloads never creates it.
+func (l *launcher) store() (*download.Store, error) {
+	s, err := l.dl.Open(l.cfg.DownloadDir, l.cfg.DownloadKeep)
 	switch {
 	case errors.Is(err, download.ErrNoDir):
 		return nil, newError(StatusError, "no download directory is configured", "Set LYRA_BROWSER_DOWNLOAD_DIR or LYRA_BROWSER_DATA_DIR.")
@@ -35,8 +35,8 @@ func (m *Manager) downloadStore() (*download.Store, error) {
 // startDownloads puts a just-guarded browser's downloads behind the guard.
 // It fails when the behaviour cannot be set: the browser would otherwise
 // write every file a page offers to ~/Downloads.
-func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
-	store, err := m.downloadStore()
+func (l *launcher) startDownloads(ctx context.Context, b *Browser) error {
+	store, err := l.store()
 	if err != nil {
 		return err
 	}
@@ -62,19 +62,19 @@ func (m *Manager) startDownloads(ctx context.Context, b *Browser) error {
 		Audit: func(r audit.Row) {
 			tab, _ := r.Extra["tab"].(string)
 			if (r.Status == "blocked" || r.Status == "would_block") && tab != "" {
-				m.budget.write(tab, "download/"+r.Status, r)
+				l.budget.write(tab, "download/"+r.Status, r)
 				return
 			}
-			m.audit(r)
+			l.audit(r)
 		},
-		UserDriven: func() bool { return m.takeover.active(b) != nil },
+		UserDriven: func() bool { return l.takeover.active(b) != nil },
 		UserHand: func(at time.Time) bool {
-			user, _ := m.userHand(m.takeover.active(b), at)
+			user, _ := l.takeover.active(b).userHand(at)
 			return user
 		},
 	}
-	rules := download.Rules{Observe: m.cfg.Enforcement == policy.Observe, MaxBytes: m.cfg.DownloadMaxBytes, Timeout: m.cfg.DownloadTimeout}
-	d, err := download.Start(ctx, b.conn, store, rules, hooks, m.log)
+	rules := download.Rules{Observe: l.cfg.Enforcement == policy.Observe, MaxBytes: l.cfg.DownloadMaxBytes, Timeout: l.cfg.DownloadTimeout}
+	d, err := download.Start(ctx, b.conn, store, rules, hooks, l.log)
 	if err != nil {
 		return err
 	}
@@ -123,12 +123,12 @@ func (m *Manager) ListDownloads(c Caller) (*DownloadList, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := m.downloadStore()
+	store, err := m.launcher.store()
 	if err != nil {
 		return nil, err
 	}
 	return &DownloadList{Dir: store.Dir(), Files: store.List()}, nil
 }
 
-// dlStore is the manager's download directory (Manager.dl).
+// dlStore is the download directory (launcher.dl).
 type dlStore struct{ download.Lazy }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lyrad/lyrad/audit"
 	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/policy"
 )
@@ -71,7 +72,7 @@ func (f fileRules) decideLoad(r cdpguard.Request, duringTakeover bool) cdpguard.
 	if !never {
 		reason = policy.ReasonFileSubresource
 	}
-	fields := map[string]any{"kind": "send", "reason": reason, "destination": policy.LoggableURL(r.URL)}
+	fields := audit.Fields{"kind": "send", "reason": reason, "destination": policy.LoggableURL(r.URL)}
 	if duringTakeover {
 		fields["during_takeover"] = true
 	}

@@ -7,9 +7,22 @@ import (
 	"time"
 
 	"github.com/lyrad/lyrad/audit"
-	"github.com/lyrad/lyrad/cdpguard"
 	"github.com/lyrad/lyrad/policy"
 )
+
+// grantDesk is where a call buys what it needs the user's yes for: the
+// grants to load and to use a site, the single-use credits an action's
+// intent declares, and the questions behind them, put through the
+// configured consent channel. Its own state is the questions asked and not
+// yet answered (asks); it records every answer in the audit trail and holds
+// no lock of its own across asking.
+type grantDesk struct {
+	cfg    *Config
+	grants *policy.Grants
+	asks   pendingAsks // consent asked of a session through its client and not yet answered
+	files  fileRules
+	audit  func(audit.Row)
+}
 
 // credit is a single-use scope an action bought.
 type credit struct {
@@ -18,10 +31,10 @@ type credit struct {
 	tab   string // only a request sent from this tab spends it
 }
 
-// grantNavigate makes sure the driver may load rawURL: NAVIGATE on its
+// navigate makes sure the driver may load rawURL: NAVIGATE on its
 // origin (or, for a URL with no origin, that URL once), asked for when it is
 // not held yet.
-func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason string) error {
+func (d *grantDesk) navigate(ctx context.Context, c Caller, rawURL, reason string) error {
 	// rawURL is what navigate hands the browser; ScopeOf reads its host as
 	// the browser will request it (http://2130706433/ is 127.0.0.1), so the
 	// grant is on the site the browser's request is judged against.
@@ -37,47 +50,47 @@ func (m *Manager) grantNavigate(ctx context.Context, c Caller, rawURL, reason st
 			"Write the URL with a plain host name or a dotted IPv4 address, e.g. https://example.com/ or http://127.0.0.1:8080/.")
 	}
 	if policy.IsFileURL(rawURL) {
-		if reason := m.files.refusal(rawURL); reason != "" {
+		if reason := d.files.refusal(rawURL); reason != "" {
 			return fileRefused(rawURL, reason) // never asked: files.go
 		}
 	}
 	if !scope.Opaque() {
-		if _, ok := m.grants.Use(c.ID, scope, policy.Navigate, time.Now()); ok {
+		if _, ok := d.grants.Use(c.ID, scope, policy.Navigate, time.Now()); ok {
 			return nil // held, and renewed by this use
 		}
 	}
-	channel, entry, err := m.obtain(ctx, c, policy.Navigate, scope, reason)
+	channel, entry, err := d.obtain(ctx, c, policy.Navigate, scope, reason)
 	if err != nil {
 		return err
 	}
-	return m.grants.Grant(c.ID, scope, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
+	return d.grants.Grant(c.ID, scope, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
 }
 
-// grantInteract makes sure the driver may act in a document at rawURL (the
+// interact makes sure the driver may act in a document at rawURL (the
 // frame an element is in, the focused frame, a tab's own page: see
 // interact.go): INTERACT there, which NAVIGATE implies, asked for when it
 // is not held and renewed by this use when it is. A page with no origin
 // (about:blank) holds nothing to protect.
-func (m *Manager) grantInteract(ctx context.Context, c Caller, rawURL, reason string) error {
+func (d *grantDesk) interact(ctx context.Context, c Caller, rawURL, reason string) error {
 	scope := policy.ScopeOf(rawURL)
 	if scope.IsZero() || scope.Opaque() {
 		return nil
 	}
-	if _, ok := m.grants.Use(c.ID, scope, policy.Interact, time.Now()); ok {
+	if _, ok := d.grants.Use(c.ID, scope, policy.Interact, time.Now()); ok {
 		return nil
 	}
-	channel, entry, err := m.obtain(ctx, c, policy.Interact, scope, reason)
+	channel, entry, err := d.obtain(ctx, c, policy.Interact, scope, reason)
 	if err != nil {
 		return err
 	}
-	return m.grants.Grant(c.ID, scope, policy.Interact, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
+	return d.grants.Grant(c.ID, scope, policy.Interact, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
 }
 
 // credit buys what an action's intent declares, as single-use grants on the
 // origin of the frame it acts in, bound to its tab: the first matching
 // request that tab sends (or a popup it opens, for its first load) spends
 // them. Another tab on the same site cannot.
-func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
+func (d *grantDesk) credit(ctx context.Context, a *act, actsIn string) error {
 	in := a.spec.opts.Intent
 	var caps []policy.Capability
 	if in.Submit {
@@ -130,7 +143,7 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 		if cap == policy.Submit && !to.IsZero() {
 			detail = joinLines("The form goes to "+promptLine(to.Loggable(), 300)+", another site than the one it is sent from.", detail)
 		}
-		channel, entry, err := m.obtainAsk(ctx, a.c, cap, scope, detail, in.Reason)
+		channel, entry, err := d.obtainAsk(ctx, a.c, cap, scope, detail, in.Reason)
 		var q *ConsentNeeded
 		if errors.As(err, &q) {
 			// Every unanswered question goes out in this round: asking one
@@ -140,7 +153,7 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 			continue
 		}
 		if err != nil {
-			m.releaseCredits(a)
+			d.release(a)
 			return err
 		}
 		tab := string(a.tab.ID)
@@ -148,8 +161,8 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 		if cap == policy.Submit || cap == policy.Publish {
 			opts.Form = form
 		}
-		if err := m.grants.Grant(a.c.ID, scope, cap, opts); err != nil {
-			m.releaseCredits(a)
+		if err := d.grants.Grant(a.c.ID, scope, cap, opts); err != nil {
+			d.release(a)
 			return newError(StatusError, err.Error(), "")
 		}
 		a.credits = append(a.credits, credit{scope, cap, tab})
@@ -158,24 +171,24 @@ func (m *Manager) credit(ctx context.Context, a *act, actsIn string) error {
 		}
 	}
 	if !to.IsZero() {
-		if _, ok := m.grants.Use(a.c.ID, to, policy.Navigate, time.Now()); !ok {
-			channel, entry, err := m.obtainAsk(ctx, a.c, policy.Navigate, to,
+		if _, ok := d.grants.Use(a.c.ID, to, policy.Navigate, time.Now()); !ok {
+			channel, entry, err := d.obtainAsk(ctx, a.c, policy.Navigate, to,
 				"A form from "+promptLine(scope.Loggable(), 300)+" goes there.", in.Reason)
 			var q *ConsentNeeded
 			if errors.As(err, &q) {
 				// In the same round as the credits' questions.
 				need = need.also(q)
 			} else if err != nil {
-				m.releaseCredits(a)
+				d.release(a)
 				return err
-			} else if err := m.grants.Grant(a.c.ID, to, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry}); err != nil {
-				m.releaseCredits(a)
+			} else if err := d.grants.Grant(a.c.ID, to, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry}); err != nil {
+				d.release(a)
 				return newError(StatusError, err.Error(), "")
 			}
 		}
 	}
 	if need != nil {
-		m.releaseCredits(a)
+		d.release(a)
 		return need
 	}
 	return nil
@@ -192,70 +205,13 @@ func joinLines(lines ...string) string {
 	return strings.Join(out, "\n")
 }
 
-// releaseCredits hands back an action's unused single-use scopes after the
+// release hands back an action's unused single-use scopes after the
 // release grace: a click's navigation can leave just after the call returns.
-func (m *Manager) releaseCredits(a *act) {
+func (d *grantDesk) release(a *act) {
 	for _, cr := range a.credits {
-		m.grants.ReleaseAfter(a.c.ID, cr.scope, cr.cap, cr.tab, m.cfg.ReleaseGrace)
+		d.grants.ReleaseAfter(a.c.ID, cr.scope, cr.cap, cr.tab, d.cfg.ReleaseGrace)
 	}
 	a.credits = nil
-}
-
-// decide is the guard's judgement of one paused request: classification
-// and grants from package policy, for the session driving the browser.
-func (m *Manager) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdict {
-	if r.Subresource {
-		return m.sends.judge(r)
-	}
-	if m.sends.slow(r) {
-		if v, refused := m.sends.checked(ctx, r); refused {
-			return v
-		}
-	}
-	cls := policy.Classify(policy.Request{
-		URL: r.URL, Method: r.Method, HasBody: r.HasBody,
-		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,
-		InSubframe: r.InSubframe, Sender: r.Sender,
-	}, r.Issuer)
-	owner := m.own.ownerID()
-	t := m.takeover.active(m.own.current())
-	var body *policy.Body
-	if r.HasBody {
-		body = &policy.Body{ContentType: r.ContentType, Parts: r.Body, Unread: r.BodyUnread}
-	}
-	// A gesture is the user's only if a person's input could have made it
-	// (hands.go): otherwise the page acts on the agent's activation.
-	user, notUser := m.userHand(t, r.ActivatedAt)
-	v := policy.Judge(policy.Judgement{
-		Body:  body,
-		Class: cls, Session: owner, Grants: m.grants, Now: time.Now(),
-		Mode: m.cfg.Enforcement, ConsentOff: m.cfg.ConsentChannel == ConsentOff, Trust: m.cfg.Trust,
-		Tab: string(r.SenderTab), Declared: m.sends.calls.declaration(),
-		Takeover: t != nil, UserActivated: r.UserActivated && user,
-		FileRefusal: m.files.refusalOf(cls, r.URL),
-	})
-	if v.UserDriven && v.Allow {
-		if o, ok := cls.Destination.Origin(); ok {
-			m.takeover.userWent(t, o)
-		}
-	}
-	fields := v.Fields()
-	if r.Issuer != "" {
-		fields["issuer"] = policy.LoggableURL(r.Issuer)
-	}
-	if r.Sender != "" {
-		fields["sender"] = r.Sender
-	}
-	if r.UserActivated {
-		fields["user_activated"] = true
-		if t != nil && !user {
-			fields["gesture_not_users"] = notUser
-		}
-	}
-	if r.SenderTab != r.TabID {
-		fields["sender_tab"] = string(r.SenderTab)
-	}
-	return cdpguard.Verdict{Allow: v.Allow, Reason: v.Reason, Fields: fields}
 }
 
 // webScheme reports whether rawURL is an http or https URL (or a blob: of

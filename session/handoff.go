@@ -86,7 +86,7 @@ func (o *ownership) askHandoff(ctx context.Context, c Caller, conflict *Error) e
 	sum := sha256.Sum256([]byte("handoff\x00" + owner + "\x00" + c.ID))
 	id := "handoff-" + hex.EncodeToString(sum[:12]) // stable while the same two sessions are concerned
 	record := func(answer string) {
-		o.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: map[string]any{
+		o.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: audit.Fields{
 			"capability": "HANDOFF", "from_session": owner, "consent_channel": "elicit"}})
 	}
 	var yes bool

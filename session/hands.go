@@ -66,10 +66,10 @@ func (h *hands) between(from, to time.Time) bool {
 
 // userHand reports whether a request whose chain's first hop the browser
 // told of at activatedAt, with a gesture, is the user's under takeover t
-// (see above). Why not, when it is not: "agent_input" (the agent's input
+// (nil: none; see above). Why not, when it is not: "agent_input" (the agent's input
 // was recent enough to have started it), "no_real_input" (no person's
 // press was heard since the takeover began).
-func (m *Manager) userHand(t *takeoverState, activatedAt time.Time) (bool, string) {
+func (t *takeoverState) userHand(activatedAt time.Time) (bool, string) {
 	if t == nil || activatedAt.IsZero() {
 		return false, ""
 	}

@@ -50,21 +50,23 @@ type Manager struct {
 	sends    *sendGuard   // what pages send, recorded or judged (sends.go)
 	files    fileRules    // which file: URLs are never opened (files.go)
 	grants   *policy.Grants
-	asks     pendingAsks // consent asked of a session through its client and not yet answered
-	dl       dlStore     // the download directory
-	takeover takeovers   // the user holding the browser (takeover.go)
+	desk     *grantDesk // grants and credits bought with the user's yes, and the questions asked (grants.go, consent.go)
+	launcher *launcher  // starts the browser and wires its guard; the download directory (browser.go, downloads.go)
+	takeover takeovers  // the user holding the browser (takeover.go)
 }
 
 // New returns a Manager. Nothing is launched until a tool asks.
 func New(cfg Config) *Manager {
 	cfg.defaults()
-	m := &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil), asks: pendingAsks{timeout: cfg.ConsentTimeout}}
+	m := &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil)}
 	m.files = newFileRules(cfg)
+	m.desk = &grantDesk{cfg: &m.cfg, grants: m.grants, asks: pendingAsks{timeout: cfg.ConsentTimeout}, files: m.files, audit: m.audit}
 	m.budget = &auditBudget{trail: cfg.Audit, log: cfg.Logger}
 	m.budget.rows.perDay = max(0, cfg.AuditTabBytesPerDay)
-	m.own = &ownership{cfg: &m.cfg, log: cfg.Logger, grants: m.grants, asks: &m.asks, audit: m.audit, flush: m.budget.flush}
+	m.own = &ownership{cfg: &m.cfg, log: cfg.Logger, grants: m.grants, asks: &m.desk.asks, audit: m.audit, flush: m.budget.flush}
 	m.budget.owner = m.own.ownerID
 	m.sends = &sendGuard{cfg: &m.cfg, grants: m.grants, own: m.own, takeover: &m.takeover, files: m.files, budget: m.budget}
+	m.launcher = &launcher{cfg: &m.cfg, log: cfg.Logger, own: m.own, sends: m.sends, budget: m.budget, takeover: &m.takeover, audit: m.audit, onTarget: m.onTarget}
 	return m
 }
 
@@ -83,7 +85,7 @@ func (m *Manager) OnHandedOff(fn func(id, message string)) { m.own.onHandedOff(f
 // hands the browser on at once when there is none, instead of holding it
 // until the idle timeout.
 func (m *Manager) SessionEnded(id string) {
-	m.asks.dropSession(id) // its questions can no longer be answered
+	m.desk.asks.dropSession(id) // its questions can no longer be answered
 	m.own.sessionEnded(id)
 }
 
@@ -114,7 +116,7 @@ func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
 		return info, nil
 	}
 	m.own.waitReleased()
-	b, err := m.launch(ctx)
+	b, err := m.launcher.start(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +125,7 @@ func (m *Manager) Open(ctx context.Context, c Caller) (*OpenInfo, error) {
 		b.shutdownAndRelease()
 		return nil, err
 	}
-	m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "opened", Extra: map[string]any{
+	m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "opened", Extra: audit.Fields{
 		"attended": b.headful, "profile": b.profile.Kind, "channel": b.found.Channel, "starts": b.starts, "ua_hints": b.hints}})
 	return openInfo(ctx, b), nil
 }
@@ -147,11 +149,11 @@ func (m *Manager) CloseBrowser(ctx context.Context, c Caller) (wasOpen bool, err
 	defer m.life.Unlock()
 	if b != nil {
 		b.shutdownAndRelease()
-		m.clearUploads()
+		uploadsOf(m.cfg).clear()
 	}
 	m.budget.flush(c.ID, "")
 	if b != nil || lost {
-		m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "closed", Extra: map[string]any{"guard_lost_acknowledged": lost}})
+		m.audit(audit.Row{Kind: "browser", Session: c.ID, Status: "closed", Extra: audit.Fields{"guard_lost_acknowledged": lost}})
 	}
 	return b != nil || lost, nil
 }
@@ -163,12 +165,12 @@ func (m *Manager) Shutdown() {
 	defer m.life.Unlock()
 	if b != nil {
 		b.shutdownAndRelease()
-		m.clearUploads()
+		uploadsOf(m.cfg).clear()
 	}
 	// Also what a browser lost or quit before held back.
 	m.budget.flush("", "")
 	if b != nil {
-		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: map[string]any{"reason": "shutdown"}})
+		m.audit(audit.Row{Kind: "browser", Status: "closed", Extra: audit.Fields{"reason": "shutdown"}})
 	}
 	// A browser handed on or lost just before must be gone too.
 	m.own.waitReleased()
@@ -197,7 +199,7 @@ func (m *Manager) onTarget(b *Browser, ev cdpguard.TargetEvent) {
 		// The session follows onto a tab the active page opened.
 		b.follow(ev.Target)
 		if m.takeover.active(b) != nil {
-			go m.bannerOnNewTab(b, ev.Target)
+			go m.takeover.bannerOnNewTab(b, ev.Target)
 		}
 	case "detached":
 		defer b.forget(ev.Target.ID)

@@ -209,7 +209,7 @@ func handedOffMessage(reason string) string {
 func (o *ownership) closeWindowLocked(prev, reason string) {
 	b := o.browser
 	o.browser = nil
-	o.audit(audit.Row{Kind: "session", Session: prev, Status: "handoff", Extra: map[string]any{"reason": reason}})
+	o.audit(audit.Row{Kind: "session", Session: prev, Status: "handoff", Extra: audit.Fields{"reason": reason}})
 	if b != nil {
 		o.dying.Add(1)
 		go func() {
@@ -382,7 +382,7 @@ func (o *ownership) loseGuard(b *Browser, reason string, err error) {
 		msg = err.Error()
 	}
 	o.log.Error("guard lost; browser killed", zap.String("reason", reason), zap.String("error", msg))
-	o.audit(audit.Row{Kind: "guard_lost", Session: owner, Status: StatusGuardLost, Extra: map[string]any{"reason": reason, "error": msg}})
+	o.audit(audit.Row{Kind: "guard_lost", Session: owner, Status: StatusGuardLost, Extra: audit.Fields{"reason": reason, "error": msg}})
 	o.flush(owner, "")
 	go func() {
 		defer o.dying.Done()
@@ -390,7 +390,7 @@ func (o *ownership) loseGuard(b *Browser, reason string, err error) {
 		case <-b.proc.Done():
 		case <-time.After(5 * time.Second):
 		}
-		o.audit(audit.Row{Kind: "browser", Session: owner, Status: "killed", Extra: map[string]any{
+		o.audit(audit.Row{Kind: "browser", Session: owner, Status: "killed", Extra: audit.Fields{
 			"exit_ms": float64(time.Since(start).Microseconds()) / 1000, "exited": b.proc.Exited()}})
 		if b.release != nil {
 			b.release()
@@ -414,7 +414,7 @@ func (o *ownership) browserQuit(b *Browser) {
 	owner := o.owner
 	o.dying.Add(1)
 	o.mu.Unlock()
-	o.audit(audit.Row{Kind: "browser", Session: owner, Status: "quit", Extra: map[string]any{"reason": "the browser exited by itself"}})
+	o.audit(audit.Row{Kind: "browser", Session: owner, Status: "quit", Extra: audit.Fields{"reason": "the browser exited by itself"}})
 	o.flush(owner, "")
 	go func() {
 		defer o.dying.Done()

@@ -64,7 +64,7 @@ func (o *ownership) holdLocked() bool {
 	if o.idle != nil {
 		o.idle.Stop()
 	}
-	o.audit(audit.Row{Kind: "session", Session: prev, Status: "held", Extra: map[string]any{
+	o.audit(audit.Row{Kind: "session", Session: prev, Status: "held", Extra: audit.Fields{
 		"client": h.client, "front_door": h.door, "peer": oc.Peer, "reconnect_grace_s": grace.Seconds()}})
 	return true
 }
@@ -107,7 +107,7 @@ func (o *ownership) admitHeldLocked(c Caller) error {
 	o.dropHoldLocked()
 	o.claimLocked(c)
 	o.touchLocked()
-	o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
+	o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: audit.Fields{
 		"from": h.from, "client": c.Client, "front_door": c.Door, "peer": c.Peer, "after_s": time.Since(h.since).Seconds()}})
 	return nil
 }
@@ -133,7 +133,7 @@ func (o *ownership) supersedeLocked(c Caller) bool {
 	o.superseded[prev] = true // it does not take the turn back
 	o.claimLocked(c)
 	o.touchLocked()
-	o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: map[string]any{
+	o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resumed", Extra: audit.Fields{
 		"from": prev, "client": c.Client, "front_door": c.Door, "peer": c.Peer, "superseded": true}})
 	return true
 }
@@ -162,7 +162,7 @@ func (o *ownership) unprovenLocked(h *held, c Caller) error {
 			h.refused = map[string]bool{}
 		}
 		h.refused[c.ID] = true
-		o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resume_refused", Extra: map[string]any{
+		o.audit(audit.Row{Kind: "session", Session: c.ID, Status: "resume_refused", Extra: audit.Fields{
 			"from": h.from, "client": c.Client, "front_door": c.Door, "peer": c.Peer}})
 	}
 	how := "the same user and executable over the socket, and for `lyrad stdio` the same client program that started it"

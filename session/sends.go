@@ -21,7 +21,9 @@ import (
 // by the destination (judge): a site the session holds no grant for gets
 // nothing.
 
-// sendGuard records and judges sends. Its own state is the acting call
+// sendGuard is the guard's judge: it decides each paused request (decide:
+// documents by policy.Judge, subresource sends by judge), and records and
+// judges sends. Its own state is the acting call
 // under way (calls) and the send check armed in a page (checks), each
 // under its own lock, taken alone; the rest it reads from the Manager's
 // parts, never holding one of its locks while it does.
@@ -38,9 +40,66 @@ type sendGuard struct {
 	budget   *auditBudget
 }
 
+// decide is the guard's judgement of one paused request: classification
+// and grants from package policy, for the session driving the browser.
+func (g *sendGuard) decide(ctx context.Context, r cdpguard.Request) cdpguard.Verdict {
+	if r.Subresource {
+		return g.judge(r)
+	}
+	if g.slow(r) {
+		if v, refused := g.checked(ctx, r); refused {
+			return v
+		}
+	}
+	cls := policy.Classify(policy.Request{
+		URL: r.URL, Method: r.Method, HasBody: r.HasBody,
+		IsRedirect: r.RedirectFrom != "", RedirectFrom: r.RedirectFrom,
+		InSubframe: r.InSubframe, Sender: r.Sender,
+	}, r.Issuer)
+	owner := g.own.ownerID()
+	t := g.takeover.active(g.own.current())
+	var body *policy.Body
+	if r.HasBody {
+		body = &policy.Body{ContentType: r.ContentType, Parts: r.Body, Unread: r.BodyUnread}
+	}
+	// A gesture is the user's only if a person's input could have made it
+	// (hands.go): otherwise the page acts on the agent's activation.
+	user, notUser := t.userHand(r.ActivatedAt)
+	v := policy.Judge(policy.Judgement{
+		Body:  body,
+		Class: cls, Session: owner, Grants: g.grants, Now: time.Now(),
+		Mode: g.cfg.Enforcement, ConsentOff: g.cfg.ConsentChannel == ConsentOff, Trust: g.cfg.Trust,
+		Tab: string(r.SenderTab), Declared: g.calls.declaration(),
+		Takeover: t != nil, UserActivated: r.UserActivated && user,
+		FileRefusal: g.files.refusalOf(cls, r.URL),
+	})
+	if v.UserDriven && v.Allow {
+		if o, ok := cls.Destination.Origin(); ok {
+			g.takeover.userWent(t, o)
+		}
+	}
+	fields := v.Fields()
+	if r.Issuer != "" {
+		fields["issuer"] = policy.LoggableURL(r.Issuer)
+	}
+	if r.Sender != "" {
+		fields["sender"] = r.Sender
+	}
+	if r.UserActivated {
+		fields["user_activated"] = true
+		if t != nil && !user {
+			fields["gesture_not_users"] = notUser
+		}
+	}
+	if r.SenderTab != r.TabID {
+		fields["sender_tab"] = string(r.SenderTab)
+	}
+	return cdpguard.Verdict{Allow: v.Allow, Reason: v.Reason, Fields: fields}
+}
+
 // record records a send the guard did not hold.
 func (g *sendGuard) record(s cdpguard.Send) {
-	extra := map[string]any{
+	extra := audit.Fields{
 		"method":        s.Method,
 		"destination":   destination(s.URL),
 		"resource_type": string(s.Type),
@@ -69,7 +128,7 @@ func (g *sendGuard) decided(b *Browser, r cdpguard.Request, v cdpguard.Verdict, 
 	if !v.Allow {
 		verdict = "deny"
 	}
-	extra := map[string]any{
+	extra := audit.Fields{
 		"verdict":       verdict,
 		"reason":        v.Reason,
 		"request_url":   r.URL,
@@ -111,7 +170,7 @@ func (g *sendGuard) judge(r cdpguard.Request) cdpguard.Verdict {
 	}
 	dest := policy.ScopeOf(r.URL)
 	owner := g.own.ownerID()
-	fields := map[string]any{"kind": "send", "destination": destination(r.URL)}
+	fields := audit.Fields{"kind": "send", "destination": destination(r.URL)}
 	if r.Sender != "" {
 		fields["sender"] = r.Sender
 	}
@@ -317,7 +376,7 @@ func (g *sendGuard) checked(ctx context.Context, r cdpguard.Request) (cdpguard.V
 	if g.checks.take(ctx) {
 		return cdpguard.Verdict{}, false
 	}
-	fields := map[string]any{"kind": string(policy.Submission), "reason": policy.ReasonSendUnchecked,
+	fields := audit.Fields{"kind": string(policy.Submission), "reason": policy.ReasonSendUnchecked,
 		"origin": policy.ScopeOf(r.URL).Loggable()}
 	if r.Sender != "" {
 		fields["sender"] = r.Sender

@@ -156,7 +156,7 @@ func (m *Manager) ResumeAfterTakeover(ctx context.Context, c Caller, reason stri
 		return &TakeoverInfo{URL: url, Title: title}, nil
 	}
 	if scope := policy.ScopeOf(url); !scope.IsZero() && !scope.Opaque() {
-		channel, entry, err := m.obtainAsk(ctx, c, policy.Interact, scope, "The user is handing control back.", reason)
+		channel, entry, err := m.desk.obtainAsk(ctx, c, policy.Interact, scope, "The user is handing control back.", reason)
 		if err != nil {
 			return nil, err // a refusal keeps the takeover
 		}
@@ -186,11 +186,11 @@ func (b *Browser) showBanner(ctx context.Context, on bool) {
 // bannerOnNewTab draws the banner over a tab that opened during a
 // takeover (a popup, the user's new tab). A takeover that ended meanwhile
 // takes it off again.
-func (m *Manager) bannerOnNewTab(b *Browser, t cdpguard.Target) {
+func (o *takeovers) bannerOnNewTab(b *Browser, t cdpguard.Target) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	page.Banner(ctx, b.conn, t.SessionID, takeoverBanner)
-	if m.takeover.active(b) == nil {
+	if o.active(b) == nil {
 		page.Banner(ctx, b.conn, t.SessionID, "")
 	}
 }
@@ -220,7 +220,7 @@ func (m *Manager) AskUser(ctx context.Context, c Caller, instruction, selector s
 		}
 		info.URL, info.Title = b.fresh(ctx, tab)
 	}
-	m.audit(audit.Row{Kind: "ask_user", Session: c.ID, Status: StatusAwaitingUser, Extra: map[string]any{"instruction": instruction}})
+	m.audit(audit.Row{Kind: "ask_user", Session: c.ID, Status: StatusAwaitingUser, Extra: audit.Fields{"instruction": instruction}})
 	return info, nil
 }
 
@@ -307,7 +307,7 @@ func (tk *takeovers) start(ctx context.Context, b *Browser, reason, by string, r
 	}
 	t := tk.cur
 	tk.mu.Unlock()
-	record(audit.Row{Kind: "takeover", Session: by, Status: "active", Extra: map[string]any{"reason": reason}})
+	record(audit.Row{Kind: "takeover", Session: by, Status: "active", Extra: audit.Fields{"reason": reason}})
 	b.showBanner(ctx, true)
 	if d := b.downloads; d != nil {
 		d.UserHolds(true)
@@ -322,7 +322,7 @@ func (tk *takeovers) end(ctx context.Context, b *Browser, t *takeoverState, by s
 		tk.cur = nil
 	}
 	tk.mu.Unlock()
-	record(audit.Row{Kind: "takeover", Session: by, Status: "resumed", Extra: map[string]any{"held_s": int(time.Since(t.since).Seconds())}})
+	record(audit.Row{Kind: "takeover", Session: by, Status: "resumed", Extra: audit.Fields{"held_s": int(time.Since(t.since).Seconds())}})
 	b.showBanner(ctx, false)
 	if d := b.downloads; d != nil {
 		d.UserHolds(false)

@@ -136,7 +136,7 @@ func closeUploads(files []checkedUpload) {
 // stageUploads copies each file, from its open descriptor, into a folder of
 // its own in the private uploads folder, under its own name, and answers the
 // copies' paths: what the browser reads when the page sends the form.
-// The copies live as long as lyrad does (clearUploads at start and stop).
+// The copies live as long as lyrad does (uploadRules.clear at start and stop).
 func (u uploadRules) stageUploads(files []checkedUpload) ([]string, error) {
 	base := u.uploadsDir()
 	if err := os.MkdirAll(base, 0o700); err != nil {
@@ -185,9 +185,9 @@ func (u uploadRules) uploadsDir() string {
 	return filepath.Join(u.dataDir, "uploads")
 }
 
-// clearUploads removes the copies of earlier uploads.
-func (m *Manager) clearUploads() {
-	os.RemoveAll(uploadsOf(m.cfg).uploadsDir())
+// clear removes the copies of earlier uploads.
+func (u uploadRules) clear() {
+	os.RemoveAll(u.uploadsDir())
 }
 
 // uploadAllowed: real (symlinks resolved) lies in an upload root, not in

@@ -87,8 +87,8 @@ func TestStageUploadsCopiesTheCheckedFile(t *testing.T) {
 	if rel, err := filepath.Rel(data, staged[0]); err != nil || filepath.IsAbs(rel) || rel[:2] == ".." {
 		t.Errorf("staged outside the data dir: %s", staged[0])
 	}
-	m.clearUploads()
+	uploadsOf(m.cfg).clear()
 	if _, err := os.Stat(staged[0]); !os.IsNotExist(err) {
-		t.Errorf("clearUploads left %s", staged[0])
+		t.Errorf("clear left %s", staged[0])
 	}
 }

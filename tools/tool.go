@@ -423,11 +423,11 @@ func (r *registry) auditCall(t *tool, c session.Caller, args map[string]any, raw
 		URLBefore: urlBefore, URLAfter: r.d.Session.CurrentURL(),
 	}
 	if e, ok := env["error"].(string); ok {
-		row.Extra = map[string]any{"error": e}
+		row.Extra = audit.Fields{"error": e}
 	}
 	for k, v := range extra {
 		if row.Extra == nil {
-			row.Extra = map[string]any{}
+			row.Extra = audit.Fields{}
 		}
 		row.Extra[k] = v
 	}
