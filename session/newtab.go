@@ -17,7 +17,7 @@ import (
 // tab is the new one.
 func (m *Manager) NewTab(ctx context.Context, c Caller, rawURL string, in Intent) (*ActResult, error) {
 	if rawURL != "" {
-		if err := m.grantNavigate(ctx, c, rawURL, in.Reason); err != nil {
+		if err := m.desk.navigate(ctx, c, rawURL, in.Reason); err != nil {
 			return nil, err
 		}
 	}
