@@ -80,6 +80,9 @@ func (d Dir) DaemonLock() string { return d.path("lyrad.lock") }
 // Socket is the daemon's MCP socket.
 func (d Dir) Socket() string { return d.path("lyrad.sock") }
 
+// PlaywrightSocket is the daemon's socket for Playwright MCP's surface.
+func (d Dir) PlaywrightSocket() string { return d.path("lyrad-playwright.sock") }
+
 // Token is the HTTP bearer token.
 func (d Dir) Token() string { return d.path("http-token") }
 

@@ -44,11 +44,14 @@ const (
 	NameActivePort     = "DevToolsActivePort absent"
 	NameProfileMode    = "profile is 0700"
 	NameSocketMode     = "socket is 0600"
-	NameDaemonPorts    = "daemon listens on 127.0.0.1 only"
-	NameHTTPToken      = "HTTP front door needs the token"
-	NameHTTPOrigin     = "HTTP front door refuses a foreign Origin"
-	NameHTTPHost       = "HTTP front door refuses a foreign Host"
-	NameAuditMode      = "audit trail is 0600"
+	// NamePWSocketMode: the socket of Playwright MCP's surface drives the
+	// same browser, so it is held to the same mode.
+	NamePWSocketMode = "Playwright surface's socket 0600"
+	NameDaemonPorts  = "daemon listens on 127.0.0.1 only"
+	NameHTTPToken    = "HTTP front door needs the token"
+	NameHTTPOrigin   = "HTTP front door refuses a foreign Origin"
+	NameHTTPHost     = "HTTP front door refuses a foreign Host"
+	NameAuditMode    = "audit trail is 0600"
 )
 
 // Check is the outcome of one check. Fix says what to do when it fails.
@@ -130,6 +133,7 @@ func Run(ctx context.Context, o Options) Report {
 	// The daemon's files and front doors.
 	daemonPID := daemonRunning(data)
 	r.add(CheckSocketMode(data.Socket(), daemonPID != 0))
+	r.add(checkSocketMode(NamePWSocketMode, data.PlaywrightSocket(), daemonPID != 0))
 	r.add(CheckDaemonListeners(daemonPID))
 	r.add(checkHTTP(ctx, data, daemonPID != 0, &r.HTTP)...)
 	r.add(CheckFileMode(NameAuditMode, data.Audit()))

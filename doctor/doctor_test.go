@@ -97,6 +97,29 @@ func TestSocketMode(t *testing.T) {
 	}
 }
 
+// The Playwright surface's socket drives the same browser: doctor holds it
+// to the same mode, under its own name.
+func TestPlaywrightSocketMode(t *testing.T) {
+	dir, err := os.MkdirTemp("", "dr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, "lyrad-playwright.sock")
+	ln, err := transport.ListenSocket(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if c := checkSocketMode(NamePWSocketMode, p, true); c.Status != Pass || c.Name != NamePWSocketMode {
+		t.Errorf("transport.ListenSocket's socket: %+v", c)
+	}
+	os.Chmod(p, 0o666)
+	if c := checkSocketMode(NamePWSocketMode, p, true); c.Status != Fail || c.Name != NamePWSocketMode || !strings.Contains(c.Detail, "0666") {
+		t.Errorf("0666: %+v", c)
+	}
+}
+
 func TestActivePortAbsent(t *testing.T) {
 	d := mkdir(t, 0o700)
 	if c := CheckActivePortAbsent(d); c.Status != Pass {

@@ -91,24 +91,28 @@ func CheckFileMode(name, path string) Check {
 // CheckSocketMode checks the daemon's socket, when there is one: 0600, so
 // that only this user can connect and drive the browser.
 func CheckSocketMode(path string, daemonRunning bool) Check {
+	return checkSocketMode(NameSocketMode, path, daemonRunning)
+}
+
+func checkSocketMode(name, path string, daemonRunning bool) Check {
 	st, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if daemonRunning {
-			return skip(NameSocketMode, "the daemon has no socket at "+path)
+			return skip(name, "the daemon has no socket at "+path)
 		}
-		return skip(NameSocketMode, "no daemon running")
+		return skip(name, "no daemon running")
 	case err != nil:
-		return fail(NameSocketMode, err.Error(), "make "+path+" readable by this user")
+		return fail(name, err.Error(), "make "+path+" readable by this user")
 	case st.Mode().Type() != fs.ModeSocket:
-		return fail(NameSocketMode, path+" is not a socket", "stop lyrad, remove "+path+" and start it again")
+		return fail(name, path+" is not a socket", "stop lyrad, remove "+path+" and start it again")
 	case !private(st.Mode()):
-		return fail(NameSocketMode, fmt.Sprintf("%s is %04o: other users can connect and drive the browser", path, st.Mode().Perm()),
+		return fail(name, fmt.Sprintf("%s is %04o: other users can connect and drive the browser", path, st.Mode().Perm()),
 			"chmod 600 "+path+" (lyrad sets 0600 when it listens: restart it)")
 	}
 	detail := fmt.Sprintf("%s %04o", path, st.Mode().Perm())
 	if !daemonRunning {
 		detail += " (no daemon running: a stale socket)"
 	}
-	return pass(NameSocketMode, detail)
+	return pass(name, detail)
 }

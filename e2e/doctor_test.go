@@ -173,6 +173,7 @@ func TestDoctorWithDaemon(t *testing.T) {
 		t.Fatalf("exit %d, want 0:\n%s", code, out)
 	}
 	wantLine(t, out, doctor.NameSocketMode, "PASS")
+	wantLine(t, out, doctor.NamePWSocketMode, "PASS")
 	wantLine(t, out, doctor.NameDaemonPorts, "PASS")
 	wantLine(t, out, doctor.NameHTTPToken, "PASS")
 	wantLine(t, out, doctor.NameHTTPOrigin, "PASS")

@@ -327,9 +327,9 @@ func cmdServe(args []string, stderr io.Writer) int {
 	go func() { errs <- transport.ServeSocket(ctx, lyraSrv, ln, log) }()
 	// Playwright MCP's surface on a socket of its own, for
 	// `lyrad stdio --surface playwright`.
-	if pln, err := transport.ListenSocket(playwrightSocket(d.data)); err == nil {
+	if pln, err := transport.ListenSocket(d.data.PlaywrightSocket()); err == nil {
 		go func() { errs <- transport.ServeSocket(ctx, pwSrv, pln, log) }()
-		defer os.Remove(playwrightSocket(d.data))
+		defer os.Remove(d.data.PlaywrightSocket())
 	} else {
 		log.Warn("no socket for the playwright surface", zap.Error(err))
 	}
@@ -421,9 +421,9 @@ func serveStdio(ctx context.Context, d *daemon, stdin io.Reader, stdout io.Write
 	} else {
 		d.log.Warn("no socket for other clients", zap.Error(err))
 	}
-	if ln, err := transport.ListenSocket(playwrightSocket(d.data)); err == nil {
+	if ln, err := transport.ListenSocket(d.data.PlaywrightSocket()); err == nil {
 		go func() { _ = transport.ServeSocket(ctx, pwSrv, ln, d.log) }()
-		defer os.Remove(playwrightSocket(d.data))
+		defer os.Remove(d.data.PlaywrightSocket())
 	} else {
 		d.log.Warn("no socket for the playwright surface", zap.Error(err))
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/lyrad/lyrad/datadir"
@@ -186,16 +185,10 @@ func (s *surfaceOptions) capsList() []string {
 // removed).
 var atExit []func()
 
-// playwrightSocket is where the daemon serves Playwright MCP's surface,
-// beside its own socket: `lyrad stdio --surface playwright` relays there.
-func playwrightSocket(d datadir.Dir) string {
-	return filepath.Join(filepath.Dir(d.Socket()), "lyrad-playwright.sock")
-}
-
 // surfaceSocket is the socket of the surface asked for.
 func (s *surfaceOptions) socket(d datadir.Dir) string {
 	if s.surface == surfacePlaywright {
-		return playwrightSocket(d)
+		return d.PlaywrightSocket()
 	}
 	return d.Socket()
 }
