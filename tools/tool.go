@@ -306,9 +306,14 @@ func (r *registry) handedOff(id, message string) {
 		}
 	}
 	r.mu.Unlock()
-	if ss == nil {
-		return
+	if ss != nil {
+		TellHandedOff(ss, message)
 	}
+}
+
+// TellHandedOff sends ss's client a log notification that its turn ended:
+// the one message a server may send a client outside a call.
+func TellHandedOff(ss *mcp.ServerSession, message string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	//lint:ignore SA1019 logging is deprecated from protocol 2026-07-28 but still delivered

@@ -112,13 +112,9 @@ func (r *registry) handedOff(id, message string) {
 		}
 	}
 	r.mu.Unlock()
-	if ss == nil {
-		return
+	if ss != nil {
+		tools.TellHandedOff(ss, message)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	//lint:ignore SA1019 logging is deprecated from protocol 2026-07-28 but still delivered
-	_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Logger: "lyrad", Data: message})
 }
 
 // caller is the session id of ss, made on its first call; its end is
