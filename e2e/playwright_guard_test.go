@@ -55,8 +55,11 @@ func TestPlaywrightGuard(t *testing.T) {
 	refused("navigate through a redirect hop", pwCall(t, cs, "browser_navigate", map[string]any{"url": a.URL + "/redirect?code=302"}), "blocked_by_policy")
 	refused("an undeclared download", pwCall(t, cs, "browser_click", map[string]any{"target": pwRef(t, nav, "link", "Get")}), "download_blocked")
 
-	// Give anything that slipped through time to arrive.
-	time.Sleep(500 * time.Millisecond)
+	// Each request to the other site was judged: its refusal is in the
+	// audit, so whatever would have reached the site has had its chance.
+	for _, p := range []string{"/collect", "/popup", "/landing"} {
+		waitFor(t, "the guard's refusal of "+p, 30*time.Second, func() bool { return len(refusals(t, dir, p)) > 0 })
+	}
 	for _, p := range []string{"/collect", "/popup", "/landing"} {
 		if n := b.count(p); n != 0 {
 			t.Errorf("the other site's %s was reached %d times", p, n)
