@@ -65,8 +65,9 @@ func TestPlaywrightEvaluate(t *testing.T) {
 			t.Errorf("%s: a tab on the sink's site:\n%s", what, got)
 		}
 	}
-	// Give anything that slipped through time to arrive.
-	time.Sleep(500 * time.Millisecond)
+	// Both sends were judged: their refusals are in the audit, so whatever
+	// would have reached the sink has had its chance.
+	waitFor(t, "the guard's refusals of both sends", 30*time.Second, func() bool { return len(refusals(t, dir, "/sink")) >= 2 })
 	if n := b.count("/sink"); n != 0 {
 		t.Errorf("the sink was reached %d times", n)
 	}

@@ -20,7 +20,8 @@ func TestPlaywrightTabsNew(t *testing.T) {
 	a.page("/second", `<!doctype html><title>Second</title><button>Second button</button>`)
 	redirector(a, b.URL+"/landing")
 	b.page("/landing", `<!doctype html><title>B</title>you should not be here`)
-	cs := connectPW(t, t.TempDir(), []string{"--allowed-origins", a.URL}, nil, "LYRA_BROWSER_CONSENT_CHANNEL=auto")
+	dir := t.TempDir()
+	cs := connectPW(t, dir, []string{"--allowed-origins", a.URL}, nil, "LYRA_BROWSER_CONSENT_CHANNEL=auto")
 	pwOK(t, cs, "browser_navigate", map[string]any{"url": a.URL + "/"})
 
 	ans := pwOK(t, cs, "browser_tabs", map[string]any{"action": "new", "url": a.URL + "/second"})
@@ -52,8 +53,9 @@ func TestPlaywrightTabsNew(t *testing.T) {
 	}
 	refused("a site the user was not asked about", b.URL+"/landing", "approval_required")
 	refused("a redirect hop to another site", a.URL+"/redirect?code=302", "blocked_by_policy")
-	// Give anything that slipped through time to arrive.
-	time.Sleep(500 * time.Millisecond)
+	// The hop was judged: its refusal is in the audit, so whatever would
+	// have reached the other site has had its chance.
+	waitFor(t, "the guard's refusal of the hop", 30*time.Second, func() bool { return len(refusals(t, dir, "/landing")) > 0 })
 	if n := b.count("/landing"); n != 0 {
 		t.Errorf("the other site was reached %d times", n)
 	}
