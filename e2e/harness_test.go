@@ -292,13 +292,19 @@ func connectStdio(t *testing.T, dataDir, protocol string, extraEnv ...string) *m
 // connectStdioBin is connectStdio with another build of lyrad (lyradTestBuild).
 func connectStdioBin(t *testing.T, bin, dataDir, protocol string, extraEnv ...string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(bin, "stdio")
+	return connectCmd(t, exec.Command(bin, "stdio"), "e2e-stdio", dataDir, protocol, nil, extraEnv...)
+}
+
+// connectCmd connects an MCP client named name to the lyrad command cmd,
+// run on dataDir.
+func connectCmd(t *testing.T, cmd *exec.Cmd, name, dataDir, protocol string, opts *mcp.ClientOptions, extraEnv ...string) *mcp.ClientSession {
+	t.Helper()
 	cmd.Env = append(baseEnv(dataDir), extraEnv...)
 	cmd.Stderr = os.Stderr
 	if os.Getenv("E2E_QUIET") != "" {
 		cmd.Stderr = nil
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-stdio", Version: "1"}, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(protocol))

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -28,20 +27,7 @@ func connectPW(t *testing.T, dataDir string, args []string, opts *mcp.ClientOpti
 func connectPWProto(t *testing.T, protocol, dataDir string, args []string, opts *mcp.ClientOptions, extraEnv ...string) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(lyradBin, append([]string{"stdio", "--surface", "playwright"}, args...)...)
-	cmd.Env = append(baseEnv(dataDir), extraEnv...)
-	cmd.Stderr = os.Stderr
-	if os.Getenv("E2E_QUIET") != "" {
-		cmd.Stderr = nil
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-playwright", Version: "1"}, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, sessionOpts(protocol))
-	if err != nil {
-		t.Fatalf("connect over stdio: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return connectCmd(t, cmd, "e2e-playwright", dataDir, protocol, opts, extraEnv...)
 }
 
 // pwAnswer is one tool's answer: its text, whether it is an error, and
