@@ -13,8 +13,8 @@ import (
 )
 
 // TestAuditTabBudget: one hostile tab left open floods refused requests
-// for 20 s (a form POST to an unapproved site with a 2 KB URL, and a
-// fetch POST there, every 25 ms). With its budget lowered through
+// for 20 s (a form POST to an unapproved site with a 2 KB URL, into a
+// hidden iframe, and a fetch POST there, every 25 ms). With its budget lowered through
 // LYRA_BROWSER_AUDIT_TAB_BYTES_PER_DAY, the tab's audit bytes a second
 // fall to its budget once the burst is spent; what was held back is
 // counted, per kind, in suppressed rows: every refused fetch the page saw
@@ -28,23 +28,21 @@ func TestAuditTabBudget(t *testing.T) {
 	c.handle("/send", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "got it") })
 	a.page("/", "<title>home</title>home")
 	const floodFor = 20 * time.Second
-	a.page("/flood", fmt.Sprintf(`<!doctype html><title>flood</title><body><form id=f method=post><input name=secret value=1></form><script>
+	a.page("/flood", fmt.Sprintf(`<!doctype html><title>flood</title><body><script>%s
 const C = %q, pad = "x".repeat(2000), end = Date.now() + %d;
 let n = 0, failed = 0, pending = 0;
-const f = document.getElementById("f");
 const finish = () => { if (pending > 0) { setTimeout(finish, 100); return; } document.title = "done " + failed + " " + n; };
 const tick = () => {
   if (Date.now() > end) { finish(); return; }
   n++;
-  f.action = C + "/post?n=" + n + "&p=" + pad;
-  f.submit();
+  post(C + "/post?n=" + n + "&p=" + pad, {secret: "1"});
   pending++;
   fetch(C + "/send?n=" + n + "&p=" + pad, {method: "POST", body: "secret=2", mode: "no-cors"})
     .catch(() => { failed++; }).finally(() => { pending--; });
   setTimeout(tick, 25);
 };
 tick();
-</script>`, c.URL, floodFor.Milliseconds()))
+</script>`, postFramesJS, c.URL, floodFor.Milliseconds()))
 	const perDay = 86400 * 20 // a burst of 17280 bytes, then 20 bytes a second
 	dir := t.TempDir()
 	cs := connectStdio(t, dir, proto2026, "LYRA_BROWSER_GUARD_SENDS=judge", fmt.Sprintf("LYRA_BROWSER_AUDIT_TAB_BYTES_PER_DAY=%d", perDay))
@@ -70,13 +68,17 @@ tick();
 	lines := auditLines(t, dir)
 	var tab string
 	for _, l := range lines {
-		if l.m["kind"] == "guard" && urlHas("/post?")(l.m["request_url"]) {
+		// The flood's tab, from the first row of its posts or fetches: on
+		// a loaded machine the fetches' rows may spend the burst before
+		// the first post is judged, and every post is then counted in a
+		// summary row only.
+		if (l.m["kind"] == "guard" && urlHas("/post?")(l.m["request_url"])) || (l.m["kind"] == "send" && strings.HasPrefix(fmt.Sprint(l.m["destination"]), c.URL)) {
 			tab, _ = l.m["tab_id"].(string)
 			break
 		}
 	}
 	if tab == "" {
-		t.Fatalf("no guard row of the flood's posts: %d attempts, %d failed", attempts, failed)
+		t.Fatalf("no guard or send row of the flood's requests: %d attempts, %d failed", attempts, failed)
 	}
 	var start time.Time
 	written := map[string]int{} // kind/status of the tab's rows written

@@ -55,22 +55,44 @@ func (s *sink) since(t time.Time) int {
 
 func (s *sink) total() int { return s.since(time.Time{}) }
 
-// hostilePoster: every 4 ms a new form posts to action, each into the next
-// of 8 hidden iframes, so that several posts are held by the guard at any
-// moment and a release of them all at once would be seen.
-func hostilePoster(action string) string {
-	return fmt.Sprintf(`<!doctype html><title>poster</title><body><script>
-let n = 0;
-setInterval(() => {
-  const name = "f" + (n++ %% 8);
-  let fr = document.getElementsByName(name)[0];
-  if (!fr) { fr = document.createElement("iframe"); fr.name = name; fr.style.display = "none"; document.body.appendChild(fr); }
+// postFramesJS defines post(action, fields) for a hostile page: a form
+// POST into one of up to 64 hidden iframes. A post never goes into a frame
+// whose last post was sent less than a second ago and has not loaded: the
+// new navigation would cancel the one the guard holds, and on a loaded
+// machine, where the guard takes longer than a round of the frames, the
+// page would cancel its own posts before the guard saw them. (A refused
+// post's frame fires no load event; its frame is taken again after 1 s.)
+// post answers false when every frame is busy.
+const postFramesJS = `
+const postFrames = [];
+const post = (action, fields) => {
+  const now = performance.now();
+  let fr = postFrames.find(f => !f.sentAt || now - f.sentAt > 1000);
+  if (!fr) {
+    if (postFrames.length >= 64) return false;
+    fr = document.createElement("iframe"); fr.name = "f" + postFrames.length; fr.style.display = "none";
+    document.body.appendChild(fr);
+    fr.onload = () => { fr.sentAt = 0; };
+    postFrames.push(fr);
+  }
+  fr.sentAt = now;
   const f = document.createElement("form");
-  f.method = "post"; f.action = %q; f.target = name;
-  const i = document.createElement("input"); i.name = "x"; i.value = "exfil"; f.appendChild(i);
+  f.method = "post"; f.action = action; f.target = fr.name;
+  for (const [k, v] of Object.entries(fields)) {
+    const i = document.createElement("input"); i.name = k; i.value = v; f.appendChild(i);
+  }
   document.body.appendChild(f); f.submit(); f.remove();
-}, 4);
-</script></body>`, action)
+  return true;
+};
+`
+
+// hostilePoster: every 4 ms a new form posts to action (through
+// postFramesJS), so that several posts are held by the guard at any moment
+// and a release of them all at once would be seen.
+func hostilePoster(action string) string {
+	return fmt.Sprintf(`<!doctype html><title>poster</title><body><script>%s
+setInterval(() => post(%q, {x: "exfil"}), 4);
+</script></body>`, postFramesJS, action)
 }
 
 // victim is one lyrad whose end is under test, and a client on it.
