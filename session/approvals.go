@@ -92,6 +92,14 @@ func (p *approvals) ask(c Caller, qs []ApprovalQuestion, now time.Time) string {
 			return a.ID
 		}
 	}
+	// A yes the session's calls have not used, now that one asks
+	// something else, answered a call that has moved on: it goes, so that
+	// a later call asking the old question again is asked again.
+	for id, a := range p.byID {
+		if a.Session == c.ID && a.State == ApprovalApproved {
+			delete(p.byID, id)
+		}
+	}
 	for p.countLocked(c.ID) >= maxApprovalsPerSession {
 		p.dropOldestLocked(c.ID)
 	}

@@ -62,17 +62,9 @@ func TestApprovalAnswersItsQuestionOnce(t *testing.T) {
 	if _, err := m.AnswerApproval(id, true); !errors.Is(err, ErrNoApproval) {
 		t.Errorf("approving twice: %v, want ErrNoApproval", err)
 	}
-	// Another site, another reason, another session: each a question of
-	// its own, still to be asked.
-	for _, c := range []struct {
-		c      Caller
-		scope  policy.Scope
-		reason string
-	}{{s1, b, "read the news"}, {s1, a, "log in"}, {Caller{ID: "s2", Tool: "navigate"}, a, "read the news"}} {
-		status, other := refusedWith(second(ask(c.c, c.scope, c.reason)))
-		if status != StatusApprovalRequired || other == id || other == "" {
-			t.Errorf("%s %s %q took the yes to %s: %s %q", c.c.ID, c.scope, c.reason, id, status, other)
-		}
+	// Another session: a question of its own, still to be asked.
+	if status, other := refusedWith(second(ask(Caller{ID: "s2", Tool: "navigate"}, a, "read the news"))); status != StatusApprovalRequired || other == id {
+		t.Errorf("another session took s1's yes: %s %q", status, other)
 	}
 	// Its own question: yes, on the terminal's channel, once.
 	if channel, err := ask(s1, a, "read the news"); err != nil || channel != policy.ChannelCLI {
@@ -80,6 +72,25 @@ func TestApprovalAnswersItsQuestionOnce(t *testing.T) {
 	}
 	if status, again := refusedWith(second(ask(s1, a, "read the news"))); status != StatusApprovalRequired || again == id {
 		t.Errorf("the yes was used twice: %s %q", status, again)
+	}
+
+	// Another site, another reason: each a question of its own. And a yes
+	// the repeat did not use (the call asked something else) goes with that
+	// new question: the old question, asked later, is asked again.
+	for _, c := range []struct {
+		scope  policy.Scope
+		reason string
+	}{{b, "check the weather"}, {a, "log in"}} {
+		_, id = refusedWith(second(ask(s1, a, "check the weather")))
+		if _, err := m.AnswerApproval(id, true); err != nil {
+			t.Fatal(err)
+		}
+		if status, other := refusedWith(second(ask(s1, c.scope, c.reason))); status != StatusApprovalRequired || other == id {
+			t.Errorf("%s %q took the yes to %s: %s %q", c.scope, c.reason, id, status, other)
+		}
+		if status, again := refusedWith(second(ask(s1, a, "check the weather"))); status != StatusApprovalRequired || again == id {
+			t.Errorf("a yes left behind by a call that moved on was used: %s %q", status, again)
+		}
 	}
 }
 

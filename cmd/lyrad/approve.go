@@ -38,7 +38,7 @@ func (d *daemon) answerApproval(req map[string]any, approve bool) map[string]any
 	id, _ := req["id"].(string)
 	a, err := d.mgr.AnswerApproval(id, approve)
 	if errors.Is(err, session.ErrNoApproval) {
-		return map[string]any{"status": "not_found", "error": err.Error()}
+		return map[string]any{"status": "not_found", "error": err.Error(), "approval_timeout_s": d.o.approvalTimeout.Seconds()}
 	}
 	if err != nil {
 		return map[string]any{"status": "error", "error": err.Error()}
@@ -80,8 +80,10 @@ func cmdApprove(args []string, stdout, stderr io.Writer) int {
 	switch out["status"] {
 	case "ok":
 	case "not_found":
-		fmt.Fprintf(stderr, "lyrad approve: nothing waits for an answer under %q: the id is unknown, has expired (%s), or was answered already. `lyrad approve --list` shows what waits.\n",
-			oneLine(ids[0]), o.approvalTimeout)
+		// The daemon's timeout, not this shell's setting.
+		within := time.Duration(num(out["approval_timeout_s"]) * float64(time.Second))
+		fmt.Fprintf(stderr, "lyrad approve: nothing waits for an answer under %q: the id is unknown, has expired (ids last %s), or was answered already. `lyrad approve --list` shows what waits.\n",
+			oneLine(ids[0]), within)
 		return 1
 	default:
 		fmt.Fprintf(stderr, "lyrad approve: %v: %v\n", out["status"], out["error"])
@@ -103,7 +105,8 @@ func cmdApprove(args []string, stdout, stderr io.Writer) int {
 	if deny {
 		fmt.Fprintf(stdout, "Denied %s. The agent's repeat of the call is refused.\n", str(a["id"]))
 	} else {
-		fmt.Fprintf(stdout, "Approved %s: the agent's next try of the same call (within %s) gets what it asked for:\n", str(a["id"]), o.approvalTimeout)
+		fmt.Fprintf(stdout, "Approved %s: the agent's next try of the same call (within %s) gets what it asked for:\n", str(a["id"]),
+			time.Duration(num(a["expires_in_s"]))*time.Second)
 	}
 	writeQuestions(stdout, a, "  ")
 	return 0
