@@ -192,3 +192,28 @@ func TestApprovalAnswersTheRoundTogether(t *testing.T) {
 		t.Error("no NAVIGATE where the form goes")
 	}
 }
+
+// A user who did not answer the elicitation in time can answer at the
+// terminal: the timeout names an id, and the repeat takes the yes without
+// asking again.
+func TestApprovalAfterElicitationTimeout(t *testing.T) {
+	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: 10 * time.Millisecond})
+	asked := 0
+	c := Caller{ID: "s1", Tool: "navigate", Consent: &ConsentIO{Elicit: func(ctx context.Context, _ string) (Answer, error) {
+		asked++
+		<-ctx.Done()
+		return Answer{}, ctx.Err()
+	}}}
+	site := policy.ScopeOf("http://127.0.0.1:8001/")
+	_, _, err := m.desk.obtain(context.Background(), c, policy.Navigate, site, "")
+	status, id := refusedWith(err)
+	if status != StatusDenied || consentOf(err) != "timeout" || id == "" {
+		t.Fatalf("no answer in time: %v (id %q), want denied with an id", err, id)
+	}
+	if _, err := m.AnswerApproval(id, true); err != nil {
+		t.Fatal(err)
+	}
+	if channel, _, err := m.desk.obtain(context.Background(), c, policy.Navigate, site, ""); err != nil || channel != policy.ChannelCLI || asked != 1 {
+		t.Fatalf("the repeat: %q %v, asked %d times", channel, err, asked)
+	}
+}
