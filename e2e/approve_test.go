@@ -99,6 +99,10 @@ func TestApproveFromTheTerminal(t *testing.T) {
 		t.Errorf("the spent id %s was approved again", id)
 	}
 	rows := auditRows(t, dir)
+	if len(rowsWhere(rows, has{"kind": "tool", "tool": "navigate", "status": "approval_required", "approval_id": id})) != 2 ||
+		len(rowsWhere(rows, has{"kind": "consent", "status": "approval_pending", "approval_id": id, "capability": "NAVIGATE", "origin": s.URL})) != 1 {
+		t.Error("the refusals and the pending approval are not in the audit trail under the id")
+	}
 	if len(rowsWhere(rows, has{"kind": "consent", "status": "approved", "approval_id": id, "via": "lyrad approve", "consent_channel": "cli", "tool": "navigate"})) != 1 {
 		t.Error("no audit row of the approval at the terminal")
 	}

@@ -80,7 +80,7 @@ type approvals struct {
 // name. The same questions refused again for the same session, still
 // pending, keep their id: an agent that repeats the call before the user
 // answers does not make a new one.
-func (p *approvals) ask(c Caller, qs []ApprovalQuestion, now time.Time) string {
+func (p *approvals) ask(c Caller, qs []ApprovalQuestion, now time.Time) (id string, created bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.byID == nil {
@@ -89,7 +89,7 @@ func (p *approvals) ask(c Caller, qs []ApprovalQuestion, now time.Time) string {
 	p.pruneLocked(now)
 	for _, a := range p.byID {
 		if a.Session == c.ID && a.State == ApprovalPending && sameQuestions(a.Questions, qs) {
-			return a.ID
+			return a.ID, false
 		}
 	}
 	// A yes the session's calls have not used, now that one asks
@@ -106,13 +106,13 @@ func (p *approvals) ask(c Caller, qs []ApprovalQuestion, now time.Time) string {
 	for len(p.byID) >= maxApprovals {
 		p.dropOldestLocked("")
 	}
-	id := newApprovalID()
+	id = newApprovalID()
 	for p.byID[id] != nil {
 		id = newApprovalID()
 	}
 	p.byID[id] = &Approval{ID: id, Session: c.ID, Client: c.Client, Tool: c.Tool, Asked: now,
 		Expires: now.Add(p.ttl), State: ApprovalPending, Questions: slices.Clone(qs)}
-	return id
+	return id, true
 }
 
 // answer looks up the user's answer at the terminal to session's question

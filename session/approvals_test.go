@@ -133,18 +133,18 @@ func TestApprovalExpiresAndIsBounded(t *testing.T) {
 	p := approvals{ttl: time.Minute}
 	t0 := time.Unix(1000, 0)
 	q := []ApprovalQuestion{{Capability: "NAVIGATE", Origin: "http://a", key: "k1"}}
-	id := p.ask(Caller{ID: "s1"}, q, t0)
+	id, _ := p.ask(Caller{ID: "s1"}, q, t0)
 	if _, err := p.decide(id, true, t0.Add(time.Minute+time.Second)); !errors.Is(err, ErrNoApproval) {
 		t.Errorf("answered after it expired: %v", err)
 	}
-	id = p.ask(Caller{ID: "s1"}, q, t0)
+	id, _ = p.ask(Caller{ID: "s1"}, q, t0)
 	if _, err := p.decide(id, true, t0.Add(50*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	if state, _ := p.answer("s1", "k1", t0.Add(50*time.Second+time.Minute+time.Second)); state != "" {
 		t.Errorf("an approval used after it expired: %s", state)
 	}
-	id = p.ask(Caller{ID: "s1"}, q, t0)
+	id, _ = p.ask(Caller{ID: "s1"}, q, t0)
 	p.dropSession("s1")
 	if _, err := p.decide(id, true, t0); !errors.Is(err, ErrNoApproval) {
 		t.Errorf("an ended session's approval answered: %v", err)

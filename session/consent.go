@@ -271,7 +271,13 @@ func (d *grantDesk) pend(c Caller, err error) error {
 	if !errors.As(err, &e) || len(e.asked) == 0 || e.Approval != nil {
 		return err
 	}
-	id := d.approvals.ask(c, e.asked, time.Now())
+	id, created := d.approvals.ask(c, e.asked, time.Now())
+	if created {
+		for _, q := range e.asked {
+			d.audit(audit.Row{Kind: "consent", Session: c.ID, Tool: c.Tool, Status: "approval_pending", Extra: audit.Fields{
+				"capability": q.Capability, "origin": q.Origin, "consent_channel": policy.ChannelCLI, "approval_id": id}})
+		}
+	}
 	ref := &ApprovalRef{ID: id, Command: d.cfg.ApproveCommand + " " + id, Within: d.cfg.ApprovalTimeout}
 	e.Approval = ref
 	run := "ask the user to run: " + ref.Command + " (within " + ref.Within.String() + "), then repeat this same call"
