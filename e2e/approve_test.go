@@ -115,13 +115,14 @@ func TestApproveFromTheTerminal(t *testing.T) {
 }
 
 // TestApproveDeny: --deny refuses the repeat without asking, and nothing
-// reaches the site; the next repeat asks again, under a new id.
+// reaches the site; the next repeat asks again, under a new id. Through
+// `lyrad serve` and an HTTP client: the verb talks to the daemon.
 func TestApproveDeny(t *testing.T) {
 	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	dir := t.TempDir()
-	cs := connectAsking(t, dir, proto2026, nil)
+	cs := startServe(t, dir, "LYRA_BROWSER_CONSENT_CHANNEL=auto").connectHTTP(t, proto2026)
 	args := map[string]any{"url": s.URL + "/"}
 	id, _ := pendingApproval(t, call(t, cs, "navigate", args))
 	if code, out, errOut := approveRun(t, dir, "--deny", strings.ToLower(id)); code != 0 || !strings.Contains(out, "Denied "+id) {

@@ -8,6 +8,7 @@
 //	lyrad mcp-config [--http]          the settings block for an MCP client
 //	lyrad service install|uninstall|status   serve as a systemd user unit or launchd agent
 //	lyrad status [--json]              what the data directory says of its daemon
+//	lyrad approve [--list|ID|--deny ID] answer a consent question the agent's client could not ask
 //	lyrad version
 package main
 
