@@ -189,6 +189,7 @@ func TestApproveOnlyWhatWasAsked(t *testing.T) {
 		t.Errorf("the question does not say where the form goes: %v", env)
 	}
 	_, out, _ := approveRun(t, dir, "--list")
+	t.Logf("lyrad approve --list:\n%s", out)
 	if !strings.Contains(out, "SUBMIT "+p.URL) || !strings.Contains(out, "NAVIGATE "+a.URL) {
 		t.Errorf("--list does not show both questions of the call:\n%s", out)
 	}
