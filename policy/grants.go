@@ -48,6 +48,7 @@ const (
 	ChannelElicit  = "elicit"  // the user answered an MCP elicitation
 	ChannelLegacy  = "legacy"  // the model's confirm=true, on a client that cannot be asked
 	ChannelTrusted = "trusted" // the operator's trusted list answered in advance
+	ChannelCLI     = "cli"     // the user answered at a terminal: lyrad approve
 	ChannelOff     = "off"     // approval is off: nobody was asked
 )
 

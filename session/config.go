@@ -59,10 +59,17 @@ type Config struct {
 	// without asking).
 	ConsentChannel string
 	ConsentTimeout time.Duration
-	GrantTTL       time.Duration
-	ReleaseGrace   time.Duration
-	Enforcement    policy.Mode
-	Trust          policy.Trust
+	// ApprovalTimeout is how long a question the client could not put to
+	// its user waits for `lyrad approve`, and an answer given there for the
+	// call to be repeated (LYRA_BROWSER_APPROVAL_TIMEOUT; approvals.go).
+	// ApproveCommand is how the user runs that verb on this data
+	// directory, as the refusal tells it ("lyrad approve" by default).
+	ApprovalTimeout time.Duration
+	ApproveCommand  string
+	GrantTTL        time.Duration
+	ReleaseGrace    time.Duration
+	Enforcement     policy.Mode
+	Trust           policy.Trust
 	// GuardSends: SendsAudit records every send a page makes that is not
 	// a document and not a GET; SendsJudge also holds them and refuses
 	// those to a site the session holds no grant for.
@@ -129,6 +136,12 @@ func (c *Config) defaults() {
 	}
 	if c.ConsentTimeout <= 0 {
 		c.ConsentTimeout = 300 * time.Second
+	}
+	if c.ApprovalTimeout <= 0 {
+		c.ApprovalTimeout = 10 * time.Minute
+	}
+	if c.ApproveCommand == "" {
+		c.ApproveCommand = "lyrad approve"
 	}
 	if c.GrantTTL <= 0 {
 		c.GrantTTL = policy.DefaultGrantTTL

@@ -146,6 +146,14 @@ func (d *grantDesk) obtain(ctx context.Context, c Caller, cap policy.Capability,
 // (detail: page text in it already quoted with quoted()); reason is the
 // agent's.
 func (d *grantDesk) obtainAsk(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, detail, reason string) (channel, entry string, err error) {
+	channel, entry, err = d.obtainQuestion(ctx, c, cap, scope, detail, reason)
+	return channel, entry, d.pend(c, err)
+}
+
+// obtainQuestion is obtainAsk leaving a refusal the user could answer at
+// the terminal without its id: a call that asks several questions at once
+// (grantDesk.credit) puts them under one.
+func (d *grantDesk) obtainQuestion(ctx context.Context, c Caller, cap policy.Capability, scope policy.Scope, detail, reason string) (channel, entry string, err error) {
 	if d.cfg.ConsentChannel == ConsentOff {
 		return policy.ChannelOff, "", nil
 	}
@@ -165,6 +173,22 @@ func (d *grantDesk) obtainAsk(ctx context.Context, c Caller, cap policy.Capabili
 			"Do not repeat this with confirm=true: the user answered. Ask them what to do instead.").
 			answered(answer).asking(string(cap), scope.Loggable())
 	}
+	// The user's answer at the terminal to this very question (lyrad
+	// approve, approvals.go) comes before asking them again.
+	switch state, aid := d.approvals.answer(c.ID, id, time.Now()); state {
+	case ApprovalApproved:
+		d.audit(audit.Row{Kind: "consent", Session: c.ID, Status: "accepted", Extra: audit.Fields{
+			"capability": string(cap), "origin": scope.Loggable(), "consent_channel": policy.ChannelCLI,
+			"consent_reason": "lyrad approve", "approval_id": aid}})
+		return policy.ChannelCLI, "", nil
+	case ApprovalDenied:
+		d.audit(audit.Row{Kind: "consent", Session: c.ID, Status: "declined", Extra: audit.Fields{
+			"capability": string(cap), "origin": scope.Loggable(), "consent_channel": policy.ChannelCLI,
+			"consent_reason": "lyrad approve --deny", "approval_id": aid}})
+		return "", "", newError(StatusDenied, "the user did not allow it: declined with lyrad approve --deny "+aid,
+			"Do not repeat this with confirm=true: the user answered. Ask them what to do instead.").
+			answered("declined").asking(string(cap), scope.Loggable())
+	}
 	canAsk := d.cfg.ConsentChannel == ConsentAuto || d.cfg.ConsentChannel == ConsentElicit
 	switch {
 	case canAsk && io.Elicit != nil:
@@ -173,8 +197,11 @@ func (d *grantDesk) obtainAsk(ctx context.Context, c Caller, cap policy.Capabili
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
 		if timedOut {
+			// Nobody was there: the user may answer at the terminal later.
 			record(policy.ChannelElicit, "timeout", "no answer within LYRA_BROWSER_CONSENT_TIMEOUT")
-			return "", "", denied("timeout")
+			return "", "", newError(StatusDenied, "the user did not allow it: timeout",
+				"The user did not answer in time; do not repeat this with confirm=true.").
+				answered("timeout").asking(string(cap), scope.Loggable()).askable(cap, scope, msg, id)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -218,9 +245,9 @@ func (d *grantDesk) obtainAsk(ctx context.Context, c Caller, cap policy.Capabili
 		d.asks.add(c.ID, id, time.Now())
 		return "", "", &ConsentNeeded{ID: id, Message: msg}
 	case d.cfg.ConsentChannel == ConsentElicit:
-		return "", "", newError(StatusApprovalRequired, "this client cannot be asked for approval, and LYRA_BROWSER_CONSENT_CHANNEL=elicit",
+		return "", "", newError(StatusApprovalRequired, msg+"\n(This client cannot be asked for approval, and LYRA_BROWSER_CONSENT_CHANNEL=elicit.)",
 			"Use an MCP client with elicitation support, or have the operator set LYRA_BROWSER_CONSENT_CHANNEL=auto.").
-			asking(string(cap), scope.Loggable())
+			asking(string(cap), scope.Loggable()).askable(cap, scope, msg, id)
 	}
 	// auto on a client that cannot be asked, or legacy: the model's word.
 	if io.Confirm {
@@ -233,5 +260,34 @@ func (d *grantDesk) obtainAsk(ctx context.Context, c Caller, cap policy.Capabili
 	}
 	return "", "", newError(StatusApprovalRequired, msg,
 		"Ask the user this question; if they agree, repeat the call with confirm=true.").
-		asking(string(cap), scope.Loggable())
+		asking(string(cap), scope.Loggable()).askable(cap, scope, msg, id)
+}
+
+// pend gives a refusal the user can answer at the terminal its id, and
+// says in its hint how: the user runs the command, then the same call is
+// repeated. Other errors pass as they are.
+func (d *grantDesk) pend(c Caller, err error) error {
+	var e *Error
+	if !errors.As(err, &e) || len(e.asked) == 0 || e.Approval != nil {
+		return err
+	}
+	id, created := d.approvals.ask(c, e.asked, time.Now())
+	if created {
+		for _, q := range e.asked {
+			d.audit(audit.Row{Kind: "consent", Session: c.ID, Tool: c.Tool, Status: "approval_pending", Extra: audit.Fields{
+				"capability": q.Capability, "origin": q.Origin, "consent_channel": policy.ChannelCLI, "approval_id": id}})
+		}
+	}
+	ref := &ApprovalRef{ID: id, Command: d.cfg.ApproveCommand + " " + id, Within: d.cfg.ApprovalTimeout}
+	e.Approval = ref
+	run := "ask the user to run: " + ref.Command + " (within " + ref.Within.String() + "), then repeat this same call"
+	switch {
+	case e.Status == StatusDenied:
+		e.Hint += " If the user agrees later, " + run + "."
+	case d.cfg.ConsentChannel == ConsentElicit:
+		e.Hint = "This client cannot ask its user: " + run + ". Or use an MCP client with elicitation support, or have the operator set LYRA_BROWSER_CONSENT_CHANNEL=auto."
+	default:
+		e.Hint = "Ask the user this question. If they agree, " + run + "; or repeat the call with confirm=true."
+	}
+	return err
 }

@@ -25,7 +25,9 @@
 //     yes: the grants to load and use a site, the single-use credits an
 //     action's intent declares, and the questions behind them through the
 //     consent channel. Its own state is the questions asked and not yet
-//     answered (pendingAsks, asks.go), which ownership's handoff shares.
+//     answered (pendingAsks, asks.go), which ownership's handoff shares,
+//     and those the client could not ask, waiting for the user's answer
+//     at the terminal (approvals, approvals.go: lyrad approve).
 //   - launcher (browser.go, downloads.go): the start of a browser through
 //     package launch, the guard's judgement and hooks wired to the parts,
 //     the downloads put behind the guard. Its own state is the download
@@ -45,7 +47,7 @@
 // audit.Log (a turn that ends drops its grants and is recorded under
 // ownership.mu). Every other lock is taken alone: rowLimiter's and
 // refillTimer's (auditBudget), calls' and sendChecks' (sendGuard),
-// pendingAsks' (grantDesk), the download directory's (launcher), and
+// pendingAsks' and approvals' (grantDesk), the download directory's (launcher), and
 // takeovers'. Code holding one of them
 // takes no other lock of session's, and no lock but life is held across a
 // call to the browser, nor across a question to the user (grantDesk asks

@@ -2,8 +2,10 @@ package session
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/lyrad/lyrad/page"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // Statuses a call can answer with: the names agents see on the wire, kept
@@ -73,6 +75,12 @@ type Error struct {
 	Holder *Holder // session_conflict: the session driving
 	Held   *Held   // session_conflict: the window kept for a session that ended
 
+	// Approval, when set, is the id under which the user can answer this
+	// refusal at a terminal (lyrad approve, approvals.go); asked is what
+	// it answers, until the id is given.
+	Approval *ApprovalRef
+	asked    []ApprovalQuestion
+
 	// Result, when set, is what the call did before it was refused (a
 	// click whose navigation the guard stopped): the reply carries its
 	// fields too, under the error's own.
@@ -80,6 +88,14 @@ type Error struct {
 	// handoff marks the conflict with a driving session that the caller's
 	// user may be asked to end (handoff.go).
 	handoff bool
+}
+
+// ApprovalRef names a pending approval: its id, the command that answers
+// it on this data directory, and how long it waits.
+type ApprovalRef struct {
+	ID      string
+	Command string // the whole command, id included: lyrad approve 7QK2MP
+	Within  time.Duration
 }
 
 // SubmitControl is a control that sends a form.
@@ -159,6 +175,13 @@ func (e *Error) waitingUntil(state string) *Error { e.WaitUntil = &state; return
 
 func (e *Error) asking(capability, origin string) *Error {
 	e.Capability, e.Origin = capability, origin
+	return e
+}
+
+// askable marks a refusal the user can answer at the terminal instead:
+// the question it is (grantDesk.pend gives it an id).
+func (e *Error) askable(cap policy.Capability, scope policy.Scope, message, key string) *Error {
+	e.asked = append(e.asked, ApprovalQuestion{Capability: string(cap), Origin: scope.Loggable(), Message: message, key: key})
 	return e
 }
 

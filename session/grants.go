@@ -20,8 +20,11 @@ type grantDesk struct {
 	cfg    *Config
 	grants *policy.Grants
 	asks   pendingAsks // consent asked of a session through its client and not yet answered
-	files  fileRules
-	audit  func(audit.Row)
+	// approvals: consent the client could not ask, waiting for the user's
+	// answer at the terminal (approvals.go)
+	approvals approvals
+	files     fileRules
+	audit     func(audit.Row)
 }
 
 // credit is a single-use scope an action bought.
@@ -138,12 +141,13 @@ func (d *grantDesk) credit(ctx context.Context, a *act, actsIn string) error {
 		form = approvedForm(a.sends)
 	}
 	var need *ConsentNeeded
+	var left *Error // questions the client cannot ask, left to lyrad approve
 	for _, cap := range caps {
 		detail := in.Detail
 		if cap == policy.Submit && !to.IsZero() {
 			detail = joinLines("The form goes to "+promptLine(to.Loggable(), 300)+", another site than the one it is sent from.", detail)
 		}
-		channel, entry, err := d.obtainAsk(ctx, a.c, cap, scope, detail, in.Reason)
+		channel, entry, err := d.obtainQuestion(ctx, a.c, cap, scope, detail, in.Reason)
 		var q *ConsentNeeded
 		if errors.As(err, &q) {
 			// Every unanswered question goes out in this round: asking one
@@ -152,9 +156,15 @@ func (d *grantDesk) credit(ctx context.Context, a *act, actsIn string) error {
 			need = need.also(q)
 			continue
 		}
+		if e := terminalQuestion(err); e != nil {
+			// The same for questions left to the terminal: one id
+			// answers them all.
+			left = left.alsoAsked(e)
+			continue
+		}
 		if err != nil {
 			d.release(a)
-			return err
+			return d.pend(a.c, err)
 		}
 		tab := string(a.tab.ID)
 		opts := policy.GrantOptions{Channel: channel, TrustedEntry: entry, Tab: tab}
@@ -172,15 +182,17 @@ func (d *grantDesk) credit(ctx context.Context, a *act, actsIn string) error {
 	}
 	if !to.IsZero() {
 		if _, ok := d.grants.Use(a.c.ID, to, policy.Navigate, time.Now()); !ok {
-			channel, entry, err := d.obtainAsk(ctx, a.c, policy.Navigate, to,
+			channel, entry, err := d.obtainQuestion(ctx, a.c, policy.Navigate, to,
 				"A form from "+promptLine(scope.Loggable(), 300)+" goes there.", in.Reason)
 			var q *ConsentNeeded
 			if errors.As(err, &q) {
 				// In the same round as the credits' questions.
 				need = need.also(q)
+			} else if e := terminalQuestion(err); e != nil {
+				left = left.alsoAsked(e)
 			} else if err != nil {
 				d.release(a)
-				return err
+				return d.pend(a.c, err)
 			} else if err := d.grants.Grant(a.c.ID, to, policy.Navigate, policy.GrantOptions{Channel: channel, TrustedEntry: entry}); err != nil {
 				d.release(a)
 				return newError(StatusError, err.Error(), "")
@@ -191,7 +203,34 @@ func (d *grantDesk) credit(ctx context.Context, a *act, actsIn string) error {
 		d.release(a)
 		return need
 	}
+	if left != nil {
+		d.release(a)
+		return d.pend(a.c, left)
+	}
 	return nil
+}
+
+// terminalQuestion is err when it is approval_required for a question the
+// user can answer at the terminal, else nil.
+func terminalQuestion(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) && e.Status == StatusApprovalRequired && len(e.asked) > 0 && e.Approval == nil {
+		return e
+	}
+	return nil
+}
+
+// alsoAsked adds the questions of o to the refusal e (e itself when nil):
+// its message lists them, each on its own line.
+func (e *Error) alsoAsked(o *Error) *Error {
+	if e == nil {
+		return o
+	}
+	for _, q := range o.asked {
+		e.asked = append(e.asked, q)
+		e.Message += "\n" + q.Message
+	}
+	return e
 }
 
 // joinLines joins the non-empty lines of a prompt.

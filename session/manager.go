@@ -60,7 +60,8 @@ func New(cfg Config) *Manager {
 	cfg.defaults()
 	m := &Manager{cfg: cfg, log: cfg.Logger, grants: policy.NewGrants(cfg.GrantTTL, nil)}
 	m.files = newFileRules(cfg)
-	m.desk = &grantDesk{cfg: &m.cfg, grants: m.grants, asks: pendingAsks{timeout: cfg.ConsentTimeout}, files: m.files, audit: m.audit}
+	m.desk = &grantDesk{cfg: &m.cfg, grants: m.grants, asks: pendingAsks{timeout: cfg.ConsentTimeout},
+		approvals: approvals{ttl: m.cfg.ApprovalTimeout}, files: m.files, audit: m.audit}
 	m.budget = &auditBudget{trail: cfg.Audit, log: cfg.Logger}
 	m.budget.rows.perDay = max(0, cfg.AuditTabBytesPerDay)
 	m.own = &ownership{cfg: &m.cfg, log: cfg.Logger, grants: m.grants, asks: &m.desk.asks, audit: m.audit, flush: m.budget.flush}
@@ -86,6 +87,7 @@ func (m *Manager) OnHandedOff(fn func(id, message string)) { m.own.onHandedOff(f
 // until the idle timeout.
 func (m *Manager) SessionEnded(id string) {
 	m.desk.asks.dropSession(id) // its questions can no longer be answered
+	m.desk.approvals.dropSession(id)
 	m.own.sessionEnded(id)
 }
 

@@ -54,6 +54,7 @@ type errorReply struct {
 	Consent           string          `json:"consent,omitempty"`
 	Capability        string          `json:"capability,omitempty"`
 	Origin            string          `json:"origin,omitempty"`
+	ApprovalID        string          `json:"approval_id,omitempty"` // lyrad approve answers it; the hint says how
 	HolderClient      *string         `json:"holder_client,omitempty"`
 	IdleTimeoutS      *int            `json:"idle_timeout_s,omitempty"`
 	HolderIdleS       *int            `json:"holder_idle_s,omitempty"`
@@ -95,6 +96,9 @@ func errorOf(se *session.Error) errorReply {
 		RequestedURL: se.RequestedURL, WaitUntil: se.WaitUntil, RedirectedTo: se.RedirectedTo,
 		ApprovedOrigin: se.ApprovedOrigin,
 		Consent:        se.Consent, Capability: se.Capability, Origin: se.Origin,
+	}
+	if se.Approval != nil {
+		r.ApprovalID = se.Approval.ID
 	}
 	if se.Submits != nil {
 		list := make([]submitControl, 0, len(se.Submits))

@@ -266,7 +266,8 @@ func refusalOf(r *session.ActResult) error {
 		Blocked: &session.FileRef{Filename: "f", URLOrigin: "o"}, ApprovedOrigin: "https://a.test",
 		Failed: &session.FailedDownload{Reason: "r", Filename: "f", URLOrigin: "o"}, Covered: &session.Covering{By: "div", Origin: "o", Matches: true},
 		Waited: &session.WaitTimeout{Waited: 1, LastSeen: "x"}, Consent: "declined", Capability: "SUBMIT", Origin: "https://a.test",
-		Holder: &session.Holder{Client: "c", IdleTimeout: 1, Idle: 2, IdleLeft: 3}, Result: r}
+		Approval: &session.ApprovalRef{ID: "7QK2MP", Command: "lyrad approve 7QK2MP", Within: time.Minute},
+		Holder:   &session.Holder{Client: "c", IdleTimeout: 1, Idle: 2, IdleLeft: 3}, Result: r}
 }
 
 func (s *fullSession) act() (*session.ActResult, error) {

@@ -430,6 +430,12 @@ func (r *registry) auditCall(t *tool, c session.Caller, args map[string]any, raw
 	if e, ok := env["error"].(string); ok {
 		row.Extra = audit.Fields{"error": e}
 	}
+	if id, ok := env["approval_id"].(string); ok {
+		if row.Extra == nil {
+			row.Extra = audit.Fields{}
+		}
+		row.Extra["approval_id"] = id // the rows of lyrad approve's answer name it too
+	}
 	for k, v := range extra {
 		if row.Extra == nil {
 			row.Extra = audit.Fields{}

@@ -159,6 +159,8 @@ func TestErrorEnvelopeKeys(t *testing.T) {
 			`{"requested_url":"https://r.test/","status":"timeout","wait_until":"s"}`},
 		{&session.Error{Status: "denied", Consent: "declined", Capability: "SUBMIT", Origin: "https://a.test"},
 			`{"capability":"SUBMIT","consent":"declined","origin":"https://a.test","status":"denied"}`},
+		{&session.Error{Status: "approval_required", Capability: "NAVIGATE", Origin: "https://a.test", Approval: &session.ApprovalRef{ID: "7QK2MP", Command: "lyrad approve 7QK2MP"}},
+			`{"approval_id":"7QK2MP","capability":"NAVIGATE","origin":"https://a.test","status":"approval_required"}`},
 		{&session.Error{Status: "takeover_active", Reason: "2FA", TakenFor: new(int)},
 			`{"reason":"2FA","since_s":0,"status":"takeover_active"}`},
 		{&session.Error{Status: "session_conflict", Holder: &session.Holder{Client: "", IdleTimeout: 1, Idle: 0, IdleLeft: 3}},

@@ -11,10 +11,10 @@ import (
 )
 
 // The admin socket: operator commands from a person at a terminal (lyrad
-// takeover, lyrad resume), one JSON object a line each way. It is a Unix
-// socket in the data directory, readable and writable by this user only
-// (ListenSocket), so only someone who could read the profile anyway can
-// use it.
+// takeover, lyrad resume, lyrad approve), one JSON object a line each way.
+// It is a Unix socket in the data directory, readable and writable by this
+// user only (ListenSocket), so only someone who could read the profile
+// anyway can use it.
 
 // AdminHandler answers one operator request.
 type AdminHandler func(ctx context.Context, req map[string]any) map[string]any

@@ -42,6 +42,10 @@ func (d *daemon) admin(ctx context.Context, req map[string]any) map[string]any {
 		info, err = d.mgr.OperatorTakeover(ctx, reason)
 	case "resume":
 		info, err = d.mgr.OperatorResume(ctx)
+	case "approvals":
+		return approvalsReply(d.mgr.Approvals(), time.Now())
+	case "approve", "deny":
+		return d.answerApproval(req, verb == "approve")
 	case "status":
 		if req["gc"] == true {
 			// task soak asks for the live heap measured, not as the last
@@ -50,7 +54,7 @@ func (d *daemon) admin(ctx context.Context, req map[string]any) map[string]any {
 		}
 		return statusReply(d.mgr.Status(ctx))
 	default:
-		return map[string]any{"status": "error", "error": fmt.Sprintf("unknown verb %q", verb), "hint": "takeover or resume"}
+		return map[string]any{"status": "error", "error": fmt.Sprintf("unknown verb %q", verb), "hint": "takeover, resume, status, approvals, approve or deny"}
 	}
 	var se *session.Error
 	if errors.As(err, &se) {

@@ -35,6 +35,7 @@ var settings = []setting{
 	{"LOG_LEVEL", "info", "debug, info, warn or error."},
 	{"CONSENT_CHANNEL", "auto", "How approval is asked: auto, elicit, legacy or off."},
 	{"CONSENT_TIMEOUT", "300", "Seconds a prompt waits for an answer before it counts as a denial."},
+	{"APPROVAL_TIMEOUT", "600", "Seconds a question the client could not ask waits for `lyrad approve ID`, and an answer given there for the call to be repeated."},
 	{"GRANT_TTL", "600", "Seconds a NAVIGATE/INTERACT grant stays usable. Single-use ones ignore this."},
 	{"RELEASE_GRACE", "2", "Seconds before a finished action's unused single-use scope is handed back."},
 	{"ENFORCEMENT", "enforce", "enforce, or observe (record would-be refusals, refuse nothing)."},
@@ -90,21 +91,22 @@ type options struct {
 	auditFileBytes, auditMaxBytes int64
 	auditTabBytesPerDay           int64 // 0: no per-tab limit
 
-	consentChannel string
-	consentTimeout time.Duration
-	grantTTL       time.Duration
-	releaseGrace   time.Duration
-	enforcement    policy.Mode
-	trust          policy.Trust
-	warnings       []string        // settings that were read with a complaint
-	surf           *surfaceOptions // serve and stdio: the surface and the Playwright MCP flags
-	logFile        string
-	logLevel       string
-	http           bool
-	port           int
-	flagHeadful    bool
-	flagHead       bool
-	set            map[string]bool // the flags given on the command line
+	consentChannel  string
+	consentTimeout  time.Duration
+	approvalTimeout time.Duration
+	grantTTL        time.Duration
+	releaseGrace    time.Duration
+	enforcement     policy.Mode
+	trust           policy.Trust
+	warnings        []string        // settings that were read with a complaint
+	surf            *surfaceOptions // serve and stdio: the surface and the Playwright MCP flags
+	logFile         string
+	logLevel        string
+	http            bool
+	port            int
+	flagHeadful     bool
+	flagHead        bool
+	set             map[string]bool // the flags given on the command line
 }
 
 func registerFlags(fs *flag.FlagSet, o *options, serve bool) {
@@ -277,6 +279,27 @@ func expandHome(p string) string {
 	return p
 }
 
+// approveCommand is how the user answers a pending approval on this data
+// directory from a terminal: --data-dir only when it is not the default,
+// which a plain shell finds by itself.
+func (o *options) approveCommand() string {
+	if def, err := datadir.Default(); err == nil && def == o.dataDir {
+		return "lyrad approve"
+	}
+	return "lyrad approve --data-dir " + shellWord(o.dataDir)
+}
+
+// shellWord quotes s for a POSIX shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '~' || r == ':' || r == '+' || r == ',' ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // data is the data directory the options name.
 func (o *options) data() datadir.Dir { return datadir.New(o.dataDir) }
 
@@ -310,6 +333,9 @@ func (o *options) resolveGuard() error {
 	}
 	var err error
 	if o.consentTimeout, err = seconds("CONSENT_TIMEOUT", 300); err != nil {
+		return err
+	}
+	if o.approvalTimeout, err = seconds("APPROVAL_TIMEOUT", 600); err != nil {
 		return err
 	}
 	if o.grantTTL, err = seconds("GRANT_TTL", 600); err != nil {

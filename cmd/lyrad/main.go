@@ -8,6 +8,7 @@
 //	lyrad mcp-config [--http]          the settings block for an MCP client
 //	lyrad service install|uninstall|status   serve as a systemd user unit or launchd agent
 //	lyrad status [--json]              what the data directory says of its daemon
+//	lyrad approve [--list|ID|--deny ID] answer a consent question the agent's client could not ask
 //	lyrad version
 package main
 
@@ -48,6 +49,8 @@ Usage:
   lyrad doctor [--json] [flags]              check the browser and the front doors from the outside
   lyrad takeover [--reason TEXT] [flags]     take the browser over from the agent (the window must be visible)
   lyrad resume [flags]                       hand it back
+  lyrad approve [--list | ID | --deny ID] [flags]
+                                             answer a consent question the agent's client could not ask
   lyrad audit [--json] [-f] [--session ID] [--kind K] [--status S] [--since 1m|RFC3339]
                                              the audit trail as a table (or JSON lines); -f follows
   lyrad mcp-config [--http] [flags]          the JSON block for an MCP client's settings
@@ -90,6 +93,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdDoctor(rest, stdout, stderr)
 	case "takeover", "resume":
 		return cmdAdmin(cmd, rest, stdout, stderr)
+	case "approve":
+		return cmdApprove(rest, stdout, stderr)
 	case "audit":
 		return cmdAudit(rest, stdout, stderr)
 	case "mcp-config":
@@ -133,6 +138,12 @@ func versionString() string {
 // --port) and resolves the settings. nil options: the command exits with
 // code, 0 after --help (the flags printed), 2 after a usage error.
 func parse(name string, args []string, stderr io.Writer, serve bool, extra func(*flag.FlagSet)) (*options, int) {
+	return parseArgs(name, args, stderr, serve, extra, nil)
+}
+
+// parseArgs is parse for a command that takes arguments besides its flags,
+// before, between or after them: they are put in positional.
+func parseArgs(name string, args []string, stderr io.Writer, serve bool, extra func(*flag.FlagSet), positional *[]string) (*options, int) {
 	fs := flag.NewFlagSet("lyrad "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &options{set: map[string]bool{}}
@@ -144,11 +155,18 @@ func parse(name string, args []string, stderr io.Writer, serve bool, extra func(
 	if extra != nil {
 		extra(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, 0
+			}
+			return nil, 2
 		}
-		return nil, 2
+		if positional == nil || fs.NArg() == 0 {
+			break
+		}
+		*positional = append(*positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "lyrad %s: unexpected argument %q\n", name, fs.Arg(0))
@@ -232,6 +250,7 @@ func openDaemon(o *options, log *zap.Logger) (*daemon, error) {
 		Data: data, Watchdog: self, Channel: channel, Executable: exe, Headless: o.headless, Proxy: o.proxy,
 		OwnerIdleTimeout: o.ownerIdle, NavigationTimeout: o.navTimeout, Logger: log, Audit: al,
 		ConsentChannel: o.consentChannel, ConsentTimeout: o.consentTimeout, GrantTTL: o.grantTTL,
+		ApprovalTimeout: o.approvalTimeout, ApproveCommand: o.approveCommand(),
 		ReleaseGrace: o.releaseGrace, ReconnectGrace: o.reconnectGrace, HTTPSessionTimeout: o.httpSessionTimeout, Enforcement: o.enforcement, Trust: o.trust, GuardSends: o.guardSends,
 		CaptureDir: o.captureDir, CaptureKeep: o.captureKeep, UploadRoots: o.uploadRoots,
 		DownloadDir: o.downloadDir, DownloadKeep: o.downloadKeep, DownloadMaxBytes: o.downloadMaxBytes, DownloadTimeout: o.downloadTimeout,

@@ -160,7 +160,7 @@ func refusal(err error) (status, msg, hint string, done *session.ActResult) {
 		if status == session.StatusApprovalRequired {
 			capab, _ := fields["capability"].(string)
 			origin, _ := fields["origin"].(string)
-			return status, audit.ScrubText(msg), audit.ScrubText(approvalHint(capab, origin)), done
+			return status, audit.ScrubText(msg), audit.ScrubText(approvalHint(capab, origin, se.Approval)), done
 		}
 	default:
 		status, msg, hint = session.StatusError, err.Error(), "Retry; if it persists, call browser_close and navigate again."
@@ -189,13 +189,19 @@ func pwHint(status, hint string) string {
 
 // approvalHint says who can approve what a client that cannot ask its
 // user was refused, and how: this surface has no confirm argument, so the
-// model's word is never consent.
-func approvalHint(capab, origin string) string {
+// model's word is never consent. ref, when set, is the pending approval
+// the user answers at a terminal.
+func approvalHint(capab, origin string, ref *session.ApprovalRef) string {
 	if origin == "" {
 		origin = "the site"
 	}
-	head := "This MCP client cannot ask its user (it declared no elicitation support), and lyrad does not take the model's word for consent. " +
-		"Tell the user what was asked; they approve it by using an MCP client that supports elicitation"
+	head := "This MCP client cannot ask its user (it declared no elicitation support), and lyrad does not take the model's word for consent. "
+	if ref != nil {
+		head += "Tell the user what was asked; if they agree, ask them to run: " + ref.Command + " (within " + ref.Within.String() + "), then repeat this same call. " +
+			"They can also approve it by using an MCP client that supports elicitation"
+	} else {
+		head += "Tell the user what was asked; they approve it by using an MCP client that supports elicitation"
+	}
 	switch capab {
 	case "NAVIGATE", "INTERACT":
 		return head + ", or the operator trusts " + origin + " (lyrad --allowed-origins " + origin + ", or LYRA_BROWSER_TRUSTED_ORIGINS) and restarts lyrad. Then repeat the call."
