@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lyrad/lyrad/session"
-	"github.com/lyrad/lyrad/snapshot"
 )
 
 const (
@@ -394,12 +393,12 @@ func runWait(ctx context.Context, c *call) error {
 
 func runSnapshot(o Options) func(ctx context.Context, c *call) error {
 	return func(ctx context.Context, c *call) error {
-		res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Selector: target(c.str("target"))})
+		res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Selector: target(c.str("target")), Nested: true})
 		if err != nil {
 			return err
 		}
 		c.a.page(res.URL, res.Title)
-		y := snapshot.YAMLFromMap(res.Page.Text)
+		y := res.Page.Text
 		if f := c.str("filename"); f != "" {
 			path, err := writeOut(o, f, []byte(y+"\n"))
 			if err != nil {
@@ -517,13 +516,14 @@ func runFind(ctx context.Context, c *call) error {
 		low := strings.ToLower(text)
 		match = func(s string) bool { return strings.Contains(strings.ToLower(s), low) }
 	}
-	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot})
+	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Nested: true})
 	if err != nil {
 		return err
 	}
 	var hits []string
-	for _, l := range strings.Split(snapshot.YAMLFromMap(res.Page.Text), "\n") {
-		if strings.HasPrefix(l, "- ") && match(l) {
+	for _, l := range strings.Split(res.Page.Text, "\n") {
+		// An entry that matches, out of its nesting: a found line is its own.
+		if l = strings.TrimLeft(l, " "); strings.HasPrefix(l, "- ") && match(l) {
 			hits = append(hits, l)
 		}
 	}

@@ -90,7 +90,7 @@ func (c *call) opts(sel string) session.ActOptions {
 
 // snap adds the page's snapshot (and where it stands) to the answer.
 func (c *call) snap(ctx context.Context) {
-	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot})
+	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Nested: true})
 	if err != nil {
 		_, msg, _, _ := refusal(err)
 		c.a.snapNote = "(not read: " + msg + ")"
@@ -99,7 +99,7 @@ func (c *call) snap(ctx context.Context) {
 	if !c.a.pageSet {
 		c.a.page(res.URL, res.Title)
 	}
-	c.a.snapshot = snapshot.YAMLFromMap(res.Page.Text)
+	c.a.snapshot = res.Page.Text
 	if res.Page.Truncated || res.Unlisted > 0 {
 		c.a.snapNote = fmt.Sprintf("# %d more elements not listed: browser_snapshot with target limits it to one region.", max(res.Unlisted, 1))
 	}
@@ -149,8 +149,13 @@ func (c *call) actedChanges(ctx context.Context, res *session.ActResult, err err
 		}
 	}
 	// lyrad's notes among the lines name its own tools; the page's words
-	// are left as they are.
-	lines := strings.Split(snapshot.YAMLFromChanges(res.Changes), "\n")
+	// are left as they are. The changes come nested, each under what holds
+	// it on the page, as the snapshot is.
+	y := res.ChangesNested
+	if y == "" {
+		y = snapshot.YAMLFromChanges(res.Changes)
+	}
+	lines := strings.Split(y, "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, "# ") && !strings.HasPrefix(l, "# gone: ") {
 			lines[i] = pwHint("", l)
