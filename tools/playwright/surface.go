@@ -212,7 +212,7 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		msg := ""
 		if err != nil {
 			status, msg, _, _ = refusal(err)
-			var ae *argError
+			var ae *tools.ArgError
 			var se *session.Error
 			if !errors.As(err, &ae) && !errors.As(err, &se) {
 				r.d.Logger.Warn("tool failed", zap.String("tool", t.name), zap.Error(err))
