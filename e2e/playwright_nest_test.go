@@ -71,7 +71,8 @@ func snapChain(snap, want string) ([]string, bool) {
 // TestPlaywrightSnapshotNested: the surface's snapshot is nested as
 // Playwright MCP's aria snapshot is (each entry under the containers that
 // hold it: the site's navigation and its list, the form, the table's row
-// beside its cells' text, the web component's group, the dialog), a ref
+// beside its cells' text, the web component's group, the dialog; depth
+// cuts it as Playwright's does), a ref
 // taken from deep in it clicks its element, the changes an acting call
 // answers come under their containers too, and [active] follows the
 // focus: onto the field typed into, off it when a card is clicked, onto
@@ -104,6 +105,11 @@ func TestPlaywrightSnapshotNested(t *testing.T) {
 	chainIs("navigate", snap, `- text: ·`, `- contentinfo:`)
 	if strings.Contains(snap, "[active]") {
 		t.Errorf("a page just loaded has its body focused, nothing [active]:\n%s", snap)
+	}
+	// depth, as Playwright's: what is nested deeper is left out.
+	shallow := pwOK(t, cs, "browser_snapshot", map[string]any{"depth": 1}).section("Snapshot")
+	if !strings.Contains(shallow, "\n  - navigation \"Main\"\n") || strings.Contains(shallow, "Deals") || !strings.Contains(shallow, `- link "Shop" [ref=`) {
+		t.Errorf("browser_snapshot with depth 1:\n%s", shallow)
 	}
 
 	// Typed into, the field has the focus; the change is told under its form.

@@ -30,6 +30,8 @@ type ReadOptions struct {
 	// items, as aria-snapshot YAML, the focused item [active]
 	// (snapshot.NestedYAML): the Playwright surface's snapshot.
 	Nested bool
+	// Depth (Nested): what is nested deeper than this is left out; 0 for all.
+	Depth int
 }
 
 // Link is one visible link of a text read.
@@ -88,7 +90,7 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		pageURL, title = b.fresh(ctx, tab)
 	}()
 	res := &ReadResult{Offset: o.Offset}
-	entry := &readEntry{tab: tab.ID, sel: o.Selector, links: o.Links, hide: o.HideValues, nested: o.Nested}
+	entry := &readEntry{tab: tab.ID, sel: o.Selector, links: o.Links, hide: o.HideValues, nested: o.Nested, depth: o.Depth}
 	var out string
 	if o.Mode == "tree" {
 		start := time.Now()
@@ -113,7 +115,7 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 			}
 		}
 		if o.Nested {
-			out = snapshot.NestedYAML(t.Nest, shown, refs, tabURL)
+			out = snapshot.NestedYAML(t.Nest, shown, refs, tabURL, o.Depth)
 		} else {
 			lines := make([]string, len(shown))
 			for i, it := range shown {

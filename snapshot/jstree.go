@@ -1068,7 +1068,8 @@ const treeRules = `
 		const res = [];
 		for (const r of recs) {
 			if (r.length === 3) {
-				if (keep.has(r[1]) && !cells.has(r[1])) res.push([0, r[1], cut(r[2], 160)]);
+				const t = keep.has(r[1]) && !cells.has(r[1]) ? sp(r[2].data) : '';
+				if (t) res.push([0, r[1], cut(t, 160)]);
 			} else if (!keep.has(r[0])) {
 				continue;
 			} else if (r.length === 2) {
@@ -1260,11 +1261,9 @@ const treeRules = `
 				continue;
 			}
 			if (n.nodeType !== 1 || SKIP.has(n.tagName) || (f & F_SVG && SVG_HIDDEN.has(n.localName))) {
-				// A text is on the stack only when nest asked for a container's texts.
-				if (n.nodeType === 3) {
-					const t = sp(n.data);
-					if (t) nestOut.push([0, up, t]);
-				}
+				// A text is on the stack only when nest asked for a container's
+				// texts; it is read only if its container is kept (nestKept).
+				if (n.nodeType === 3) nestOut.push([0, up, n]);
 				continue;
 			}
 			if (n.getAttribute('aria-hidden') === 'true' || n.inert) f |= F_HID;

@@ -38,14 +38,24 @@ type Node struct {
 }
 
 // NestedYAML is the items in their containers as aria-snapshot YAML;
-// refs are the items' refs, in the items' order.
-func NestedYAML(nodes []Node, items []Item, refs []string, page *url.URL) string {
-	kids := hasKids(nodes)
+// refs are the items' refs, in the items' order. maxDepth > 0 leaves out
+// what is nested deeper than that many levels below the top, as
+// Playwright's snapshot depth does.
+func NestedYAML(nodes []Node, items []Item, refs []string, page *url.URL, maxDepth int) string {
 	depth := make([]int, len(nodes))
-	var b strings.Builder
+	kids := make([]bool, len(nodes))
 	for i, n := range nodes {
 		if n.Parent >= 0 {
 			depth[i] = depth[n.Parent] + 1
+			if maxDepth <= 0 || depth[i] <= maxDepth {
+				kids[n.Parent] = true
+			}
+		}
+	}
+	var b strings.Builder
+	for i, n := range nodes {
+		if maxDepth > 0 && depth[i] > maxDepth {
+			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
@@ -53,16 +63,6 @@ func NestedYAML(nodes []Node, items []Item, refs []string, page *url.URL) string
 		writeIndented(&b, depth[i], nodeEntry(n, items, refs, page, kids[i], ""))
 	}
 	return b.String()
-}
-
-func hasKids(nodes []Node) []bool {
-	kids := make([]bool, len(nodes))
-	for _, n := range nodes {
-		if n.Parent >= 0 {
-			kids[n.Parent] = true
-		}
-	}
-	return kids
 }
 
 // writeIndented writes an entry (one line, or a link's two) at a depth.

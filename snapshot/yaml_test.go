@@ -26,7 +26,7 @@ func TestYAMLEntries(t *testing.T) {
 	}
 	for _, c := range items {
 		// As the nested form shows it, and as a changes line read back.
-		if got := NestedYAML([]Node{{Parent: -1, Item: 0}}, []Item{c.it}, []string{c.ref}, page); got != c.want {
+		if got := NestedYAML([]Node{{Parent: -1, Item: 0}}, []Item{c.it}, []string{c.ref}, page, 0); got != c.want {
 			t.Errorf("NestedYAML(%s):\n got %s\nwant %s", c.ref, got, c.want)
 		}
 		line := Line(c.ref, c.it, page)
@@ -114,15 +114,19 @@ func TestNestedYAML(t *testing.T) {
       - /url: /1
   - form "Search":
     - textbox "Query" [active] [ref=e6]: tea`
-	if got := NestedYAML(nodes, items, refs, page); got != want {
+	if got := NestedYAML(nodes, items, refs, page, 0); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	// A container with the focus (a dialog focused itself) says so.
 	box := []Node{{Parent: -1, Item: -1, Role: "dialog", Name: "Confirm", Active: true}, {Parent: 0, Item: 2}}
-	if got, want := NestedYAML(box, items, refs, page), "- dialog \"Confirm\" [active]:\n  - button \"Buy kettle\" [ref=e3]"; got != want {
+	if got, want := NestedYAML(box, items, refs, page, 0), "- dialog \"Confirm\" [active]:\n  - button \"Buy kettle\" [ref=e3]"; got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := NestedYAML(nil, nil, nil, page); got != "" {
+	// depth 1: the top and what is right under it.
+	if got, want := NestedYAML(nodes, items, refs, page, 1), "- navigation \"Main\":\n  - list\n- main:\n  - paragraph\n  - row\n  - generic \"Row 1\" [ref=e4] [cursor=pointer]\n  - form \"Search\""; got != want {
+		t.Errorf("depth 1: got\n%s\nwant\n%s", got, want)
+	}
+	if got := NestedYAML(nil, nil, nil, page, 0); got != "" {
 		t.Errorf("no nodes: %q", got)
 	}
 }

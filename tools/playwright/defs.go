@@ -394,7 +394,7 @@ func runWait(ctx context.Context, c *call) error {
 
 func runSnapshot(o Options) func(ctx context.Context, c *call) error {
 	return func(ctx context.Context, c *call) error {
-		res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Selector: target(c.str("target")), Nested: true})
+		res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Selector: target(c.str("target")), Nested: true, Depth: int(c.num("depth"))})
 		if err != nil {
 			return err
 		}
