@@ -95,7 +95,8 @@ func contains(l []string, s string) bool {
 // TestPlaywrightClickSpec ports playwright-mcp's tests/click.spec.ts
 // (browser_click): navigate answers a snapshot with the button and its
 // ref, and a click by that ref clicks it (its handler ran: the next
-// snapshot shows what it wrote) and answers the page and the snapshot.
+// snapshot shows what it wrote, and the button it focused is [active], as
+// the spec's is) and answers the page and the snapshot.
 func TestPlaywrightClickSpec(t *testing.T) {
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
@@ -115,7 +116,7 @@ button.addEventListener('click', () => { button.focus(); button.textContent = 'C
 	if got := click.section("Page"); !strings.Contains(got, "- Page URL: "+s.URL+"/") || !strings.Contains(got, "- Page Title: Title") {
 		t.Errorf("click's ### Page:\n%s", click.text)
 	}
-	if !strings.Contains(click.section("Snapshot"), `- button "Clicked" [ref=`+ref+`]`) {
+	if !strings.Contains(click.section("Snapshot"), `- button "Clicked" [active] [ref=`+ref+`]`) {
 		t.Errorf("after the click the snapshot does not show the button's handler ran:\n%s", click.text)
 	}
 }

@@ -25,14 +25,21 @@ var ErrRegionGone = errors.New("the region is not on the page")
 type Region struct {
 	Selector string
 	Ref      *ElementRef
+	// Nest asks for the nested form too (Tree.Nest) and the focus.
+	Nest bool
 }
 
 // Tree is what a tree read saw: the visible items in reading order
 // (on-screen first), how many are on screen, and where it spent its time.
 type Tree struct {
-	Items      []snapshot.Item
-	InView     int
-	Left       int // items not listed: past snapshot.MaxItems
+	Items  []snapshot.Item
+	InView int
+	Left   int // items not listed: past snapshot.MaxItems
+	// Nest is the nested form (asked with Region.Nest): the items in the
+	// containers that hold them, frames in their frame elements. The item
+	// with the focus has the state "active" then.
+	Nest       []snapshot.Node
+	Nested     bool // read with Region.Nest
 	MainLoader cdp.LoaderID
 	Steps      TreeSteps
 	frames     map[cdp.FrameID]*treeFrame
@@ -76,7 +83,9 @@ type treeResult struct {
 	VH     float64     `json:"vh"`
 	Items  [][]any     `json:"items"`
 	Frames [][]float64 `json:"frames"`
-	Left   int         `json:"left"` // items past snapshot.MaxItems, not sent
+	Left   int         `json:"left"`   // items past snapshot.MaxItems, not sent
+	Nest   [][]any     `json:"nest"`   // with nest: the nested form's records
+	Active int64       `json:"active"` // with nest: the focused element's id, 0 for none
 }
 
 // ReadTree reads the tab's action map. The tab's frames are listed while
@@ -87,13 +96,18 @@ type treeResult struct {
 func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, region Region) (*Tree, error) {
 	start := time.Now()
 	rootFrame, rootSession := tab.Main(), tab.Session
-	var arg any
+	var arg, childArg any
 	switch {
 	case region.Ref != nil:
 		rootFrame, rootSession = region.Ref.FrameID, region.Ref.SessionID
-		arg = map[string]any{"id": region.Ref.Node, "token": region.Ref.Token}
+		arg = map[string]any{"id": region.Ref.Node, "token": region.Ref.Token, "nest": region.Nest}
 	case region.Selector != "":
-		arg = map[string]any{"sel": region.Selector}
+		arg = map[string]any{"sel": region.Selector, "nest": region.Nest}
+	case region.Nest:
+		arg = map[string]any{"nest": true}
+	}
+	if region.Nest {
+		childArg = map[string]any{"nest": true}
 	}
 	var root treeFrame
 	rootDone := make(chan struct{})
@@ -135,7 +149,7 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 		go func() {
 			defer wg.Done()
 			s := time.Now()
-			tf.err = walkDoc(ctx, conn, w, tf.Session, tf.ID, nil, &tf.res)
+			tf.err = walkDoc(ctx, conn, w, tf.Session, tf.ID, childArg, &tf.res)
 			if tf.err == nil {
 				if o, ok := w.owner(tf.ID); ok {
 					tf.owner, tf.ownerOf, tf.ownerOK, tf.cached = o.id, o.token, true, true
@@ -237,8 +251,12 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 		items = slices.Clip(items[:snapshot.MaxItems])
 		inView = min(inView, snapshot.MaxItems)
 	}
+	var nest []snapshot.Node
+	if region.Nest {
+		nest = nestOf(tfs, &root, items)
+	}
 	steps := TreeSteps{Frames: listed, Root: rootTook, Children: childTook, Assemble: time.Since(assembleStart), Docs: docs}
-	return &Tree{Items: items, InView: inView, Left: left, MainLoader: main.Loader, Steps: steps, frames: tfs, tab: tab.ID}, nil
+	return &Tree{Items: items, InView: inView, Left: left, Nest: nest, Nested: region.Nest, MainLoader: main.Loader, Steps: steps, frames: tfs, tab: tab.ID}, nil
 }
 
 // walkDoc walks one document (snapshot.JSTree), by the read function an

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -29,6 +30,13 @@ import (
 // snapshot.
 var changesTools = map[string]bool{
 	"click": true, "type_text": true, "press_key": true, "select_option": true,
+	"browser_click": true, "browser_type": true, "browser_press_key": true,
+	"browser_select_option": true, "browser_hover": true, "browser_evaluate": true,
+}
+
+// nestedTools are the acting calls whose surface shows the map nested:
+// they read it nested, the focus marked, and answer ChangesNested too.
+var nestedTools = map[string]bool{
 	"browser_click": true, "browser_type": true, "browser_press_key": true,
 	"browser_select_option": true, "browser_hover": true, "browser_evaluate": true,
 }
@@ -60,6 +68,8 @@ type treeRead struct {
 	at     time.Time
 	items  []snapshot.Item
 	tokens map[string]string // frame -> its document's table token
+	nested bool              // read nested: the focused item has the state "active"
+	nest   []snapshot.Node   // the nested form, when nested
 }
 
 // treeReads are the reads kept, oldest first.
@@ -108,7 +118,7 @@ func (s *treeReads) trim(tab target.ID) {
 }
 
 func newTreeRead(tab target.ID, t *page.Tree) *treeRead {
-	r := &treeRead{tab: tab, loader: t.MainLoader, at: time.Now(), items: t.Items, tokens: map[string]string{}}
+	r := &treeRead{tab: tab, loader: t.MainLoader, at: time.Now(), items: t.Items, tokens: map[string]string{}, nested: t.Nested, nest: t.Nest}
 	for _, it := range t.Items {
 		if _, ok := r.tokens[it.Frame]; !ok {
 			r.tokens[it.Frame] = t.Ref(it).Token
@@ -141,11 +151,17 @@ func (s *treeReads) latest(tab target.ID) *treeRead {
 	return nil
 }
 
-// summary is what changed from before to now, printed with now's refs.
-// A frame that loaded another document since before counts as all new:
-// its elements' ids are another table's.
+// since is what changed from before to now, printed with now's refs.
 func (now *treeRead) since(before *treeRead, refs []string, pageURL *url.URL) string {
-	old := before.items
+	return snapshot.Summary(now.diff(before), now.refOf(refs), pageURL, snapshot.MaxChangeLines, snapshot.MaxChangeBytes)
+}
+
+// diff is what changed from before to now (snapshot.Diff). A frame that
+// loaded another document since before counts as all new: its elements'
+// ids are another table's. A read with the focus marked (nested) is
+// compared to one without as if neither had it.
+func (now *treeRead) diff(before *treeRead) []snapshot.Change {
+	old, cur := before.items, now.items
 	for f, tok := range before.tokens {
 		if nt, ok := now.tokens[f]; ok && nt != tok {
 			old = make([]snapshot.Item, len(before.items))
@@ -158,6 +174,33 @@ func (now *treeRead) since(before *treeRead, refs []string, pageURL *url.URL) st
 			break
 		}
 	}
+	if before.nested != now.nested {
+		old, cur = withoutActive(old), withoutActive(cur)
+	}
+	return snapshot.Diff(old, cur)
+}
+
+// withoutActive is items with no "active" state (a copy, when one has it).
+func withoutActive(items []snapshot.Item) []snapshot.Item {
+	var out []snapshot.Item
+	for i, it := range items {
+		j := slices.Index(it.States, "active")
+		if j < 0 {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(items)
+		}
+		out[i].States = slices.Delete(slices.Clone(it.States), j, j+1)
+	}
+	if out == nil {
+		return items
+	}
+	return out
+}
+
+// refOf gives an item of now its ref (refs in now's items' order).
+func (now *treeRead) refOf(refs []string) func(snapshot.Item) string {
 	type key struct {
 		frame string
 		node  int64
@@ -168,8 +211,7 @@ func (now *treeRead) since(before *treeRead, refs []string, pageURL *url.URL) st
 			byKey[key{it.Frame, it.Node}] = refs[i]
 		}
 	}
-	ref := func(it snapshot.Item) string { return byKey[key{it.Frame, it.Node}] }
-	return snapshot.Summary(snapshot.Diff(old, now.items), ref, pageURL, snapshot.MaxChangeLines, snapshot.MaxChangeBytes)
+	return func(it snapshot.Item) string { return byKey[key{it.Frame, it.Node}] }
 }
 
 // newPage is what changes says when the tab loaded another document.
@@ -180,10 +222,10 @@ func newPage(title string) string {
 	return "new page: " + title
 }
 
-// readWhole reads the tab's whole map, makes it the latest read (its refs
-// resolve) and keeps it.
-func (b *Browser) readWhole(ctx context.Context, tab cdpguard.Target) (*treeRead, []string, error) {
-	t, refs, _, err := b.readTree(ctx, tab, "")
+// readWhole reads the tab's whole map (nested: in its nested form too),
+// makes it the latest read (its refs resolve) and keeps it.
+func (b *Browser) readWhole(ctx context.Context, tab cdpguard.Target, nested bool) (*treeRead, []string, error) {
+	t, refs, _, err := b.readTree(ctx, tab, "", nested)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,7 +249,7 @@ func (a *act) treeBefore(ctx context.Context) {
 			return
 		}
 	}
-	t, _, _, err := b.readTree(rctx, a.tab, "")
+	t, _, _, err := b.readTree(rctx, a.tab, "", nestedTools[a.c.Tool])
 	if err != nil {
 		a.m.log.Debug("changes: no map before the action", zap.Error(err))
 		return
@@ -247,7 +289,7 @@ func (a *act) addChanges(ctx context.Context) {
 	// the answer waits for it a moment, not the whole call's budget.
 	rctx, cancel := context.WithTimeout(ctx, readAfterBudget)
 	defer cancel()
-	now, refs, err := a.b.readWhole(rctx, a.tab)
+	now, refs, err := a.b.readWhole(rctx, a.tab, nestedTools[a.c.Tool])
 	if err != nil {
 		a.m.log.Debug("changes: no map after the action", zap.Error(err))
 		res.Hints = append(res.Hints, `The page was too busy to say what changed: read_page(mode="tree") shows it.`)
@@ -258,7 +300,11 @@ func (a *act) addChanges(ctx context.Context) {
 		return
 	}
 	u, _ := url.Parse(res.URL)
-	res.Changes, res.ReadID = now.since(a.before, refs, u), now.id
+	changes := now.diff(a.before)
+	res.Changes, res.ReadID = snapshot.Summary(changes, now.refOf(refs), u, snapshot.MaxChangeLines, snapshot.MaxChangeBytes), now.id
+	if now.nested {
+		res.ChangesNested = snapshot.NestedChanges(changes, now.nest, now.items, refs, u, snapshot.MaxChangeLines, snapshot.MaxChangeBytes)
+	}
 	a.m.log.Debug("changes", zap.Int("elements", len(now.items)), zap.Duration("took", time.Since(start)))
 }
 
@@ -280,7 +326,7 @@ func (b *Browser) readChanges(ctx context.Context, tab cdpguard.Target, o ReadOp
 		defer close(freshDone)
 		pageURL, title = b.fresh(ctx, tab)
 	}()
-	now, refs, err := b.readWhole(ctx, tab)
+	now, refs, err := b.readWhole(ctx, tab, false)
 	<-freshDone
 	if err != nil {
 		return nil, err

@@ -26,6 +26,12 @@ type ReadOptions struct {
 	ChangesSince string
 	// HideValues: tree mode shows a filled field as [filled], not its value.
 	HideValues bool
+	// Nested: tree mode answers the map in the containers that hold its
+	// items, as aria-snapshot YAML, the focused item [active]
+	// (snapshot.NestedYAML): the Playwright surface's snapshot.
+	Nested bool
+	// Depth (Nested): what is nested deeper than this is left out; 0 for all.
+	Depth int
 }
 
 // Link is one visible link of a text read.
@@ -84,11 +90,11 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		pageURL, title = b.fresh(ctx, tab)
 	}()
 	res := &ReadResult{Offset: o.Offset}
-	entry := &readEntry{tab: tab.ID, sel: o.Selector, links: o.Links, hide: o.HideValues}
+	entry := &readEntry{tab: tab.ID, sel: o.Selector, links: o.Links, hide: o.HideValues, nested: o.Nested, depth: o.Depth}
 	var out string
 	if o.Mode == "tree" {
 		start := time.Now()
-		t, refs, refsTook, err := b.readTree(ctx, tab, o.Selector)
+		t, refs, refsTook, err := b.readTree(ctx, tab, o.Selector, o.Nested)
 		if err != nil {
 			<-freshDone
 			return nil, err
@@ -97,15 +103,26 @@ func (m *Manager) ReadPage(ctx context.Context, c Caller, o ReadOptions) (*ReadR
 		res.Elements, res.InViewport, res.Unlisted = len(items), t.InView, t.Left
 		linesStart := time.Now()
 		tabURL, _ := url.Parse(tab.URL)
-		lines := make([]string, len(items))
-		for i, it := range items {
-			if o.HideValues && it.Value != "" {
-				it.Value = ""
-				it.States = append(it.States[:len(it.States):len(it.States)], "filled")
+		shown := items
+		if o.HideValues {
+			shown = make([]snapshot.Item, len(items))
+			for i, it := range items {
+				if it.Value != "" {
+					it.Value = ""
+					it.States = append(it.States[:len(it.States):len(it.States)], "filled")
+				}
+				shown[i] = it
 			}
-			lines[i] = snapshot.Line(refs[i], it, tabURL)
 		}
-		out = strings.Join(lines, "\n")
+		if o.Nested {
+			out = snapshot.NestedYAML(t.Nest, shown, refs, tabURL, o.Depth)
+		} else {
+			lines := make([]string, len(shown))
+			for i, it := range shown {
+				lines[i] = snapshot.Line(refs[i], it, tabURL)
+			}
+			out = strings.Join(lines, "\n")
+		}
 		entry.loader = t.MainLoader
 		if o.Selector == "" {
 			res.ReadID = b.reads.trees.keep(tab.ID, t).id
@@ -214,8 +231,10 @@ func readErr(ctx context.Context, err error, sel string) error {
 // readTree reads the tab's action map (page.ReadTree): the visible items
 // in reading order (on-screen first), how many are on screen, and their
 // refs, which become the latest read.
-func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string) (*page.Tree, []string, time.Duration, error) {
-	var region page.Region
+//
+// nested asks for the nested form too (page.Region's Nest).
+func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string, nested bool) (*page.Tree, []string, time.Duration, error) {
+	region := page.Region{Nest: nested}
 	if IsRef(sel) {
 		e, err := b.resolveRef(ctx, sel)
 		if err != nil {

@@ -43,6 +43,8 @@ type readEntry struct {
 	sel    string
 	links  bool
 	hide   bool   // values hidden (ReadOptions.HideValues)
+	nested bool   // the nested form (ReadOptions.Nested)
+	depth  int    // and its depth
 	out    string // tree mode
 	key    string // text mode: the read's key in the page's world
 	url    string
@@ -85,7 +87,7 @@ func (b *Browser) cachedRead(ctx context.Context, tab cdpguard.Target, o ReadOpt
 	c.mu.Lock()
 	e := c.entries[o.Mode]
 	c.mu.Unlock()
-	if e == nil || e.tab != tab.ID || e.sel != o.Selector || e.links != o.Links || e.hide != o.HideValues {
+	if e == nil || e.tab != tab.ID || e.sel != o.Selector || e.links != o.Links || e.hide != o.HideValues || e.nested != o.Nested || e.depth != o.Depth {
 		return nil
 	}
 	cur, err := page.FrameLoaders(ctx, b.conn, tab.SessionID)

@@ -33,6 +33,11 @@ type ActResult struct {
 	// was loaded; "" when not told. ReadID names the read it was told from.
 	Changes string
 	ReadID  string
+	// ChangesNested is Changes in the nested form of the map, each line
+	// under the containers that hold it (snapshot.NestedChanges): for the
+	// Playwright surface's acting calls (nestedTools), "" otherwise or
+	// when nothing changed.
+	ChangesNested string
 
 	// Element is what was acted on (clicked, hovered, typed into, chosen
 	// in, scrolled to).

@@ -103,43 +103,68 @@ func Summary(changes []Change, ref func(Item) string, page *url.URL, maxLines, m
 	if len(changes) == 0 {
 		return "none"
 	}
+	shown, more := pick(changes, ref, page, maxLines, maxBytes)
+	var b strings.Builder
+	for i, c := range shown {
+		l := boundedLine(c, ref, page, maxBytes)
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	if more != "" {
+		b.WriteString("\n" + more)
+	}
+	return b.String()
+}
+
+// pick is the changes a summary shows, in their order, and the note that
+// says how many more there were, of which kind ("" when none).
+func pick(changes []Change, ref func(Item) string, page *url.URL, maxLines, maxBytes int) ([]Change, string) {
 	others := 0
 	for _, c := range changes {
 		if c.Kind != Gone {
 			others++
 		}
 	}
-	var b strings.Builder
-	shown, gone := 0, 0
+	var shown []Change
+	size, gone := 0, 0
 	var left [3]int // appeared, changed, gone left out
 	for _, c := range changes {
-		l := ChangeLine(c, ref, page)
-		if len(l) > maxBytes {
-			l = strings.ToValidUTF8(l[:maxBytes-len("…")], "") + "…"
-		}
-		if shown >= maxLines || (shown > 0 && b.Len()+1+len(l) > maxBytes) || (c.Kind == Gone && others > 0 && gone >= maxGone) {
+		n := len(boundedLine(c, ref, page, maxBytes))
+		if len(shown) >= maxLines || (len(shown) > 0 && size+1+n > maxBytes) || (c.Kind == Gone && others > 0 && gone >= maxGone) {
 			left[strings.IndexByte("+~-", c.Kind)]++
 			continue
 		}
 		if c.Kind == Gone {
 			gone++
 		}
-		if shown > 0 {
-			b.WriteByte('\n')
+		if len(shown) > 0 {
+			size++
 		}
-		b.WriteString(l)
-		shown++
+		size += n
+		shown = append(shown, c)
 	}
-	if more := len(changes) - shown; more > 0 {
-		var kinds []string
-		for i, k := range []string{"appeared", "changed", "gone"} {
-			if left[i] > 0 {
-				kinds = append(kinds, fmt.Sprintf("%d %s", left[i], k))
-			}
+	more := len(changes) - len(shown)
+	if more == 0 {
+		return shown, ""
+	}
+	var kinds []string
+	for i, k := range []string{"appeared", "changed", "gone"} {
+		if left[i] > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d %s", left[i], k))
 		}
-		fmt.Fprintf(&b, "\n(%d more changes, %s: read_page(mode=\"tree\") lists the whole page)", more, strings.Join(kinds, ", "))
 	}
-	return b.String()
+	return shown, fmt.Sprintf("(%d more changes, %s: read_page(mode=\"tree\") lists the whole page)", more, strings.Join(kinds, ", "))
+}
+
+// boundedLine is a change's line, cut to maxBytes.
+func boundedLine(c Change, ref func(Item) string, page *url.URL, maxBytes int) string {
+	l := ChangeLine(c, ref, page)
+	if len(l) > maxBytes {
+		l = strings.ToValidUTF8(l[:maxBytes-len("…")], "") + "…"
+	}
+	return l
 }
 
 // maxGone is how many lines gone a summary shows beside other changes.

@@ -27,6 +27,14 @@ package snapshot
 // and its box is the frame element's content box; item boxes are in this
 // document's viewport coordinates.
 //
+// With nest set in region, the answer also says where the items stand
+// (nest, in document order: [id, up] an item, [id, up, role, name, active]
+// a container holding items, [0, up, text] a text in one; up is the id of
+// the nearest item or container around it, 0 for none; a container's id is
+// negative, save a frame element's, which is its table id) and which
+// element has the focus (active: its table id, 0 for none; the deepest, in
+// shadow roots). Nothing of it is asked without nest.
+//
 // The whole script is sent once per document: it leaves its read function
 // in the table, and later reads call JSTreeAgain, which is a few bytes to
 // compile instead of all of this.
@@ -41,8 +49,15 @@ var JSTree = fn("region", treeLib+`
 		pseudoWatch();
 		stillWatch();
 		const modal = document.querySelector(':modal');
+		nestOut = region && region.nest ? [] : null;
+		if (nestOut) nestActive = deepActive();
 		walk(root, out, modal, region ? ancestorsHidden(root) : false);
 		capItems(out);
+		if (nestOut) {
+			out.nest = nestKept(out);
+			out.active = nestActive ? T.id(nestActive) : 0;
+			nestOut = nestActive = null;
+		}
 		return out;
 	};
 	// capItems keeps at most MaxItems items (those on screen first, then
@@ -962,6 +977,112 @@ const treeRules = `
 		return '';
 	}
 
+	// The nested form (T.read's nest): nestOut gathers, while a walk
+	// runs, its records in document order; nestActive is the element with
+	// the focus. Both are null without nest, and nothing below is asked.
+	let nestOut = null, nestActive = null;
+
+	// NEST: the containers the nested form shows, by role: those
+	// Playwright's aria snapshot shows with one, that tell where an item
+	// stands (a site's navigation, a list, a table's row, a form, a dialog).
+	const NEST = new Set(['banner', 'navigation', 'main', 'contentinfo', 'complementary', 'region', 'form', 'search',
+		'dialog', 'alertdialog', 'group', 'list', 'listitem', 'table', 'grid', 'treegrid', 'row', 'cell', 'gridcell',
+		'columnheader', 'rowheader', 'menu', 'menubar', 'tablist', 'tabpanel', 'toolbar', 'tree', 'radiogroup',
+		'article', 'paragraph', 'figure', 'blockquote', 'status', 'alert', 'log', 'note']);
+	const CELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+	// LANDMARK_STOP: inside one of these, a header or a footer is no banner
+	// or contentinfo (HTML-AAM).
+	const LANDMARK_STOP = 'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
+	const explicitName = (n) => n.hasAttribute('aria-label') || n.hasAttribute('aria-labelledby') || n.hasAttribute('title');
+
+	// nestRole is the role n is shown with as a container, '' when it is
+	// none. r is role(n), which leaves the roles no rule of the map needs
+	// (a list, a row, a paragraph) generic.
+	function nestRole(n, r) {
+		const tag = n.localName;
+		if (r === 'generic') {
+			if (n.hasAttribute('role')) return '';
+			switch (tag) {
+			case 'ul': case 'ol': return 'list';
+			case 'li': return 'listitem';
+			case 'table': return 'table';
+			case 'tr': return 'row';
+			case 'td': {
+				const t = n.closest('table'), tr = t && t.getAttribute('role');
+				return tr === 'grid' || tr === 'treegrid' ? 'gridcell' : 'cell';
+			}
+			case 'th': return /^row/.test(n.getAttribute('scope') || '') ? 'rowheader' : 'columnheader';
+			case 'p': return 'paragraph';
+			case 'details': case 'optgroup': return 'group';
+			case 'section': return explicitName(n) ? 'region' : '';
+			case 'footer': return n.parentElement && n.parentElement.closest(LANDMARK_STOP) ? '' : 'contentinfo';
+			}
+			return '';
+		}
+		if (!NEST.has(r)) return '';
+		if (!n.hasAttribute('role')) {
+			if (tag === 'header' && n.parentElement && n.parentElement.closest(LANDMARK_STOP)) return '';
+			if (tag === 'form' && !explicitName(n)) return '';
+		}
+		return r;
+	}
+
+	// deepActive is the element with the focus in this document, in the
+	// shadow roots it is inside; null when it is the document's body.
+	function deepActive() {
+		let a = document.activeElement;
+		while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+		return a && a !== document.body && a !== document.documentElement ? a : null;
+	}
+
+	// nestKept is what a nest read answers of its records: the containers
+	// that hold an item listed (or a frame element), named by their own
+	// name, with their texts; and in a row that holds one, every cell,
+	// named by its text (what tells one row from the next). Each record's
+	// up is the nearest item or container shown around it.
+	function nestKept(out) {
+		const recs = nestOut;
+		const upOf = new Map(), roleOf = new Map();
+		for (const r of recs) {
+			if (r[0]) upOf.set(r[0], r[1]);
+			if (r.length === 5) roleOf.set(r[0], r[2]);
+		}
+		const listed = new Set();
+		for (const it of out.items) listed.add(it[0]);
+		const keep = new Set(), cells = new Set();
+		const mark = (id) => { for (; id && !keep.has(id); id = upOf.get(id)) keep.add(id); };
+		for (const id of listed) mark(id);
+		for (const fr of out.frames) mark(fr[5]);
+		for (const r of recs) {
+			if (r.length === 5 && !keep.has(r[0]) && CELLS.has(r[2]) && keep.has(r[1]) && roleOf.get(r[1]) === 'row') {
+				keep.add(r[0]);
+				cells.add(r[0]);
+			}
+		}
+		// An item left out (a double, one past the cap) is not shown: what
+		// it held stands in what held it.
+		const shown = (id) => {
+			while (id && !(keep.has(id) && (listed.has(id) || roleOf.has(id)))) id = upOf.get(id);
+			return id || 0;
+		};
+		const res = [];
+		for (const r of recs) {
+			if (r.length === 3) {
+				const t = keep.has(r[1]) && !cells.has(r[1]) ? sp(r[2].data) : '';
+				if (t) res.push([0, r[1], cut(t, 160)]);
+			} else if (!keep.has(r[0])) {
+				continue;
+			} else if (r.length === 2) {
+				if (listed.has(r[0])) res.push([r[0], shown(r[1])]);
+			} else {
+				const el = r[3];
+				const nm = cells.has(r[0]) ? cut(sp(el.innerText), 80) : r[2] === 'iframe' ? '' : name(el, 'group');
+				res.push([r[0], shown(r[1]), r[2], nm, r[4] ? 1 : 0]);
+			}
+		}
+		return res;
+	}
+
 	// scrolls: a scrolling panel (focusable to scroll by keys, not to click).
 	function scrolls(n) {
 		const o = getComputedStyle(n).overflowY;
@@ -1117,9 +1238,12 @@ const treeRules = `
 		const ctlSeen = new Map(); // a label's control: [shown, its rect]
 		const cands = pointerCandidates();
 		const coverEl = findCover();
+		// ups: with nest, what each node on the stack stands in (nestOut).
+		const ups = nestOut ? [0] : null;
 		while (stack.length) {
 			const n = stack.pop();
 			let f = fl.pop();
+			const up = ups ? ups.pop() : 0;
 			if (typeof n === 'number') {
 				// A clickable around items of its own that adds no text of
 				// its own to theirs (a row around its one link) is a double.
@@ -1136,7 +1260,12 @@ const treeRules = `
 				if (inner && sp(rest).length <= 1 || inner >= 8) out.items[i] = null;
 				continue;
 			}
-			if (n.nodeType !== 1 || SKIP.has(n.tagName) || (f & F_SVG && SVG_HIDDEN.has(n.localName))) continue;
+			if (n.nodeType !== 1 || SKIP.has(n.tagName) || (f & F_SVG && SVG_HIDDEN.has(n.localName))) {
+				// A text is on the stack only when nest asked for a container's
+				// texts; it is read only if its container is kept (nestKept).
+				if (n.nodeType === 3) nestOut.push([0, up, n]);
+				continue;
+			}
 			if (n.getAttribute('aria-hidden') === 'true' || n.inert) f |= F_HID;
 			// Nothing inside aria-hidden or inert is listed, nor any frame.
 			if (f & F_HID) continue;
@@ -1148,6 +1277,7 @@ const treeRules = `
 					const x = b.x + n.clientLeft + parseFloat(cs.paddingLeft), y = b.y + n.clientTop + parseFloat(cs.paddingTop);
 					out.frames.push([out.items.length, x, y, n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
 						n.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom), T.id(n)]);
+					if (nestOut) nestOut.push([T.id(n), up, 'iframe', n, n === nestActive]);
 				}
 				continue;
 			}
@@ -1224,27 +1354,47 @@ const treeRules = `
 							texts[i] = full || nm;
 							stack.push(i);
 							fl.push(0);
+							if (ups) ups.push(0);
 						}
 					}
 				}
 			}
 			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, light);
+			// With nest: an item or a container is what its children stand
+			// in, and a container's texts are walked too.
+			let kup = up, box = false;
+			if (ups) {
+				if (out.items.length > pushed) {
+					kup = out.items[pushed][0];
+					nestOut.push([kup, up]);
+				} else {
+					const nr = nestRole(n, r);
+					if (nr) {
+						kup = -(nestOut.length + 1);
+						box = true;
+						nestOut.push([kup, up, nr, n, n === nestActive]);
+					}
+				}
+			}
 			if (LEAF.has(r) || r === 'combobox' || editable) continue;
 			// Children by their elements (a node list's text nodes are
 			// most of its length), save where the flat tree differs.
-			if (n.shadowRoot || n.localName === 'slot' || ownedByLeaf(null)) {
+			if (n.shadowRoot || n.localName === 'slot' || ownedByLeaf(null) || box) {
 				if (none) continue;
 				const kids = flatChildren(n);
 				for (let i = kids.length - 1; i >= 0; i--) {
-					if (kids[i].nodeType === 1) {
+					const t = kids[i].nodeType;
+					if (t === 1 || box && t === 3) {
 						stack.push(kids[i]);
 						fl.push(kf);
+						if (ups) ups.push(kup);
 					}
 				}
 			} else if (n.firstElementChild && !none) {
 				for (let c = n.lastElementChild; c; c = c.previousElementSibling) {
 					stack.push(c);
 					fl.push(kf);
+					if (ups) ups.push(kup);
 				}
 			}
 		}

@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"net/url"
 	"strconv"
 	"strings"
 )
@@ -18,18 +17,20 @@ import (
 //	- textbox "Tags" [ref=e17]: Macao
 //	- textbox [ref=e18] [filled] # near "Password"
 //
-// The map is flat (what is listed is what can be acted on, and headings),
-// so the entries are not nested; what a name-less item is known by (a
-// label near it, an icon) is a YAML comment, which a YAML reader skips.
-// Both forms come from one read of the page: YAMLLine from its items,
-// YAMLFromMap from the map's lines as Line printed them.
-
-// YAMLLine is one item as an aria-snapshot entry (one or two lines).
-func YAMLLine(ref string, it Item, page *url.URL) string {
-	return yamlEntry(ref, it.Role, it.Name, it.Hint, it.States, shortHref(it.Href, page), it.Value)
-}
+// What a name-less item is known by (a label near it, an icon) is a YAML
+// comment, which a YAML reader skips. The surface's snapshot nests these
+// entries in their containers (NestedYAML, from the read's items); a
+// changes summary, in the map's own lines, is read back into entries here
+// (YAMLFromChanges).
 
 func yamlEntry(ref, role, name, hint string, states []string, href, value string) string {
+	return yamlItem(ref, role, name, hint, states, href, value, false, "")
+}
+
+// yamlItem is an item's entry; kids: entries follow it, indented (it ends
+// in a colon, and a value, which could not, is left to them); note: a
+// comment of lyrad's after it (what changed).
+func yamlItem(ref, role, name, hint string, states []string, href, value string, kids bool, note string) string {
 	var b strings.Builder
 	b.WriteString("- ")
 	b.WriteString(role)
@@ -54,15 +55,19 @@ func yamlEntry(ref, role, name, hint string, states []string, href, value string
 		b.WriteString(" [cursor=pointer]")
 	}
 	switch {
-	case href != "":
+	case href != "" || kids:
 		b.WriteByte(':')
 	case value != "":
 		b.WriteString(": ")
 		b.WriteString(yamlScalar(value))
 	}
-	if hint != "" {
-		b.WriteString(" # ")
-		b.WriteString(hint)
+	switch {
+	case hint != "" && note != "":
+		b.WriteString(" # " + hint + "; " + note)
+	case hint != "":
+		b.WriteString(" # " + hint)
+	case note != "":
+		b.WriteString(" # " + note)
 	}
 	if href != "" {
 		b.WriteString("\n  - /url: ")
@@ -164,27 +169,6 @@ func ParseLine(line string) (MapLine, bool) {
 // YAML is the line as an aria-snapshot entry.
 func (l MapLine) YAML() string {
 	return yamlEntry(l.Ref, l.Role, l.Name, l.Hint, l.States, l.Href, l.Value)
-}
-
-// YAMLFromMap turns the action map's text into aria-snapshot YAML, line
-// by line; a line that is not an item (a note) becomes a YAML comment.
-func YAMLFromMap(text string) string {
-	if text == "" {
-		return ""
-	}
-	lines := strings.Split(text, "\n")
-	out := make([]string, 0, len(lines))
-	for _, s := range lines {
-		if s == "" {
-			continue
-		}
-		if l, ok := ParseLine(s); ok {
-			out = append(out, l.YAML())
-			continue
-		}
-		out = append(out, "# "+s)
-	}
-	return strings.Join(out, "\n")
 }
 
 // YAMLFromChanges turns a changes summary (Summary) into aria-snapshot

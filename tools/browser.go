@@ -54,7 +54,7 @@ func browserTools(d Deps) []*tool {
 			title: "Close the shared browser",
 			description: "Close the window and end your turn as driver; your grants are dropped. " +
 				"After guard_lost it acknowledges it.",
-			params:      []param{{name: "reason", kind: "string", description: "Why; audited."}},
+			params:      []Param{{Name: "reason", Kind: "string", Description: "Why; audited."}},
 			destructive: true,
 			idempotent:  true,
 			output:      outOf[closeReply](),

@@ -30,7 +30,7 @@ type pictureReply struct {
 
 func captureTools(d Deps) []*tool {
 	m := d.Session
-	inline := param{name: "inline", kind: "boolean", description: "Also return the image, for a client without file access.", def: false}
+	inline := Param{Name: "inline", Kind: "boolean", Description: "Also return the image, for a client without file access.", Default: false}
 	// answer is the reply of both tools; the audit gets the path and the
 	// size, never the pixels.
 	answer := func(c *call, capt *session.Capture) imageReply {
@@ -48,8 +48,8 @@ func captureTools(d Deps) []*tool {
 			description: "The page as a PNG file (image_path). full_page=true: the whole page. inline=true: the image too, for a client that cannot read this machine's files. " +
 				"A read.",
 			readOnly: true,
-			params: []param{
-				{name: "full_page", kind: "boolean", description: "The whole page, not only the view.", def: false},
+			params: []Param{
+				{Name: "full_page", Kind: "boolean", Description: "The whole page, not only the view.", Default: false},
 				inline,
 			},
 			output: outOf[shotReply](),
@@ -67,8 +67,8 @@ func captureTools(d Deps) []*tool {
 			description: "One element (img, canvas, svg, chart) as the PNG it renders; answers like screenshot. " +
 				"A read.",
 			readOnly: true,
-			params: []param{
-				{name: "selector", kind: "string", required: true, description: selectorHelp},
+			params: []Param{
+				{Name: "selector", Kind: "string", Required: true, Description: selectorHelp},
 				inline,
 			},
 			output: outOf[pictureReply](),

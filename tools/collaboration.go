@@ -68,7 +68,7 @@ func collaborationTools(d Deps) []*tool {
 			title: "Hand the browser to the user",
 			description: "Give the user the window for a step you must not do (a password, a CAPTCHA, 2FA, a payment). " +
 				"Until resume_after_takeover, acting tools answer takeover_active; reads work. More: lyrad://guide.",
-			params: []param{{name: "reason", kind: "string", required: true, description: "What the user should do; shown to them."}},
+			params: []Param{{Name: "reason", Kind: "string", Required: true, Description: "What the user should do; shown to them."}},
 			output: outOf[takeoverReply](),
 			run: func(ctx context.Context, c *call) (any, error) {
 				i, err := m.RequestTakeover(ctx, c.caller, c.str("reason"))
@@ -90,8 +90,8 @@ func collaborationTools(d Deps) []*tool {
 			name:        "resume_after_takeover",
 			title:       "Take the browser back",
 			description: "End a takeover once the user says they are done; they are asked to confirm (a no keeps it).",
-			params: []param{
-				{name: "reason", kind: "string", description: "What you will do next; shown to the user."},
+			params: []Param{
+				{Name: "reason", Kind: "string", Description: "What you will do next; shown to the user."},
 				confirmParam,
 			},
 			output: outOf[resumeReply](),
@@ -108,9 +108,9 @@ func collaborationTools(d Deps) []*tool {
 			title: "Ask the user to do a step",
 			description: "Ask the person at the window to do a step you must not (credentials, CAPTCHA, 2FA, payment); highlights selector if given. " +
 				"Answers awaiting_user at once, locks nothing: relay the instruction, re-read later.",
-			params: []param{
-				{name: "instruction", kind: "string", required: true, description: "What the user should do."},
-				{name: "selector", kind: "string", description: "What to point them to."},
+			params: []Param{
+				{Name: "instruction", Kind: "string", Required: true, Description: "What the user should do."},
+				{Name: "selector", Kind: "string", Description: "What to point them to."},
 			},
 			output: outOf[askReply](),
 			run: func(ctx context.Context, c *call) (any, error) {
@@ -126,7 +126,7 @@ func collaborationTools(d Deps) []*tool {
 			name:        "highlight_element",
 			title:       "Point the user to an element",
 			description: "Outline the element for 4 s for the user to see; the browser draws it, not the page. Fails like click.",
-			params:      []param{selectorParam(true)},
+			params:      []Param{selectorParam(true)},
 			output:      outOf[where](),
 			run: func(ctx context.Context, c *call) (any, error) {
 				i, err := m.Highlight(ctx, c.caller, c.str("selector"))

@@ -162,7 +162,7 @@ func object(v any) map[string]any {
 func envelope(out any, err error) map[string]any {
 	var env map[string]any
 	var se *session.Error
-	var ae *argError
+	var ae *ArgError
 	var rf *refusal
 	switch {
 	case err == nil:
@@ -171,10 +171,10 @@ func envelope(out any, err error) map[string]any {
 			env["status"] = session.StatusOK
 		}
 	case errors.As(err, &ae):
-		env = object(errorReply{Status: session.StatusError, Error: ae.msg, Argument: ae.arg, Hint: ae.hint})
+		env = object(errorReply{Status: session.StatusError, Error: ae.Msg, Argument: ae.Arg, Hint: ae.Hint})
 		// An argument error names its argument even when it is the
 		// arguments as a whole ("").
-		env["argument"] = ae.arg
+		env["argument"] = ae.Arg
 	case errors.As(err, &se):
 		env = object(errorOf(se))
 		if errors.As(err, &rf) {

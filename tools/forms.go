@@ -20,10 +20,10 @@ func formTools(d Deps) []*tool {
 				"and submitText (the submit of save_draft and publish). A read. More: lyrad://guide.",
 			readOnly:   true,
 			idempotent: true,
-			params: []param{
-				{name: "root", kind: "string", description: "CSS of the form (default: the first)."},
-				{name: "whole_page", kind: "boolean", description: "Every control of the page.", def: false},
-				{name: "max_fields", kind: "integer", description: "1 to 500.", def: session.FormMaxFieldsDefault},
+			params: []Param{
+				{Name: "root", Kind: "string", Description: "CSS of the form (default: the first)."},
+				{Name: "whole_page", Kind: "boolean", Description: "Every control of the page.", Default: false},
+				{Name: "max_fields", Kind: "integer", Description: "1 to 500.", Default: session.FormMaxFieldsDefault},
 			},
 			output: outOf[formReply](),
 			run: func(ctx context.Context, c *call) (any, error) {
@@ -54,8 +54,8 @@ func formTools(d Deps) []*tool {
 				"A read.",
 			readOnly:   true,
 			idempotent: true,
-			params: []param{
-				{name: "max_chars", kind: "integer", description: "Per value and excerpt, 80 to 4000.", def: session.DraftMaxCharsDefault},
+			params: []Param{
+				{Name: "max_chars", Kind: "integer", Description: "Per value and excerpt, 80 to 4000.", Default: session.DraftMaxCharsDefault},
 			},
 			output: outOf[draftReply](),
 			run: func(ctx context.Context, c *call) (any, error) {

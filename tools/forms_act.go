@@ -47,7 +47,7 @@ type fileNoted struct {
 
 func formActTools(d Deps) []*tool {
 	m := d.Session
-	submitParam := param{name: "submit", kind: "string", description: "A read_form submitText (button text), CSS or aria-ref."}
+	submitParam := Param{Name: "submit", Kind: "string", Description: "A read_form submitText (button text), CSS or aria-ref."}
 	sent := func(r *session.ActResult, out *sentReply) {
 		s := r.Sent
 		if s == nil {
@@ -72,10 +72,10 @@ func formActTools(d Deps) []*tool {
 			title: "Write into a rich-text editor",
 			description: "Write content into a rich-text editor (CKEditor, TinyMCE, Quill, ProseMirror, contenteditable) and sync the field the form posts. " +
 				actConsent + " Fails like click.",
-			params: []param{
-				{name: "content", kind: "string", required: true, description: "What the editor should hold."},
-				{name: "selector", kind: "string", description: "Default: the first editor. " + selectorHelp},
-				{name: "html", kind: "boolean", description: "content is markup.", def: false},
+			params: []Param{
+				{Name: "content", Kind: "string", Required: true, Description: "What the editor should hold."},
+				{Name: "selector", Kind: "string", Description: "Default: the first editor. " + selectorHelp},
+				{Name: "html", Kind: "boolean", Description: "content is markup.", Default: false},
 				submitsParam,
 				timeoutParam, reasonParam, confirmParam,
 			},
@@ -104,9 +104,9 @@ func formActTools(d Deps) []*tool {
 			title: "Attach files to a file input",
 			description: "Attach local files to a file input (hidden ones too); asks UPLOAD every call. " +
 				"Files outside LYRA_BROWSER_UPLOAD_ROOTS (default home), in lyrad's data or under a dot directory are refused.",
-			params: []param{
-				{name: "selector", kind: "string", required: true, description: "The file input."},
-				{name: "paths", kind: "array", required: true, description: "Absolute paths."},
+			params: []Param{
+				{Name: "selector", Kind: "string", Required: true, Description: "The file input."},
+				{Name: "paths", Kind: "array", Required: true, Description: "Absolute paths."},
 				timeoutParam, reasonParam, confirmParam,
 			},
 			output: outOf[uploadReply](),
@@ -138,7 +138,7 @@ func formActTools(d Deps) []*tool {
 			title: "Save the item without publishing it",
 			description: "Send the form with submit while the item stays private: its publish state must read draft, else not_private and nothing is sent. " +
 				"Asks SUBMIT, never PUBLISH. The site's errors: refused.",
-			params: []param{submitParam, timeoutParam, reasonParam, confirmParam},
+			params: []Param{submitParam, timeoutParam, reasonParam, confirmParam},
 			output: outOf[sentReply](),
 			run: func(ctx context.Context, c *call) (any, error) {
 				if c.str("submit") == "" {
@@ -158,8 +158,8 @@ func formActTools(d Deps) []*tool {
 			description: "Release an item, only once the user approved it (read_draft): set the live control (selector, from read_form drafts), send with submit. " +
 				"Asks PUBLISH, single-use. Answers published, or refused. More: lyrad://guide.",
 			destructive: true,
-			params: []param{
-				{name: "selector", kind: "string", required: true, description: "The live control (read_form drafts)."},
+			params: []Param{
+				{Name: "selector", Kind: "string", Required: true, Description: "The live control (read_form drafts)."},
 				submitParam, timeoutParam, reasonParam, confirmParam,
 			},
 			output: outOf[sentReply](),

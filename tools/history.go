@@ -8,10 +8,10 @@ import (
 
 func historyTools(d Deps) []*tool {
 	m := d.Session
-	params := []param{
-		{name: "wait_until", kind: "string", enum: session.WaitUntil, def: "domcontentloaded"},
+	params := []Param{
+		{Name: "wait_until", Kind: "string", Enum: session.WaitUntil, Default: "domcontentloaded"},
 		reasonParam, confirmParam,
-		{name: "download", kind: "boolean", description: "Not taken here: navigate(url, download=true)."},
+		{Name: "download", Kind: "boolean", Description: "Not taken here: navigate(url, download=true)."},
 	}
 	run := func(back bool) func(context.Context, *call) (any, error) {
 		return func(ctx context.Context, c *call) (any, error) {

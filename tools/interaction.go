@@ -77,7 +77,7 @@ func interactionTools(d Deps) []*tool {
 			title: "Click an element",
 			description: "Click the element with the real mouse, as a person does: scrolled into view in every panel, hovered, pressed. " +
 				actConsent + " " + failsFast + " " + setsOff,
-			params: []param{selectorParam(true), submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam},
+			params: []Param{selectorParam(true), submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam},
 			output: outOf[clickReply](),
 			run: func(ctx context.Context, c *call) (any, error) {
 				opts, err := actOptions(c, true)
@@ -97,11 +97,11 @@ func interactionTools(d Deps) []*tool {
 			title: "Type into a field",
 			description: "Replace what a field holds with text, typed; date, time, color and range inputs take the ISO form (2014-02-01). " +
 				actConsent + " " + failsFast + " " + setsOff,
-			params: []param{
+			params: []Param{
 				selectorParam(true),
-				{name: "text", kind: "string", description: "What the field should hold (\"\" clears it)."},
-				{name: "value", kind: "string", description: "Same as text (older name); give one."},
-				{name: "submit", kind: "boolean", description: "Press Enter afterwards to send the form (asks SUBMIT)."},
+				{Name: "text", Kind: "string", Description: "What the field should hold (\"\" clears it)."},
+				{Name: "value", Kind: "string", Description: "Same as text (older name); give one."},
+				{Name: "submit", Kind: "boolean", Description: "Press Enter afterwards to send the form (asks SUBMIT)."},
 				timeoutParam, reasonParam, confirmParam,
 			},
 			output: outOf[typeReply](),
@@ -141,9 +141,9 @@ func interactionTools(d Deps) []*tool {
 			title: "Press a key",
 			description: "Press a key or chord (Enter, Control+a), or a sequence (keys), on the focused element. " +
 				actConsent + " " + setsOff,
-			params: []param{
-				{name: "key", kind: "string", description: "Enter, Escape, Tab, a, Control+a, Shift+Tab ..."},
-				{name: "keys", kind: "array", description: "Instead of key: several, in order."},
+			params: []Param{
+				{Name: "key", Kind: "string", Description: "Enter, Escape, Tab, a, Control+a, Shift+Tab ..."},
+				{Name: "keys", Kind: "array", Description: "Instead of key: several, in order."},
 				submitsParam, downloadParam, timeoutParam, reasonParam, confirmParam,
 			},
 			output: outOf[keyReply](),
@@ -177,7 +177,7 @@ func interactionTools(d Deps) []*tool {
 			title: "Hover over an element",
 			description: "Move the pointer over the element, for menus and tooltips. " +
 				actConsent + " Fails like click.",
-			params: []param{selectorParam(true), timeoutParam, reasonParam, confirmParam},
+			params: []Param{selectorParam(true), timeoutParam, reasonParam, confirmParam},
 			output: outOf[hoverReply](),
 			run: func(ctx context.Context, c *call) (any, error) {
 				opts, err := actOptions(c, true)
@@ -195,9 +195,9 @@ func interactionTools(d Deps) []*tool {
 			title: "Scroll the page",
 			description: "Scroll by exactly one of to, by_y (wheel) or selector (into view, in every panel around it). " + actConsent + " " +
 				"Lists that load more: repeat to=bottom until at_bottom stays true.",
-			params: []param{
-				{name: "to", kind: "string", description: "", enum: []string{"top", "bottom"}},
-				{name: "by_y", kind: "integer", description: fmt.Sprintf("Pixels, positive down (at most %d either way).", maxWheel)},
+			params: []Param{
+				{Name: "to", Kind: "string", Description: "", Enum: []string{"top", "bottom"}},
+				{Name: "by_y", Kind: "integer", Description: fmt.Sprintf("Pixels, positive down (at most %d either way).", maxWheel)},
 				selectorParam(false), timeoutParam, reasonParam, confirmParam,
 			},
 			output: outOf[scrollReply](),
@@ -241,11 +241,11 @@ func interactionTools(d Deps) []*tool {
 			title: "Choose an option of a select list",
 			description: "Choose an option of a select list by exactly one of value, label or index. " +
 				actConsent + " Fails like click; no such option: not_found with choices.",
-			params: []param{
+			params: []Param{
 				selectorParam(true),
-				{name: "value", kind: "string", description: "The option's value."},
-				{name: "label", kind: "string", description: "The option's visible text."},
-				{name: "index", kind: "integer", description: "Position, from 0."},
+				{Name: "value", Kind: "string", Description: "The option's value."},
+				{Name: "label", Kind: "string", Description: "The option's visible text."},
+				{Name: "index", Kind: "integer", Description: "Position, from 0."},
 				submitsParam, timeoutParam, reasonParam, confirmParam,
 			},
 			output: outOf[selectReply](),
@@ -289,9 +289,9 @@ func interactionTools(d Deps) []*tool {
 			title: "Choose how the next dialog is answered",
 			description: "Arm the answer to native dialogs for the next acting call only (60 s at most). " +
 				"Unarmed: alert and beforeunload yes, confirm and prompt no, listed under dialogs. " + actConsent,
-			params: []param{
-				{name: "accept", kind: "boolean", description: "yes (OK) or no (Cancel).", def: true},
-				{name: "text", kind: "string", description: "What a prompt() gets; empty: its default."},
+			params: []Param{
+				{Name: "accept", Kind: "boolean", Description: "yes (OK) or no (Cancel).", Default: true},
+				{Name: "text", Kind: "string", Description: "What a prompt() gets; empty: its default."},
 				reasonParam, confirmParam,
 			},
 			idempotent: true,

@@ -37,11 +37,11 @@ func navigationTools(d Deps) []*tool {
 			title: "Go to a URL",
 			description: "Load url in the active tab and wait (wait_until). Asks NAVIGATE for a site not granted (reason is shown). " +
 				"ok means it loaded: read http_status. download=true: the URL is a file to keep.",
-			params: []param{
-				{name: "url", kind: "string", required: true, description: "Absolute: https://..., http, file, data or about:blank."},
-				{name: "wait_until", kind: "string", enum: session.WaitUntil, def: "domcontentloaded"},
+			params: []Param{
+				{Name: "url", Kind: "string", Required: true, Description: "Absolute: https://..., http, file, data or about:blank."},
+				{Name: "wait_until", Kind: "string", Enum: session.WaitUntil, Default: "domcontentloaded"},
 				reasonParam, confirmParam,
-				{name: "download", kind: "boolean", description: "true if the URL is a file to keep (asks DOWNLOAD)."},
+				{Name: "download", Kind: "boolean", Description: "true if the URL is a file to keep (asks DOWNLOAD)."},
 			},
 			output: outOf[loadReply](),
 			run: func(ctx context.Context, c *call) (any, error) {

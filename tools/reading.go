@@ -50,14 +50,14 @@ func readingTools(d Deps) []*tool {
 				"A ref is a selector for any tool, good while its element stays in its document. A read. More: lyrad://guide.",
 			readOnly:   true,
 			idempotent: true,
-			params: []param{
-				{name: "mode", kind: "string", description: "text, or tree: the action map with refs.", enum: []string{"text", "tree"}, def: "text"},
-				{name: "links", kind: "boolean", description: "mode=text: add the visible links.", def: false},
-				{name: "selector", kind: "string", description: "Read only this region: CSS, text=... or aria-ref=eN."},
-				{name: "offset", kind: "integer", description: "Where to start (next_offset).", def: 0},
-				{name: "max_chars", kind: "integer", description: fmt.Sprintf("At most %d.", maxMaxChars), def: defaultMaxChars},
-				{name: "changes_since", kind: "string", description: "A read_id: what changed since."},
-				{name: "hide_values", kind: "boolean", description: "mode=tree: show filled fields as [filled], not their values.", def: false},
+			params: []Param{
+				{Name: "mode", Kind: "string", Description: "text, or tree: the action map with refs.", Enum: []string{"text", "tree"}, Default: "text"},
+				{Name: "links", Kind: "boolean", Description: "mode=text: add the visible links.", Default: false},
+				{Name: "selector", Kind: "string", Description: "Read only this region: CSS, text=... or aria-ref=eN."},
+				{Name: "offset", Kind: "integer", Description: "Where to start (next_offset).", Default: 0},
+				{Name: "max_chars", Kind: "integer", Description: fmt.Sprintf("At most %d.", maxMaxChars), Default: defaultMaxChars},
+				{Name: "changes_since", Kind: "string", Description: "A read_id: what changed since."},
+				{Name: "hide_values", Kind: "boolean", Description: "mode=tree: show filled fields as [filled], not their values.", Default: false},
 			},
 			output: outOf[readReply](),
 			run: func(ctx context.Context, c *call) (any, error) {

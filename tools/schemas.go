@@ -77,17 +77,17 @@ var envelopeKeys = []string{"status", "hint", "error"}
 // selectorHelp is the selector syntax in a few words; the guide has the rest.
 const selectorHelp = "CSS, text=..., xpath=... or aria-ref=eN."
 
-func selectorParam(required bool) param {
-	return param{name: "selector", kind: "string", required: required, description: selectorHelp}
+func selectorParam(required bool) Param {
+	return Param{Name: "selector", Kind: "string", Required: required, Description: selectorHelp}
 }
 
 var (
-	timeoutParam = param{name: "timeout_ms", kind: "integer", description: "Max 30000."}
-	reasonParam  = param{name: "reason", kind: "string", description: "Shown to the user."}
+	timeoutParam = Param{Name: "timeout_ms", Kind: "integer", Description: "Max 30000."}
+	reasonParam  = Param{Name: "reason", Kind: "string", Description: "Shown to the user."}
 	// confirm is said once, in the server's instructions.
-	confirmParam  = param{name: "confirm", kind: "boolean"}
-	submitsParam  = param{name: "submits", kind: "boolean", description: "It sends a form (asks SUBMIT)."}
-	downloadParam = param{name: "download", kind: "boolean", description: "Keep the file it offers (asks DOWNLOAD)."}
+	confirmParam  = Param{Name: "confirm", Kind: "boolean"}
+	submitsParam  = Param{Name: "submits", Kind: "boolean", Description: "It sends a form (asks SUBMIT)."}
+	downloadParam = Param{Name: "download", Kind: "boolean", Description: "Keep the file it offers (asks DOWNLOAD)."}
 )
 
 // Shared texts of the acting tools' descriptions, in a few words each; the

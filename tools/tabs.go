@@ -39,9 +39,9 @@ func tabTools(d Deps) []*tool {
 			title: "List, switch or close tabs",
 			description: "List the tabs (action=list, the default; a read), or switch to or close the tab at index (asks INTERACT once). " +
 				"Indexes shift: list again first. Tabs a page opens are followed.",
-			params: []param{
-				{name: "action", kind: "string", description: "", enum: []string{"list", "switch", "close"}, def: "list"},
-				{name: "index", kind: "integer", description: "From the list; 0 is the first."},
+			params: []Param{
+				{Name: "action", Kind: "string", Description: "", Enum: []string{"list", "switch", "close"}, Default: "list"},
+				{Name: "index", Kind: "integer", Description: "From the list; 0 is the first."},
 				reasonParam, confirmParam,
 			},
 			output: outs(outOf[tabsReply](), outOf[tabsList]()),

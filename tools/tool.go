@@ -9,14 +9,12 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,22 +75,12 @@ type Session interface {
 	OnHandedOff(fn func(id, message string))
 }
 
-// param describes one argument.
-type param struct {
-	name        string
-	kind        string // "string", "boolean", "integer"
-	required    bool
-	description string
-	enum        []string
-	def         any
-}
-
 // tool is one entry of the surface.
 type tool struct {
 	name        string
 	title       string
 	description string
-	params      []param
+	params      []Param
 	readOnly    bool
 	destructive bool
 	idempotent  bool
@@ -134,15 +122,6 @@ func (c *call) boolean(name string) bool {
 	b, _ := c.args[name].(bool)
 	return b
 }
-
-// argError is a bad argument, named.
-type argError struct {
-	arg, msg, hint string
-}
-
-func (e *argError) Error() string { return e.msg }
-
-func badArg(arg, msg, hint string) error { return &argError{arg: arg, msg: msg, hint: hint} }
 
 // Register adds every tool to the server, and the guide they point to.
 func Register(s *mcp.Server, d Deps) *Sessions {
@@ -200,22 +179,22 @@ func (t *tool) mcpTool() *mcp.Tool {
 	props := map[string]any{}
 	var required []string
 	for _, p := range t.params {
-		sch := map[string]any{"type": p.kind}
-		if p.description != "" {
-			sch["description"] = p.description
+		sch := map[string]any{"type": p.Kind}
+		if p.Description != "" {
+			sch["description"] = p.Description
 		}
-		if p.kind == "array" {
+		if p.Kind == "array" {
 			sch["items"] = map[string]any{"type": "string"}
 		}
-		if len(p.enum) > 0 {
-			sch["enum"] = p.enum
+		if len(p.Enum) > 0 {
+			sch["enum"] = p.Enum
 		}
-		if p.def != nil {
-			sch["default"] = p.def
+		if p.Default != nil {
+			sch["default"] = p.Default
 		}
-		props[p.name] = sch
-		if p.required {
-			required = append(required, p.name)
+		props[p.Name] = sch
+		if p.Required {
+			required = append(required, p.Name)
 		}
 	}
 	// Unknown arguments are refused by checkArgs, naming the argument and
@@ -402,7 +381,7 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		if err != nil {
 			var se *session.Error
 			if !errors.As(err, &se) {
-				if _, ok := err.(*argError); !ok {
+				if _, ok := err.(*ArgError); !ok {
 					r.d.Logger.Warn("tool failed", zap.String("tool", t.name), zap.Error(err))
 				}
 			}
@@ -460,86 +439,7 @@ func result(env map[string]any) *mcp.CallToolResult {
 
 // checkArgs decodes the arguments and checks them against the tool's params.
 func checkArgs(t *tool, raw json.RawMessage) (map[string]any, error) {
-	args := map[string]any{}
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(trimmed))
-		dec.UseNumber()
-		if err := dec.Decode(&args); err != nil {
-			return nil, badArg("", "arguments must be a JSON object", "Pass the arguments as an object, e.g. {\"url\": \"https://example.com\"}.")
-		}
-	}
-	known := map[string]param{}
-	var names []string
-	for _, p := range t.params {
-		known[p.name] = p
-		names = append(names, p.name)
-	}
-	for k := range args {
-		if _, ok := known[k]; !ok {
-			takes := "no arguments"
-			if len(names) > 0 {
-				takes = strings.Join(names, ", ")
-			}
-			return nil, badArg(k, fmt.Sprintf("unknown argument %q", k), fmt.Sprintf("%s takes %s.", t.name, takes))
-		}
-	}
-	out := map[string]any{}
-	for _, p := range t.params {
-		v, ok := args[p.name]
-		if !ok || v == nil {
-			if p.required {
-				return nil, badArg(p.name, fmt.Sprintf("missing required argument %q", p.name), fmt.Sprintf("Pass %s (%s): %s", p.name, p.kind, p.description))
-			}
-			if p.def != nil {
-				out[p.name] = p.def
-			}
-			continue
-		}
-		switch p.kind {
-		case "string":
-			s, ok := v.(string)
-			if !ok {
-				return nil, badArg(p.name, fmt.Sprintf("%s must be a string, not %s", p.name, jsonType(v)), "Pass it as a JSON string.")
-			}
-			if len(p.enum) > 0 && !contains(p.enum, s) {
-				return nil, badArg(p.name, fmt.Sprintf("%s must be one of %s, not %q", p.name, strings.Join(p.enum, ", "), s), fmt.Sprintf("Use one of: %s.", strings.Join(p.enum, ", ")))
-			}
-			out[p.name] = s
-		case "boolean":
-			b, ok := v.(bool)
-			if !ok {
-				return nil, badArg(p.name, fmt.Sprintf("%s must be true or false, not %s", p.name, jsonType(v)), "Pass a JSON boolean.")
-			}
-			out[p.name] = b
-		case "integer":
-			n, ok := v.(json.Number)
-			i, err := n.Int64()
-			if !ok || err != nil {
-				return nil, badArg(p.name, fmt.Sprintf("%s must be an integer, not %s", p.name, jsonType(v)), "Pass a whole number.")
-			}
-			out[p.name] = i
-		case "array":
-			// A list of strings; one string is taken as a list of one.
-			var list []string
-			switch x := v.(type) {
-			case string:
-				list = []string{x}
-			case []any:
-				for _, e := range x {
-					s, ok := e.(string)
-					if !ok {
-						return nil, badArg(p.name, fmt.Sprintf("%s must hold strings, not %s", p.name, jsonType(e)), "Pass a JSON array of strings.")
-					}
-					list = append(list, s)
-				}
-			default:
-				return nil, badArg(p.name, fmt.Sprintf("%s must be an array of strings, not %s", p.name, jsonType(v)), "Pass a JSON array of strings.")
-			}
-			out[p.name] = list
-		}
-	}
-	return out, nil
+	return CheckArgs(t.name, t.params, raw, lyraArgs)
 }
 
 func rawArgs(raw json.RawMessage) map[string]any {
@@ -548,31 +448,6 @@ func rawArgs(raw json.RawMessage) map[string]any {
 		return nil
 	}
 	return m
-}
-
-func jsonType(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "null"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // progressEvery is how often a call that waits tells a client that asked

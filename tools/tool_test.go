@@ -29,8 +29,8 @@ func TestCheckURL(t *testing.T) {
 	}
 	for u, want := range bad {
 		_, err := checkURL(u)
-		var ae *argError
-		if !errors.As(err, &ae) || ae.arg != "url" || !strings.Contains(ae.msg, want) || ae.hint == "" {
+		var ae *ArgError
+		if !errors.As(err, &ae) || ae.Arg != "url" || !strings.Contains(ae.Msg, want) || ae.Hint == "" {
 			t.Errorf("%q: %v, want an url error containing %q with a hint", u, err, want)
 		}
 	}
@@ -41,9 +41,9 @@ func TestCheckURL(t *testing.T) {
 func TestCheckURLNamesNoSecret(t *testing.T) {
 	for _, u := range []string{"example.com/?token=SEC1", "http:///?code=SEC2", "http://a b.com/?q=SEC3#SEC4", "%zz?k=SEC5"} {
 		_, err := checkURL(u)
-		var ae *argError
-		if !errors.As(err, &ae) || strings.Contains(ae.msg+ae.hint, "SEC") {
-			t.Errorf("%q: %v (hint %q)", u, err, ae.hint)
+		var ae *ArgError
+		if !errors.As(err, &ae) || strings.Contains(ae.Msg+ae.Hint, "SEC") {
+			t.Errorf("%q: %v (hint %q)", u, err, ae.Hint)
 		}
 	}
 	env := envelope(nil, errors.New(`navigate: Get "https://h/?token=SEC6#SEC7": refused`))
@@ -68,8 +68,8 @@ func TestCheckArgs(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := checkArgs(nav, json.RawMessage(c.raw))
-		var ae *argError
-		if !errors.As(err, &ae) || ae.arg != c.arg {
+		var ae *ArgError
+		if !errors.As(err, &ae) || ae.Arg != c.arg {
 			t.Errorf("%s: %v, want an error naming %q", c.raw, err, c.arg)
 		}
 	}

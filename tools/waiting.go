@@ -30,13 +30,13 @@ func waitingTools(d Deps) []*tool {
 				"timeout is an answer, with last_seen. A read.",
 			readOnly:   true,
 			idempotent: true,
-			params: []param{
-				{name: "text", kind: "string", description: "A phrase of the visible text (case counts)."},
-				{name: "selector", kind: "string", description: "CSS or text=... (not an aria-ref)."},
-				{name: "url", kind: "string", description: "Glob: ** any characters, * any but /."},
-				{name: "load_state", kind: "string", description: "A load state.", enum: session.LoadStates},
-				{name: "state", kind: "string", description: "Default visible; text takes visible or hidden.", enum: []string{"visible", "hidden", "attached", "detached"}},
-				{name: "timeout_ms", kind: "integer", description: "At most 30000.", def: defaultWaitMS},
+			params: []Param{
+				{Name: "text", Kind: "string", Description: "A phrase of the visible text (case counts)."},
+				{Name: "selector", Kind: "string", Description: "CSS or text=... (not an aria-ref)."},
+				{Name: "url", Kind: "string", Description: "Glob: ** any characters, * any but /."},
+				{Name: "load_state", Kind: "string", Description: "A load state.", Enum: session.LoadStates},
+				{Name: "state", Kind: "string", Description: "Default visible; text takes visible or hidden.", Enum: []string{"visible", "hidden", "attached", "detached"}},
+				{Name: "timeout_ms", Kind: "integer", Description: "At most 30000.", Default: defaultWaitMS},
 			},
 			output: outOf[waitReply](),
 			run: func(ctx context.Context, c *call) (any, error) {

@@ -132,11 +132,11 @@ func refusal(err error) (status, msg, hint string, done *session.ActResult) {
 	if err == nil {
 		return session.StatusOK, "", "", nil
 	}
-	var ae *argError
+	var ae *tools.ArgError
 	var se *session.Error
 	switch {
 	case errors.As(err, &ae):
-		return session.StatusError, ae.msg, ae.hint, nil
+		return session.StatusError, ae.Msg, ae.Hint, nil
 	case errors.As(err, &se):
 		status, msg, hint = se.Status, se.Message, se.Hint
 		if msg == "" {
@@ -248,14 +248,9 @@ func (a *answer) acted(r *session.ActResult) {
 	}
 }
 
-// argError is a bad argument, named.
-type argError struct{ arg, msg, hint string }
-
-func (e *argError) Error() string { return e.msg }
-
-func badArg(arg, msg, hint string) error { return &argError{arg: arg, msg: msg, hint: hint} }
+func badArg(arg, msg, hint string) error { return &tools.ArgError{Arg: arg, Msg: msg, Hint: hint} }
 
 // refused is a tool or an argument this surface does not do, and why.
 func refused(what, why string) error {
-	return &argError{msg: what + " is not available in lyrad", hint: why}
+	return &tools.ArgError{Msg: what + " is not available in lyrad", Hint: why}
 }

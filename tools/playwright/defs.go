@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/lyrad/lyrad/session"
-	"github.com/lyrad/lyrad/snapshot"
+	"github.com/lyrad/lyrad/tools"
 )
 
 const (
@@ -22,9 +22,9 @@ const (
 )
 
 var (
-	targetReq = prop{name: "target", kind: "string", required: true, desc: targetDesc}
-	targetOpt = prop{name: "target", kind: "string", desc: targetDesc}
-	element   = prop{name: "element", kind: "string", desc: elementDesc}
+	targetReq = tools.Param{Name: "target", Kind: "string", Required: true, Description: targetDesc}
+	targetOpt = tools.Param{Name: "target", Kind: "string", Description: targetDesc}
+	element   = tools.Param{Name: "element", Kind: "string", Description: elementDesc}
 )
 
 // surface is the tool list: Playwright MCP's 25, then lyrad's own under
@@ -46,21 +46,21 @@ func surface(o Options) []*tool {
 				return nil
 			}},
 		{name: "browser_resize", title: "Resize browser window", desc: "Refused in lyrad: the window is the user's.",
-			props: []prop{{name: "width", kind: "number", required: true}, {name: "height", kind: "number", required: true}},
+			props: []tools.Param{{Name: "width", Kind: "number", Required: true}, {Name: "height", Kind: "number", Required: true}},
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_resize", "lyrad drives the user's own browser window and does not resize it; take screenshots of the viewport as it is.")
 			}},
 		{name: "browser_console_messages", title: "Get console messages", readOnly: true,
 			desc: "Refused in lyrad: the console is never enabled (pages detect it).",
-			props: []prop{{name: "level", kind: "string", required: true, enum: []string{"error", "warning", "info", "debug"}, def: "info"},
-				{name: "all", kind: "boolean"}, {name: "filename", kind: "string"}},
+			props: []tools.Param{{Name: "level", Kind: "string", Required: true, Enum: []string{"error", "warning", "info", "debug"}, Default: "info"},
+				{Name: "all", Kind: "boolean"}, {Name: "filename", Kind: "string"}},
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_console_messages", "lyrad never enables the page's console or Runtime domain (anti-bot scripts detect it), so it has no console messages to give. Read the page with browser_snapshot.")
 			}},
 		{name: "browser_handle_dialog", title: "Handle a dialog",
 			desc: "Arm the answer to the next dialog (lyrad answers each dialog as it opens; unarmed: alert yes, confirm and prompt no)",
-			props: []prop{{name: "accept", kind: "boolean", required: true, desc: "Whether to accept the dialog."},
-				{name: "promptText", kind: "string", desc: "The text of the prompt in case of a prompt dialog."}},
+			props: []tools.Param{{Name: "accept", Kind: "boolean", Required: true, Description: "Whether to accept the dialog."},
+				{Name: "promptText", Kind: "string", Description: "The text of the prompt in case of a prompt dialog."}},
 			run: func(ctx context.Context, c *call) error {
 				until, err := c.m.ArmDialog(ctx, c.caller, session.DialogAnswer{Accept: c.boolean("accept"), Text: c.str("promptText")}, session.Intent{})
 				if err != nil {
@@ -75,43 +75,43 @@ func surface(o Options) []*tool {
 				return nil
 			}},
 		{name: "browser_emulate_media", title: "Emulate media features", desc: "Refused in lyrad: the user's browser is not emulated.",
-			props: []prop{{name: "colorScheme", kind: "string"}, {name: "reducedMotion", kind: "string"}, {name: "forcedColors", kind: "string"},
-				{name: "contrast", kind: "string"}, {name: "media", kind: "string"}},
+			props: []tools.Param{{Name: "colorScheme", Kind: "string"}, {Name: "reducedMotion", Kind: "string"}, {Name: "forcedColors", Kind: "string"},
+				{Name: "contrast", Kind: "string"}, {Name: "media", Kind: "string"}},
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_emulate_media", "lyrad shows pages as the user's browser does; it emulates nothing (emulation is visible to the page and to the user).")
 			}},
 		{name: "browser_evaluate", title: "Evaluate JavaScript",
 			desc: "Run a function on the page or target element, in lyrad's isolated world only (never the page's own); its requests are judged as any. Off by default (LYRA_BROWSER_PLAYWRIGHT_EVALUATE)",
-			props: []prop{element, targetOpt, {name: "function", kind: "string", required: true, desc: "() => { /* code */ } or (element) => { /* code */ }"},
-				{name: "filename", kind: "string"}},
+			props: []tools.Param{element, targetOpt, {Name: "function", Kind: "string", Required: true, Description: "() => { /* code */ } or (element) => { /* code */ }"},
+				{Name: "filename", Kind: "string"}},
 			run: runEvaluate(o)},
 		{name: "browser_file_upload", title: "Upload files",
 			desc:  "Upload one or multiple files to the file chooser a click opened",
-			props: []prop{{name: "paths", kind: "array", desc: "The absolute paths to the files to upload. If omitted, file chooser is cancelled."}},
+			props: []tools.Param{{Name: "paths", Kind: "array", Description: "The absolute paths to the files to upload. If omitted, file chooser is cancelled."}},
 			run:   runUpload},
 		{name: "browser_drop", title: "Drop files or data onto an element", desc: "Refused in lyrad: use browser_file_upload.",
-			props: []prop{element, targetReq, {name: "paths", kind: "array"}, {name: "data", kind: "string"}},
+			props: []tools.Param{element, targetReq, {Name: "paths", Kind: "array"}, {Name: "data", Kind: "string"}},
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_drop", "lyrad puts files only into a file input, through browser_file_upload after clicking it (the upload is judged and, outside the upload roots, asked of the user).")
 			}},
 		{name: "browser_find", title: "Find in page snapshot", readOnly: true,
 			desc: "Search the page snapshot for text or a regular expression; answers the matching lines and their refs.",
-			props: []prop{{name: "text", kind: "string", desc: "Case-insensitive text"}, {name: "regex", kind: "string", desc: "Regular expression (/re/i for flags)"},
-				{name: "filename", kind: "string"}},
+			props: []tools.Param{{Name: "text", Kind: "string", Description: "Case-insensitive text"}, {Name: "regex", Kind: "string", Description: "Regular expression (/re/i for flags)"},
+				{Name: "filename", Kind: "string"}},
 			run: runFind},
 		{name: "browser_fill_form", title: "Fill form", desc: "Fill multiple form fields",
-			props: []prop{{name: "fields", kind: "objects", required: true, desc: "Fields to fill in"}},
+			props: []tools.Param{{Name: "fields", Kind: "objects", Required: true, Description: "Fields to fill in"}},
 			run:   runFillForm},
 		{name: "browser_press_key", title: "Press a key", desc: "Press a key on the keyboard",
-			props: []prop{{name: "key", kind: "string", required: true, desc: "Name of the key to press or a character to generate, such as `ArrowLeft` or `a`"}},
+			props: []tools.Param{{Name: "key", Kind: "string", Required: true, Description: "Name of the key to press or a character to generate, such as `ArrowLeft` or `a`"}},
 			run: func(ctx context.Context, c *call) error {
 				res, err := c.m.PressKey(ctx, c.caller, []string{c.str("key")}, false, c.opts(""))
 				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_type", title: "Type text", desc: "Type text into editable element",
-			props: []prop{element, targetReq, {name: "text", kind: "string", required: true, desc: "Text to type into the element"},
-				{name: "submit", kind: "boolean", desc: "Whether to submit entered text (press Enter after)"},
-				{name: "slowly", kind: "boolean", desc: "Whether to type one character at a time"}},
+			props: []tools.Param{element, targetReq, {Name: "text", Kind: "string", Required: true, Description: "Text to type into the element"},
+				{Name: "submit", Kind: "boolean", Description: "Whether to submit entered text (press Enter after)"},
+				{Name: "slowly", Kind: "boolean", Description: "Whether to type one character at a time"}},
 			run: func(ctx context.Context, c *call) error {
 				o := c.opts(target(c.str("target")))
 				o.Intent.Submit = c.boolean("submit")
@@ -119,7 +119,7 @@ func surface(o Options) []*tool {
 				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_navigate", title: "Navigate to a URL", desc: "Navigate to a URL",
-			props: []prop{{name: "url", kind: "string", required: true, desc: "The URL to navigate to"}},
+			props: []tools.Param{{Name: "url", Kind: "string", Required: true, Description: "The URL to navigate to"}},
 			run: func(ctx context.Context, c *call) error {
 				c.r.setChooser(c.caller.ID, "")
 				res, err := c.m.Navigate(ctx, c.caller, c.str("url"), "load", session.Intent{Download: c.boolean("download")})
@@ -133,60 +133,60 @@ func surface(o Options) []*tool {
 			}},
 		{name: "browser_network_requests", title: "List network requests", readOnly: true,
 			desc:  "Refused in lyrad: the guard's decisions are in the audit trail.",
-			props: []prop{{name: "static", kind: "boolean", required: true, def: false}, {name: "filter", kind: "string"}, {name: "filename", kind: "string"}},
+			props: []tools.Param{{Name: "static", Kind: "boolean", Required: true, Default: false}, {Name: "filter", Kind: "string"}, {Name: "filename", Kind: "string"}},
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_network_requests", "lyrad's guard judges every request but keeps no request log for the agent; the operator reads what was refused with `lyrad audit --kind guard`.")
 			}},
 		{name: "browser_network_request", title: "Show network request details", readOnly: true,
 			desc:  "Refused in lyrad, as browser_network_requests.",
-			props: []prop{{name: "index", kind: "integer", required: true}, {name: "part", kind: "string"}, {name: "filename", kind: "string"}},
+			props: []tools.Param{{Name: "index", Kind: "integer", Required: true}, {Name: "part", Kind: "string"}, {Name: "filename", Kind: "string"}},
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_network_request", "lyrad keeps no request bodies or headers for the agent.")
 			}},
 		{name: "browser_run_code_unsafe", title: "Run Playwright code (unsafe)",
 			desc:  "Refused in lyrad: there is no Playwright, and no code is run for the agent.",
-			props: []prop{{name: "code", kind: "string"}, {name: "filename", kind: "string"}},
+			props: []tools.Param{{Name: "code", Kind: "string"}, {Name: "filename", Kind: "string"}},
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_run_code_unsafe", "lyrad drives the browser over CDP, not Playwright, and runs no code an agent sends: that would be a way around the guard. Use the browser_* tools.")
 			}},
 		{name: "browser_take_screenshot", title: "Take a screenshot", readOnly: true,
 			desc: "Take a PNG screenshot of the page or of one element. Act on browser_snapshot, not on the screenshot.",
-			props: []prop{element, targetOpt, {name: "type", kind: "string", enum: []string{"png", "jpeg", "webp"}, desc: "png only here"},
-				{name: "filename", kind: "string"}, {name: "fullPage", kind: "boolean"},
-				{name: "scale", kind: "string", required: true, enum: []string{"css", "device"}, def: "css"}},
+			props: []tools.Param{element, targetOpt, {Name: "type", Kind: "string", Enum: []string{"png", "jpeg", "webp"}, Description: "png only here"},
+				{Name: "filename", Kind: "string"}, {Name: "fullPage", Kind: "boolean"},
+				{Name: "scale", Kind: "string", Required: true, Enum: []string{"css", "device"}, Default: "css"}},
 			run: runScreenshot(o)},
 		{name: "browser_snapshot", title: "Page snapshot", readOnly: true,
 			desc:  "Capture accessibility snapshot of the current page, this is better than screenshot",
-			props: []prop{targetOpt, {name: "filename", kind: "string"}, {name: "depth", kind: "number"}, {name: "boxes", kind: "boolean"}},
+			props: []tools.Param{targetOpt, {Name: "filename", Kind: "string"}, {Name: "depth", Kind: "number"}, {Name: "boxes", Kind: "boolean"}},
 			run:   runSnapshot(o)},
 		{name: "browser_click", title: "Click", desc: "Perform click on a web page",
-			props: []prop{element, targetReq, {name: "doubleClick", kind: "boolean"},
-				{name: "button", kind: "string", enum: []string{"left", "right", "middle"}},
-				{name: "modifiers", kind: "array"}},
+			props: []tools.Param{element, targetReq, {Name: "doubleClick", Kind: "boolean"},
+				{Name: "button", Kind: "string", Enum: []string{"left", "right", "middle"}},
+				{Name: "modifiers", Kind: "array"}},
 			run: runClick},
 		{name: "browser_drag", title: "Drag mouse", desc: "Refused in lyrad: no drag and drop.",
-			props: []prop{{name: "startElement", kind: "string"}, {name: "startTarget", kind: "string", required: true},
-				{name: "endElement", kind: "string"}, {name: "endTarget", kind: "string", required: true}},
+			props: []tools.Param{{Name: "startElement", Kind: "string"}, {Name: "startTarget", Kind: "string", Required: true},
+				{Name: "endElement", Kind: "string"}, {Name: "endTarget", Kind: "string", Required: true}},
 			run: func(ctx context.Context, c *call) error {
 				return refused("browser_drag", "lyrad has no drag and drop; click, type and select instead.")
 			}},
 		{name: "browser_hover", title: "Hover mouse", desc: "Hover over element on page",
-			props: []prop{element, targetReq},
+			props: []tools.Param{element, targetReq},
 			run: func(ctx context.Context, c *call) error {
 				res, err := c.m.Hover(ctx, c.caller, c.opts(target(c.str("target"))))
 				return c.actedChanges(ctx, res, err)
 			}},
 		{name: "browser_select_option", title: "Select option", desc: "Select an option in a dropdown",
-			props: []prop{element, targetReq, {name: "values", kind: "array", required: true, desc: "Values (or labels) to select; one"}},
+			props: []tools.Param{element, targetReq, {Name: "values", Kind: "array", Required: true, Description: "Values (or labels) to select; one"}},
 			run:   runSelect},
 		{name: "browser_tabs", title: "Manage tabs", desc: "List, create, close, or select a browser tab (new with url loads it as browser_navigate, judged the same)",
-			props: []prop{{name: "action", kind: "string", required: true, enum: []string{"list", "new", "close", "select"}},
-				{name: "index", kind: "number", desc: "Tab index for close/select; close without it closes the current tab"},
-				{name: "url", kind: "string", desc: "URL for new"}},
+			props: []tools.Param{{Name: "action", Kind: "string", Required: true, Enum: []string{"list", "new", "close", "select"}},
+				{Name: "index", Kind: "number", Description: "Tab index for close/select; close without it closes the current tab"},
+				{Name: "url", Kind: "string", Description: "URL for new"}},
 			run: runTabs},
 		{name: "browser_wait_for", title: "Wait for", readOnly: true,
 			desc:  "Wait for text to appear or disappear or a specified time to pass",
-			props: []prop{{name: "time", kind: "number", desc: "Seconds, at most 30"}, {name: "text", kind: "string"}, {name: "textGone", kind: "string"}},
+			props: []tools.Param{{Name: "time", Kind: "number", Description: "Seconds, at most 30"}, {Name: "text", Kind: "string"}, {Name: "textGone", Kind: "string"}},
 			run:   runWait},
 	}
 	if o.has("lyra") {
@@ -194,7 +194,7 @@ func surface(o Options) []*tool {
 		// tools come the declarations.
 		for _, t := range list {
 			if t.name == "browser_click" || t.name == "browser_navigate" {
-				t.props = append(t.props, prop{name: "download", kind: "boolean", desc: "It downloads a file to keep (asks DOWNLOAD)."})
+				t.props = append(t.props, tools.Param{Name: "download", Kind: "boolean", Description: "It downloads a file to keep (asks DOWNLOAD)."})
 			}
 		}
 		list = append(list, lyraTools()...)
@@ -394,12 +394,12 @@ func runWait(ctx context.Context, c *call) error {
 
 func runSnapshot(o Options) func(ctx context.Context, c *call) error {
 	return func(ctx context.Context, c *call) error {
-		res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Selector: target(c.str("target"))})
+		res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Selector: target(c.str("target")), Nested: true, Depth: int(c.num("depth"))})
 		if err != nil {
 			return err
 		}
 		c.a.page(res.URL, res.Title)
-		y := snapshot.YAMLFromMap(res.Page.Text)
+		y := res.Page.Text
 		if f := c.str("filename"); f != "" {
 			path, err := writeOut(o, f, []byte(y+"\n"))
 			if err != nil {
@@ -517,13 +517,14 @@ func runFind(ctx context.Context, c *call) error {
 		low := strings.ToLower(text)
 		match = func(s string) bool { return strings.Contains(strings.ToLower(s), low) }
 	}
-	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot})
+	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Nested: true})
 	if err != nil {
 		return err
 	}
 	var hits []string
-	for _, l := range strings.Split(snapshot.YAMLFromMap(res.Page.Text), "\n") {
-		if strings.HasPrefix(l, "- ") && match(l) {
+	for _, l := range strings.Split(res.Page.Text, "\n") {
+		// An entry that matches, out of its nesting: a found line is its own.
+		if l = strings.TrimLeft(l, " "); strings.HasPrefix(l, "- ") && match(l) {
 			hits = append(hits, l)
 		}
 	}
@@ -593,7 +594,7 @@ func lyraTools() []*tool {
 	return []*tool{
 		{name: "browser_request_takeover", title: "Hand the browser to the user",
 			desc:  "Ask the user to act in the window (a login, a CAPTCHA); the agent's calls wait until browser_resume_after_takeover.",
-			props: []prop{{name: "reason", kind: "string", required: true, desc: "What the user should do; shown to them."}},
+			props: []tools.Param{{Name: "reason", Kind: "string", Required: true, Description: "What the user should do; shown to them."}},
 			run: func(ctx context.Context, c *call) error {
 				info, err := c.m.RequestTakeover(ctx, c.caller, c.str("reason"))
 				if err != nil {
@@ -604,7 +605,7 @@ func lyraTools() []*tool {
 				return nil
 			}},
 		{name: "browser_resume_after_takeover", title: "Take the browser back", desc: "End a takeover once the user is done.",
-			props: []prop{{name: "reason", kind: "string", desc: "What you will do next; shown to the user."}},
+			props: []tools.Param{{Name: "reason", Kind: "string", Description: "What you will do next; shown to the user."}},
 			run: func(ctx context.Context, c *call) error {
 				info, err := c.m.ResumeAfterTakeover(ctx, c.caller, c.str("reason"))
 				if err != nil {
@@ -617,7 +618,7 @@ func lyraTools() []*tool {
 			}},
 		{name: "browser_read_form", title: "Read a form", readOnly: true,
 			desc:  "The form's fields, buttons, editors and publish controls.",
-			props: []prop{{name: "root", kind: "string", desc: "CSS of the form (default: the first)."}, {name: "wholePage", kind: "boolean"}},
+			props: []tools.Param{{Name: "root", Kind: "string", Description: "CSS of the form (default: the first)."}, {Name: "wholePage", Kind: "boolean"}},
 			run: func(ctx context.Context, c *call) error {
 				res, err := c.m.ReadForm(ctx, c.caller, session.FormOptions{Root: c.str("root"), WholePage: c.boolean("wholePage"), MaxFields: 100})
 				if err != nil {
@@ -628,13 +629,13 @@ func lyraTools() []*tool {
 				return nil
 			}},
 		{name: "browser_save_draft", title: "Save as a draft", desc: "Submit the form as a draft (never published).",
-			props: []prop{{name: "submit", kind: "string", desc: "The draft button's text, CSS or ref."}},
+			props: []tools.Param{{Name: "submit", Kind: "string", Description: "The draft button's text, CSS or ref."}},
 			run: func(ctx context.Context, c *call) error {
 				res, err := c.m.SaveDraft(ctx, c.caller, target(c.str("submit")), c.opts(""))
 				return c.acted(ctx, res, err)
 			}},
 		{name: "browser_publish", title: "Publish", desc: "Set the live control and submit (asks the user to approve PUBLISH).",
-			props: []prop{targetReq, {name: "submit", kind: "string"}},
+			props: []tools.Param{targetReq, {Name: "submit", Kind: "string"}},
 			run: func(ctx context.Context, c *call) error {
 				res, err := c.m.Publish(ctx, c.caller, target(c.str("target")), target(c.str("submit")), c.opts(""))
 				return c.acted(ctx, res, err)
@@ -653,7 +654,7 @@ func lyraTools() []*tool {
 				return nil
 			}},
 		{name: "browser_highlight", title: "Point the user to an element", desc: "Outline an element in the window for the user.",
-			props: []prop{targetReq},
+			props: []tools.Param{targetReq},
 			run: func(ctx context.Context, c *call) error {
 				info, err := c.m.Highlight(ctx, c.caller, target(c.str("target")))
 				if err != nil {

@@ -13,7 +13,8 @@
 //
 // Answers are Markdown sections as Playwright MCP gives them: ### Result,
 // ### Page, ### Open tabs, ### Modal state, ### Events, ### Snapshot (the
-// page's action map in aria-snapshot YAML, with lyrad's refs, which a later
+// page's action map in aria-snapshot YAML, nested in the containers that
+// hold its items, the focus [active], with lyrad's refs, which a later
 // call passes back as target) and ### Error.
 package playwright
 
@@ -211,7 +212,7 @@ func (r *registry) handler(t *tool) mcp.ToolHandler {
 		msg := ""
 		if err != nil {
 			status, msg, _, _ = refusal(err)
-			var ae *argError
+			var ae *tools.ArgError
 			var se *session.Error
 			if !errors.As(err, &ae) && !errors.As(err, &se) {
 				r.d.Logger.Warn("tool failed", zap.String("tool", t.name), zap.Error(err))

@@ -1,7 +1,6 @@
 package playwright
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,22 +14,10 @@ import (
 	"github.com/lyrad/lyrad/tools"
 )
 
-// prop is one parameter: its name and JSON schema. kind is what checkArgs
-// holds the value to: string, boolean, number, integer, array (of
-// strings), objects (an array of objects).
-type prop struct {
-	name     string
-	kind     string
-	required bool
-	desc     string
-	enum     []string
-	def      any
-}
-
 // tool is one entry of the surface.
 type tool struct {
 	name, title, desc string
-	props             []prop
+	props             []tools.Param
 	readOnly          bool
 	run               func(ctx context.Context, c *call) error
 }
@@ -90,7 +77,7 @@ func (c *call) opts(sel string) session.ActOptions {
 
 // snap adds the page's snapshot (and where it stands) to the answer.
 func (c *call) snap(ctx context.Context) {
-	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot})
+	res, err := c.m.ReadPage(ctx, c.caller, session.ReadOptions{Mode: "tree", MaxChars: maxSnapshot, Nested: true})
 	if err != nil {
 		_, msg, _, _ := refusal(err)
 		c.a.snapNote = "(not read: " + msg + ")"
@@ -99,7 +86,7 @@ func (c *call) snap(ctx context.Context) {
 	if !c.a.pageSet {
 		c.a.page(res.URL, res.Title)
 	}
-	c.a.snapshot = snapshot.YAMLFromMap(res.Page.Text)
+	c.a.snapshot = res.Page.Text
 	if res.Page.Truncated || res.Unlisted > 0 {
 		c.a.snapNote = fmt.Sprintf("# %d more elements not listed: browser_snapshot with target limits it to one region.", max(res.Unlisted, 1))
 	}
@@ -149,8 +136,13 @@ func (c *call) actedChanges(ctx context.Context, res *session.ActResult, err err
 		}
 	}
 	// lyrad's notes among the lines name its own tools; the page's words
-	// are left as they are.
-	lines := strings.Split(snapshot.YAMLFromChanges(res.Changes), "\n")
+	// are left as they are. The changes come nested, each under what holds
+	// it on the page, as the snapshot is.
+	y := res.ChangesNested
+	if y == "" {
+		y = snapshot.YAMLFromChanges(res.Changes)
+	}
+	lines := strings.Split(y, "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, "# ") && !strings.HasPrefix(l, "# gone: ") {
 			lines[i] = pwHint("", l)
@@ -173,26 +165,26 @@ func (t *tool) mcpTool() *mcp.Tool {
 	var required []string
 	for _, p := range t.props {
 		s := map[string]any{}
-		switch p.kind {
+		switch p.Kind {
 		case "array":
 			s["type"], s["items"] = "array", map[string]any{"type": "string"}
 		case "objects":
 			s["type"], s["items"] = "array", fieldSchema
 		default:
-			s["type"] = p.kind
+			s["type"] = p.Kind
 		}
-		if p.desc != "" {
-			s["description"] = p.desc
+		if p.Description != "" {
+			s["description"] = p.Description
 		}
-		if len(p.enum) > 0 {
-			s["enum"] = p.enum
+		if len(p.Enum) > 0 {
+			s["enum"] = p.Enum
 		}
-		if p.def != nil {
-			s["default"] = p.def
+		if p.Default != nil {
+			s["default"] = p.Default
 		}
-		props[p.name] = s
-		if p.required {
-			required = append(required, p.name)
+		props[p.Name] = s
+		if p.Required {
+			required = append(required, p.Name)
 		}
 	}
 	in := map[string]any{"type": "object", "properties": props}
@@ -223,119 +215,14 @@ var fieldSchema = map[string]any{
 	"required": []string{"target", "name", "type", "value"},
 }
 
-// checkArgs decodes the arguments and checks them against the tool's
-// parameters: an unknown one, a wrong type or a value outside its set is
-// named, with the fix.
-func checkArgs(t *tool, raw json.RawMessage) (map[string]any, error) {
-	args := map[string]any{}
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(trimmed))
-		dec.UseNumber()
-		if err := dec.Decode(&args); err != nil {
-			return nil, badArg("", "arguments must be a JSON object", "Pass the arguments as an object.")
-		}
-	}
-	known := map[string]bool{}
-	var names []string
-	for _, p := range t.props {
-		known[p.name] = true
-		names = append(names, p.name)
-	}
-	for k := range args {
-		if !known[k] {
-			takes := "no arguments"
-			if len(names) > 0 {
-				takes = strings.Join(names, ", ")
-			}
-			return nil, badArg(k, fmt.Sprintf("unknown argument %q", k), fmt.Sprintf("%s takes %s.", t.name, takes))
-		}
-	}
-	out := map[string]any{}
-	for _, p := range t.props {
-		v, ok := args[p.name]
-		if !ok || v == nil {
-			// A parameter with a default is listed as required, as
-			// Playwright MCP lists it, and takes its default when left out.
-			if p.def != nil {
-				out[p.name] = p.def
-				continue
-			}
-			if p.required {
-				return nil, badArg(p.name, fmt.Sprintf("missing required argument %q", p.name), fmt.Sprintf("Pass %s (%s).", p.name, p.kind))
-			}
-			continue
-		}
-		wrong := func(want string) error {
-			return badArg(p.name, fmt.Sprintf("%s must be %s", p.name, want), "")
-		}
-		switch p.kind {
-		case "string":
-			s, ok := v.(string)
-			if !ok {
-				return nil, wrong("a string")
-			}
-			if len(p.enum) > 0 && !contains(p.enum, s) {
-				return nil, badArg(p.name, fmt.Sprintf("%s must be one of %s, not %q", p.name, strings.Join(p.enum, ", "), s), "")
-			}
-			if p.required && strings.TrimSpace(s) == "" && strings.HasSuffix(strings.ToLower(p.name), "target") {
-				return nil, badArg(p.name, p.name+" is empty", "Pass a ref from the snapshot (e12) or a selector.")
-			}
-			out[p.name] = s
-		case "boolean":
-			b, ok := v.(bool)
-			if !ok {
-				return nil, wrong("true or false")
-			}
-			out[p.name] = b
-		case "number", "integer":
-			n, ok := v.(json.Number)
-			f, err := n.Float64()
-			if !ok || err != nil {
-				return nil, wrong("a number")
-			}
-			out[p.name] = f
-		case "array":
-			var list []string
-			switch x := v.(type) {
-			case string:
-				list = []string{x}
-			case []any:
-				for _, e := range x {
-					s, ok := e.(string)
-					if !ok {
-						return nil, wrong("an array of strings")
-					}
-					list = append(list, s)
-				}
-			default:
-				return nil, wrong("an array of strings")
-			}
-			out[p.name] = list
-		case "objects":
-			x, ok := v.([]any)
-			if !ok {
-				return nil, wrong("an array of objects")
-			}
-			var list []map[string]any
-			for _, e := range x {
-				o, ok := e.(map[string]any)
-				if !ok {
-					return nil, wrong("an array of objects")
-				}
-				list = append(list, o)
-			}
-			out[p.name] = list
-		}
-	}
-	return out, nil
-}
+// pwArgs is how this surface words an argument's errors: as Playwright
+// MCP's own checks do, numbers read as float64, a blank target refused.
+var pwArgs = tools.ArgStyle{ObjectHint: "Pass the arguments as an object.", Float: true,
+	EmptyTargetHint: "Pass a ref from the snapshot (e12) or a selector."}
 
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// checkArgs decodes the arguments and checks them against the tool's
+// parameters (tools.CheckArgs): an unknown one, a wrong type or a value
+// outside its set is named, with the fix.
+func checkArgs(t *tool, raw json.RawMessage) (map[string]any, error) {
+	return tools.CheckArgs(t.name, t.props, raw, pwArgs)
 }

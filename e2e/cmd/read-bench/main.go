@@ -9,7 +9,12 @@
 // does not (chrome-devtools-mcp's snapshot is another format: it is timed
 // and sized, not searched for what lyrad lacks).
 //
-//	go run ./e2e/cmd/read-bench -lyrad bin/lyrad [-playwright-mcp DIR] [-chrome-devtools-mcp DIR] [-n 5] [-v] [-dump OUTDIR]
+//	go run ./e2e/cmd/read-bench -lyrad bin/lyrad [-playwright-mcp DIR] [-chrome-devtools-mcp DIR] [-n 5] [-v] [-dump OUTDIR] [-surface]
+//
+// With -surface it also reads each page through lyrad's Playwright MCP
+// surface (`lyrad stdio --surface playwright`, browser_snapshot: the same
+// map, nested) and sets its snapshot's size and time beside Playwright
+// MCP's.
 //
 // With -walk it times the in-page walk alone instead, for one or more
 // JSTree scripts side by side (this tree's, or another commit's written by
@@ -56,6 +61,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print what is missing")
 	flag.StringVar(&lyradLog, "lyrad-log", "warn", "lyrad's log level (debug shows where each tree read spent its time)")
 	flag.StringVar(&dumpDir, "dump", "", "write each page's lyrad tree and Playwright snapshot into this directory")
+	flag.BoolVar(&surface, "surface", false, "also time and size browser_snapshot of lyrad's Playwright surface (lyrad stdio --surface playwright)")
 	walk := flag.String("walk", "", "time the in-page walk alone: comma-separated JSTree scripts (files written by -print-js, or \"this\" for this tree's), side by side")
 	profile := flag.Int("profile", -1, "with -walk: profile the walk of this script (0 the first) on each page")
 	eval := flag.String("eval", "", "with -walk: a function to run in the first script's world on each page, its answer printed (a probe while profiling)")
@@ -82,8 +88,11 @@ func main() {
 var lyradLog string
 
 // dumpDir, when set, receives NAME.lyrad.txt, NAME.pw.yaml and
-// NAME.cdm.txt per page.
+// NAME.cdm.txt per page (and NAME.surface.yaml with -surface).
 var dumpDir string
+
+// surface: read through lyrad's Playwright surface too.
+var surface bool
 
 // result is one server's reading of one page.
 type result struct {
@@ -118,6 +127,18 @@ func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) 
 		return err
 	}
 	defer ly.Close()
+	var surf *mcp.ClientSession
+	if surface {
+		dir, err := os.MkdirTemp("", "read-bench-surface")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if surf, err = connectSurface(ctx, lyradBin, browser, dir); err != nil {
+			return fmt.Errorf("lyrad --surface playwright: %w", err)
+		}
+		defer surf.Close()
+	}
 	var pw *mcp.ClientSession
 	if cli := benchkit.PlaywrightScript(pwDir); cli != "" {
 		p, err := benchkit.StartPlaywright(cli, browser)
@@ -149,7 +170,8 @@ func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) 
 	}
 	fmt.Println(header)
 	fmt.Println(strings.Repeat("-", len(header)))
-	var sumLy, sumPw, sumCd int
+	var sumLy, sumPw, sumCd, sumSurf int
+	var surfLines []string
 	var allOK = true
 	var missingTotal int
 	for _, name := range names {
@@ -169,6 +191,18 @@ func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) 
 			sumLy += l.chars
 		}
 		line := fmt.Sprintf("%-18s | %12d %10.1f %9.1f %9d |", name, l.chars, ms(l.median), ms(median(l.firstPages)), l.defChars)
+		var sr result
+		if surf != nil {
+			if sr, err = readPlaywright(ctx, surf, u, n); err != nil {
+				return fmt.Errorf("lyrad --surface playwright %s: %w", name, err)
+			}
+			if dumpDir != "" {
+				os.WriteFile(filepath.Join(dumpDir, name+".surface.yaml"), []byte(sr.tree), 0o644)
+			}
+			if realPage {
+				sumSurf += sr.chars
+			}
+		}
 		var cdCols string
 		if cd != nil {
 			c, err := readChromeDevtools(cd, u, n)
@@ -184,6 +218,9 @@ func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) 
 			cdCols = fmt.Sprintf(" | %12d %10.1f | %5.2fx %5.0f%%", c.chars, ms(c.median), float64(l.median)/float64(max(1, c.median)), 100*float64(l.chars)/float64(max(1, c.chars)))
 		}
 		if pw == nil {
+			if surf != nil {
+				surfLines = append(surfLines, fmt.Sprintf("%-18s | %12d %10.1f |", name, sr.chars, ms(sr.median)))
+			}
 			if cd != nil {
 				line += fmt.Sprintf(" %12s %10s | %6s %6s %8s %8s", "-", "-", "-", "-", "-", "-")
 			}
@@ -210,6 +247,10 @@ func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) 
 			sumPw += p.chars
 		}
 		fmt.Printf("%s %12d %10.1f | %5.2fx %5.0f%% %8d %8d%s\n", line, p.chars, ms(p.median), float64(l.median)/float64(max(1, p.median)), 100*ratio, len(missing), len(unseen), cdCols)
+		if surf != nil {
+			surfLines = append(surfLines, fmt.Sprintf("%-18s | %12d %10.1f | %12d %10.1f | %5.2fx %5.0f%%", name, sr.chars, ms(sr.median), p.chars, ms(p.median),
+				float64(sr.median)/float64(max(1, p.median)), 100*float64(sr.chars)/float64(max(1, p.chars))))
+		}
 		if verbose {
 			for _, m := range missing {
 				fmt.Printf("    missing: %s\n", m.desc)
@@ -217,6 +258,17 @@ func run(lyradBin, pagesDir, pwDir, cdDir, browser string, n int, verbose bool) 
 			for _, m := range unseen {
 				fmt.Printf("    left out: %s\n", m)
 			}
+		}
+	}
+	if surf != nil {
+		// The snapshot alone (its YAML block): browser_snapshot adds the
+		// page's text under ### Page text beside it.
+		fmt.Printf("\n%-18s | %12s %10s | %12s %10s | %6s %6s\n", "page", "surface chars", "surface ms", "pw chars", "pw ms", "time", "size")
+		for _, l := range surfLines {
+			fmt.Println(l)
+		}
+		if sumPw > 0 {
+			fmt.Printf("six real pages: lyrad's Playwright surface %d chars, Playwright MCP %d chars: %.0f%%\n", sumSurf, sumPw, 100*float64(sumSurf)/float64(sumPw))
 		}
 	}
 	if pw != nil && sumPw > 0 {
@@ -310,6 +362,16 @@ func connectLyrad(ctx context.Context, bin, dir string) (*mcp.ClientSession, err
 	cmd := exec.Command(bin, "stdio")
 	// Consent off: the bench measures reading, and asks nobody.
 	cmd.Env = append(os.Environ(), "LYRA_BROWSER_DATA_DIR="+dir, "LYRA_BROWSER_HEADLESS=true", "LYRA_BROWSER_LOG_LEVEL="+lyradLog, "LYRA_BROWSER_CONSENT_CHANNEL=off")
+	cmd.Stderr = os.Stderr
+	c := mcp.NewClient(&mcp.Implementation{Name: "read-bench", Version: "1"}, nil)
+	return c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+}
+
+// connectSurface spawns lyrad's Playwright surface on its own data
+// directory, headless on browser, consent off (the bench asks nobody).
+func connectSurface(ctx context.Context, bin, browser, dir string) (*mcp.ClientSession, error) {
+	cmd := exec.Command(bin, "stdio", "--surface", "playwright", "--headless", "--executable-path", browser, "--data-dir", dir)
+	cmd.Env = append(os.Environ(), "LYRA_BROWSER_LOG_LEVEL="+lyradLog, "LYRA_BROWSER_CONSENT_CHANNEL=off")
 	cmd.Stderr = os.Stderr
 	c := mcp.NewClient(&mcp.Implementation{Name: "read-bench", Version: "1"}, nil)
 	return c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
