@@ -78,10 +78,15 @@ func WaitActionable(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab,
 		looked bool
 	)
 	for {
+		// Each look reads the frames afresh (FrameTrees).
+		forgetFrameTrees(ctx)
 		var err error
 		found, err = a.Locate(ctx)
 		st = ElementState{}
-		if err == nil && found.Node != nil {
+		switch {
+		case err == nil && found.Node != nil && found.State != nil:
+			st = *found.State
+		case err == nil && found.Node != nil:
 			st, err = State(ctx, conn, w, found.Node)
 		}
 		var gone *NodeGoneError

@@ -54,6 +54,9 @@ type Found struct {
 	Count int
 	Node  *Node
 	Why   string
+	// State, when set, is Node's state read as it was found
+	// (FindElement): WaitActionable does not read it again.
+	State *ElementState
 }
 
 // locateFrame runs jsLocate in one frame for a selector of kind (css, text,
