@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -57,9 +58,17 @@ const (
 // (a popup's tab, a navigation started from an out-of-process frame). A
 // click and a key press are what open tabs and send forms; the pointer
 // arriving and typed text rarely do, so they listen less.
+//
+// Typed text with no submit does not linger at all: what its handlers set
+// off from the page reaches lyrad before the drain's answer does (a
+// navigation's request, window.open's new window), what they queued has
+// run by then (page.Drain), and the browser starts nothing of its own for
+// text arriving in a field. Its answer waits for the drain, not for a
+// clock.
 const (
 	lingerPress = 10 * time.Millisecond
 	lingerLight = 5 * time.Millisecond
+	lingerText  = 0
 )
 
 // maxDialogsReported caps the dialogs a reply lists (a storm is counted).
@@ -141,6 +150,10 @@ type act struct {
 	sel   parsedSelector
 	start time.Time
 	group string // object group of the handles this call holds
+	// after are the step's reads of how things stand once it settled
+	// (the field's value: fieldAfter), which run while finish reads the
+	// rest of the answer.
+	after sync.WaitGroup
 
 	loc     *located  // the selector's target, once usable
 	st      elemState // its state then
@@ -203,6 +216,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	defer func() {
 		var need *ConsentNeeded
 		endDialogs(!errors.As(err, &need))
+		a.after.Wait()
 		a.releaseHandles()
 		err = a.withDialogs(err)
 	}()
@@ -210,8 +224,12 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, terr
 	}
 
+	// The reads before the input share the frame trees they ask for
+	// (page.FrameTrees): the ref's documents, the element's site, and
+	// whether the latest map still stands for the page.
+	fctx := page.WithFrameTrees(ctx, &page.FrameTrees{})
 	if a.sel.raw != "" {
-		if err := a.waitUsable(ctx); err != nil {
+		if err := a.waitUsable(fctx); err != nil {
 			return nil, err
 		}
 	}
@@ -220,7 +238,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 			return nil, a.annotate(ctx, err)
 		}
 	}
-	actsIn, err := a.actsIn(ctx)
+	actsIn, err := a.actsIn(fctx)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +278,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		a.exp = exp
 	}
 
-	a.treeBefore(ctx)
+	a.treeBefore(fctx)
 	actx, cancel := context.WithTimeout(ctx, spec.opts.Timeout)
 	defer cancel()
 	if spec.watch != settleNone {
@@ -564,8 +582,14 @@ func (a *act) finish(ctx context.Context) (*ActResult, error) {
 			answerTab = t
 		}
 	}
+	changes := a.addChanges(qctx)
 	res.URL, res.Title = b.fresh(qctx, answerTab)
-	a.addChanges(qctx)
+	if changes != nil {
+		changes()
+	}
+	// What the step still reads (the field's value) is in before the
+	// answer is.
+	a.after.Wait()
 	if a.spec.watch == settleInput {
 		if err := a.blockedWith(qctx, refusedOn...); err != nil {
 			err.Result = res
