@@ -79,7 +79,7 @@ func WaitActionable(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab,
 	)
 	for {
 		// Each look reads the frames afresh (FrameTrees).
-		forgetFrameTrees(ctx)
+		lookFrameTrees(ctx, conn, tab.Session)
 		var err error
 		found, err = a.Locate(ctx)
 		st = ElementState{}

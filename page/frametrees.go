@@ -50,9 +50,17 @@ func (ft *FrameTrees) Forget() {
 	ft.mu.Unlock()
 }
 
-func forgetFrameTrees(ctx context.Context) {
+// lookFrameTrees starts a look of WaitActionable: what ctx's FrameTrees
+// holds is dropped, and the tab's tree is asked for at once, beside the
+// look (the element's site and the map's document are asked of it next,
+// and the ref's check joins the same read).
+func lookFrameTrees(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID) {
 	ft, _ := ctx.Value(frameTreesKey{}).(*FrameTrees)
+	if ft == nil {
+		return
+	}
 	ft.Forget()
+	go func() { _, _ = frameTree(ctx, conn, sid) }()
 }
 
 // frameTree is session sid's frame tree: the one ctx's FrameTrees holds,

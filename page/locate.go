@@ -64,11 +64,18 @@ type Found struct {
 // in group. A selector the page's engine rejects is an
 // *InvalidSelectorError.
 func locateFrame(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (Found, error) {
-	count, n, why, err := locateIn(ctx, conn, w, f, kind, body, group)
-	return Found{Count: count, Node: n, Why: why}, err
+	var st ElementState
+	count, n, why, err := locateIn(ctx, conn, w, f, kind, body, group, &st)
+	found := Found{Count: count, Node: n, Why: why}
+	if n != nil {
+		found.State = &st
+	}
+	return found, err
 }
 
-func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (int, *Node, string, error) {
+// locateIn is locateFrame's look; the match's state is read into st
+// beside the question for its backendNodeId (both need only its object).
+func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string, st *ElementState) (int, *Node, string, error) {
 	s := conn.Session(f.Session)
 	for attempt := 0; ; attempt++ {
 		id, err := w.Get(ctx, s, f.Frame, attempt > 0)
@@ -124,8 +131,26 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		if count == 0 || el == "" {
 			return count, nil, "", nil
 		}
-		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el})
-		if err != nil || d.Node == nil {
+		describe, err := s.Send(dom.CommandDescribeNode, dom.DescribeNodeParams{ObjectID: el})
+		if err != nil {
+			return 0, nil, "", err
+		}
+		state, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: jsState, ObjectID: el, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
+		})
+		if err != nil {
+			return 0, nil, "", err
+		}
+		var d dom.DescribeNodeResult
+		derr := describe.Wait(ctx, &d)
+		var sr runtime.CallFunctionOnResult
+		if err := state.Wait(ctx, &sr); err != nil {
+			return 0, nil, "", err
+		}
+		if err := DecodeResult(sr.Result, sr.ExceptionDetails, st); err != nil {
+			return 0, nil, "", err
+		}
+		if derr != nil || d.Node == nil {
 			return 0, nil, "", &NodeGoneError{Err: errors.New("the element went away as it was found")}
 		}
 		// The element's frame is the one searched: DescribeNode's frame id
@@ -239,7 +264,7 @@ func Locate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kind, b
 		}
 		all.Count += in.Count
 		if all.Node == nil && in.Node != nil {
-			all.Node, all.Why = in.Node, in.Why
+			all.Node, all.Why, all.State = in.Node, in.Why, in.State
 		}
 	}
 	return all, nil

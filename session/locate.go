@@ -110,7 +110,7 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 	if err != nil {
 		return nil, err
 	}
-	return &located{Matches: found.Count, Node: found.Node, Why: found.Why}, nil
+	return &located{Matches: found.Count, Node: found.Node, Why: found.Why, state: found.State}, nil
 }
 
 // matchesHint says, when several elements matched, which one was used and
