@@ -52,3 +52,28 @@ document.getElementById('m').onclick = () => {
 		t.Errorf("the item's click does not answer the heading it changed:\n%s", pick.text)
 	}
 }
+
+// browser_type answers, in its snapshot of what changed, the messages the
+// page shows on input, at once, from a task or after a promise, and the
+// field's value.
+func TestPlaywrightTypeAnswersChanges(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", typedErrorsPage)
+	cs := connectPW(t, t.TempDir(), nil, nil)
+	nav := pwOK(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
+	for _, c := range []struct{ field, text, msg string }{
+		{"User", "ada", "User ada is taken"},
+		{"Code", "12", "Code 12 is too short"},
+		{"Phone", "555", "Phone 555 needs a country code"},
+	} {
+		typed := pwOK(t, cs, "browser_type", map[string]any{"element": c.field + " field", "target": pwRef(t, nav, "textbox", c.field), "text": c.text})
+		snap := typed.section("Snapshot")
+		if !strings.Contains(snap, "alert") || !strings.Contains(snap, c.msg) {
+			t.Errorf("%s: the message %q is not in what changed:\n%s", c.field, c.msg, typed.text)
+		}
+		if !strings.Contains(snap, `textbox "`+c.field+`"`) || !strings.Contains(snap, ": "+c.text) {
+			t.Errorf("%s: the field's value %q is not in what changed:\n%s", c.field, c.text, typed.text)
+		}
+	}
+}
