@@ -442,11 +442,10 @@ document.getElementById('go').onclick = () => setTimeout(() => { const end = Dat
 	}
 }
 
-// The messages a form shows as a field is typed into, at once, from a task
-// its input handler queued, and after a promise: each is in type_text's
-// changes, with the field's value. Typed text lingers for no clock (the
-// drain stands for it): what the page queued on input has run before the
-// map is read.
+// The messages a form shows as a field is typed into: at once, a few
+// milliseconds later (a timer its input handler set), and after a promise.
+// Each is in type_text's changes, with the field's value: the answer is
+// read once the page had the moment typed text lingers for.
 const typedErrorsPage = `<!doctype html><title>Sign up</title>
 <label>User <input id=user></label>
 <label>Code <input id=code></label>
@@ -460,7 +459,8 @@ function say(text) {
   document.getElementById('msgs').append(d);
 }
 document.getElementById('user').addEventListener('input', e => say('User ' + e.target.value + ' is taken'));
-document.getElementById('code').addEventListener('input', e => { const v = e.target.value; setTimeout(() => say('Code ' + v + ' is too short'), 0); });
+// A few milliseconds later, as a validation that waits a moment does.
+document.getElementById('code').addEventListener('input', e => { const v = e.target.value; setTimeout(() => say('Code ' + v + ' is too short'), 3); });
 document.getElementById('phone').addEventListener('input', e => { const v = e.target.value; Promise.resolve().then(() => say('Phone ' + v + ' needs a country code')); });
 </script>`
 

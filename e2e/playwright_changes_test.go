@@ -55,8 +55,8 @@ document.getElementById('m').onclick = () => {
 }
 
 // browser_type answers, in its snapshot of what changed, the messages the
-// page shows on input, at once, from a task or after a promise, and the
-// field's value.
+// page shows on input, at once, a few milliseconds later or after a
+// promise, and the field's value.
 func TestPlaywrightTypeAnswersChanges(t *testing.T) {
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
