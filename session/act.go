@@ -62,13 +62,16 @@ const (
 // Typed text with no submit does not linger at all: what its handlers set
 // off from the page reaches lyrad before the drain's answer does (a
 // navigation's request, window.open's new window), what they queued has
-// run by then (page.Drain), and the browser starts nothing of its own for
-// text arriving in a field. Its answer waits for the drain, not for a
-// clock.
+// run by then (page.Drain, whose task comes after the input's answer, which
+// itself comes milliseconds after the handlers ran: a message the page
+// shows a few milliseconds after the input is in the map read next, as
+// TestChangesTypedErrorLater shows), and the browser starts nothing of its
+// own for text arriving in a field. Its answer waits for the drain, not
+// for a clock.
 const (
 	lingerPress = 10 * time.Millisecond
 	lingerLight = 5 * time.Millisecond
-	lingerText  = 0
+	lingerText  = time.Duration(0)
 )
 
 // maxDialogsReported caps the dialogs a reply lists (a storm is counted).

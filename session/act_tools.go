@@ -84,7 +84,7 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 					return err
 				}
 			}
-			linger := time.Duration(lingerText)
+			linger := lingerText
 			if submit {
 				if err := page.Press(ctx, b.conn.Session(tab.Session), page.EnterKey); err != nil {
 					return err
