@@ -444,8 +444,8 @@ document.getElementById('go').onclick = () => setTimeout(() => { const end = Dat
 
 // The messages a form shows as a field is typed into: at once, a few
 // milliseconds later (a timer its input handler set), and after a promise.
-// Each is in type_text's changes, with the field's value: the answer is
-// read once the page had the moment typed text lingers for.
+// Each is in type_text's changes, with the field's value: the map is read
+// once the page ran what it timed for up to textWait after the input.
 const typedErrorsPage = `<!doctype html><title>Sign up</title>
 <label>User <input id=user></label>
 <label>Code <input id=code></label>

@@ -59,19 +59,19 @@ const (
 // click and a key press are what open tabs and send forms; the pointer
 // arriving and typed text rarely do, so they listen less.
 //
-// Typed text with no submit does not linger at all: what its handlers set
-// off from the page reaches lyrad before the drain's answer does (a
-// navigation's request, window.open's new window), what they queued has
-// run by then (page.Drain, whose task comes after the input's answer, which
-// itself comes milliseconds after the handlers ran: a message the page
-// shows a few milliseconds after the input is in the map read next, as
-// TestChangesTypedErrorLater shows), and the browser starts nothing of its
-// own for text arriving in a field. Its answer waits for the drain, not
-// for a clock.
+// Typed text with no submit does not linger on lyrad's clock: what its
+// handlers set off from the page reaches lyrad before the drain's answer
+// does (a navigation's request, window.open's new window), and the
+// browser starts nothing of its own for text arriving in a field. What the
+// page does a moment later is waited for in the page: its drain's task is
+// timed textWait after the input's answer (page.DrainAfter), so a message
+// the page times a few milliseconds after its input handler ran has been
+// shown when the map is read (TestChangesTypedErrorLater). The page's
+// thread is often busy that long anyway, drawing the text.
 const (
 	lingerPress = 10 * time.Millisecond
 	lingerLight = 5 * time.Millisecond
-	lingerText  = time.Duration(0)
+	textWait    = 3 * time.Millisecond
 )
 
 // maxDialogsReported caps the dialogs a reply lists (a storm is counted).
@@ -516,7 +516,13 @@ func (e watchEnv) FrameOf(tab, id target.ID) bool {
 // ctx, for what the action set off (page.Watcher.Settle). n is the element
 // the input reached, nil for a key.
 func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
-	a.outcome = a.w.Settle(ctx, linger, a.drain(ctx, n))
+	a.outcome = a.w.Settle(ctx, linger, a.drain(ctx, n, 0))
+}
+
+// settleText is settle for typed text: no linger, and a drain timed
+// textWait after the input (see textWait).
+func (a *act) settleText(ctx context.Context, n *page.Node) {
+	a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
 }
 
 // drain lets the page run what the input queued (page.Drain), in the
@@ -524,7 +530,7 @@ func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
 // returned channel when it has. It runs while Settle listens: after input
 // the page often renders a frame before it runs a timer, and the two waits
 // need not add up.
-func (a *act) drain(ctx context.Context, n *page.Node) <-chan bool {
+func (a *act) drain(ctx context.Context, n *page.Node, wait time.Duration) <-chan bool {
 	done := make(chan bool, 2)
 	go func() {
 		defer close(done)
@@ -534,9 +540,9 @@ func (a *act) drain(ctx context.Context, n *page.Node) <-chan bool {
 		main := a.mainFrame()
 		if n != nil && (page.FrameRef{Session: n.Session, Frame: n.Frame}) != main {
 			// A frame's window.closed is its own, not the tab's.
-			_, _ = page.Drain(dctx, b.conn, &b.worlds, page.FrameRef{Session: n.Session, Frame: n.Frame})
+			_, _ = page.DrainAfter(dctx, b.conn, &b.worlds, page.FrameRef{Session: n.Session, Frame: n.Frame}, wait)
 		}
-		if closing, err := page.Drain(dctx, b.conn, &b.worlds, main); err == nil && closing {
+		if closing, err := page.DrainAfter(dctx, b.conn, &b.worlds, main, wait); err == nil && closing {
 			done <- true
 		}
 	}()

@@ -84,15 +84,17 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 					return err
 				}
 			}
-			linger := lingerText
 			if submit {
 				if err := page.Press(ctx, b.conn.Session(tab.Session), page.EnterKey); err != nil {
 					return err
 				}
-				linger = lingerPress
 			}
 			a.res.Element, a.res.TypedChars, a.res.Submitted = a.st.info(), len([]rune(text)), submit
-			a.settle(ctx, linger, n)
+			if submit {
+				a.settle(ctx, lingerPress, n)
+			} else {
+				a.settleText(ctx, n)
+			}
 			a.fieldAfter(ctx, n, false)
 			return nil
 		}})
