@@ -441,3 +441,55 @@ document.getElementById('go').onclick = () => setTimeout(() => { const end = Dat
 		t.Errorf("hint %q does not say what changed could not be told", h)
 	}
 }
+
+// The messages a form shows as a field is typed into: at once, a few
+// milliseconds later (a timer its input handler set), and after a promise.
+// Each is in type_text's changes, with the field's value: the map is read
+// once the page ran what it timed for up to textWait after the input.
+const typedErrorsPage = `<!doctype html><title>Sign up</title>
+<label>User <input id=user></label>
+<label>Code <input id=code></label>
+<label>Phone <input id=phone></label>
+<div id=msgs></div>
+<script>
+function say(text) {
+  const d = document.createElement('div');
+  d.setAttribute('role', 'alert');
+  d.textContent = text;
+  document.getElementById('msgs').append(d);
+}
+document.getElementById('user').addEventListener('input', e => say('User ' + e.target.value + ' is taken'));
+// A few milliseconds later, as a validation that waits a moment does.
+document.getElementById('code').addEventListener('input', e => { const v = e.target.value; setTimeout(() => say('Code ' + v + ' is too short'), 3); });
+document.getElementById('phone').addEventListener('input', e => { const v = e.target.value; Promise.resolve().then(() => say('Phone ' + v + ' needs a country code')); });
+</script>`
+
+func TestChangesTypedErrorLater(t *testing.T) {
+	parallel(t)
+	a := newActor(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", typedErrorsPage)
+	a.open(s.URL + "/")
+	for _, c := range []struct{ sel, text, msg string }{
+		{"#user", "ada", "User ada is taken"},
+		{"#code", "12", "Code 12 is too short"},
+		{"#phone", "555", "Phone 555 needs a country code"},
+	} {
+		// Some by ref, as an agent acting from a read does.
+		sel := c.sel
+		if c.sel != "#user" {
+			tree := a.call("read_page", map[string]any{"mode": "tree"})
+			m := regexp.MustCompile(`aria-ref=(e\d+) textbox "` + map[string]string{"#code": "Code", "#phone": "Phone"}[c.sel] + `"`).FindStringSubmatch(fmt.Sprint(tree["tree"]))
+			if m == nil {
+				t.Fatalf("no ref for %s in the tree:\n%v", c.sel, tree["tree"])
+			}
+			sel = "aria-ref=" + m[1]
+		}
+		env := a.call("type_text", map[string]any{"selector": sel, "text": c.text})
+		wantStatus(t, env, "ok")
+		mustFind(t, env, "+", "alert", c.msg)
+		if env["value"] != c.text {
+			t.Errorf("%s: value = %v, want %q", c.sel, env["value"], c.text)
+		}
+	}
+}

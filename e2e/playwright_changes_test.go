@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,31 @@ document.getElementById('m').onclick = () => {
 	pick := pwOK(t, cs, "browser_click", map[string]any{"element": "Pears", "target": pears})
 	if !strings.Contains(pick.section("Snapshot"), `heading "Picked Pears"`) {
 		t.Errorf("the item's click does not answer the heading it changed:\n%s", pick.text)
+	}
+}
+
+// browser_type answers, in its snapshot of what changed, the messages the
+// page shows on input, at once, a few milliseconds later or after a
+// promise, and the field's value.
+func TestPlaywrightTypeAnswersChanges(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", typedErrorsPage)
+	cs := connectPW(t, t.TempDir(), nil, nil)
+	nav := pwOK(t, cs, "browser_navigate", map[string]any{"url": s.URL + "/"})
+	for _, c := range []struct{ field, text, msg string }{
+		{"User", "ada", "User ada is taken"},
+		{"Code", "12", "Code 12 is too short"},
+		{"Phone", "555", "Phone 555 needs a country code"},
+	} {
+		typed := pwOK(t, cs, "browser_type", map[string]any{"element": c.field + " field", "target": pwRef(t, nav, "textbox", c.field), "text": c.text})
+		snap := typed.section("Snapshot")
+		if !strings.Contains(snap, "alert") || !strings.Contains(snap, c.msg) {
+			t.Errorf("%s: the message %q is not in what changed:\n%s", c.field, c.msg, typed.text)
+		}
+		// YAML quotes a value that reads as a number.
+		if !regexp.MustCompile(`textbox "` + c.field + `" \[ref=e\d+\]: "?` + c.text + `"?`).MatchString(snap) {
+			t.Errorf("%s: the field's value %q is not in what changed:\n%s", c.field, c.text, typed.text)
+		}
 	}
 }

@@ -78,10 +78,15 @@ func WaitActionable(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab,
 		looked bool
 	)
 	for {
+		// Each look reads the frames afresh (FrameTrees).
+		lookFrameTrees(ctx, conn, tab.Session)
 		var err error
 		found, err = a.Locate(ctx)
 		st = ElementState{}
-		if err == nil && found.Node != nil {
+		switch {
+		case err == nil && found.Node != nil && found.State != nil:
+			st = *found.State
+		case err == nil && found.Node != nil:
 			st, err = State(ctx, conn, w, found.Node)
 		}
 		var gone *NodeGoneError
@@ -302,7 +307,14 @@ func SelectOption(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, b
 // click handler's setTimeout(0), a form submission) have run, so the
 // events they raise reach lyrad first; closing: the window is closing.
 func Drain(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef) (closing bool, err error) {
-	err = w.CallFunction(ctx, conn.Session(f.Session), f.Frame, jsDrain, &closing)
+	return DrainAfter(ctx, conn, w, f, 0)
+}
+
+// DrainAfter is Drain timed wait after the call (whole milliseconds): the
+// tasks the page timed to run within wait have run too, in the page's own
+// clock (its timers run in the order they are due).
+func DrainAfter(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, wait time.Duration) (closing bool, err error) {
+	err = w.CallFunction(ctx, conn.Session(f.Session), f.Frame, jsDrain, &closing, wait.Milliseconds())
 	return closing, err
 }
 

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -54,6 +54,9 @@ type Found struct {
 	Count int
 	Node  *Node
 	Why   string
+	// State, when set, is Node's state read as it was found
+	// (FindElement): WaitActionable does not read it again.
+	State *ElementState
 }
 
 // locateFrame runs jsLocate in one frame for a selector of kind (css, text,
@@ -61,23 +64,57 @@ type Found struct {
 // in group. A selector the page's engine rejects is an
 // *InvalidSelectorError.
 func locateFrame(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (Found, error) {
-	count, n, why, err := locateIn(ctx, conn, w, f, kind, body, group)
-	return Found{Count: count, Node: n, Why: why}, err
+	var st ElementState
+	count, n, why, err := locateIn(ctx, conn, w, f, kind, body, group, &st)
+	found := Found{Count: count, Node: n, Why: why}
+	if n != nil {
+		found.State = &st
+	}
+	return found, err
 }
 
-func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string) (int, *Node, string, error) {
+// locateKeys name where a look leaves its count for the call behind it.
+var locateKeys atomic.Int64
+
+// jsLocateElement is jsLocate answering its match as the result, and its
+// count and why under key, which jsLocated takes.
+var jsLocateElement = "function(kind, sel, key) {\n  const r = (" + jsLocate + ").call(this, kind, sel);\n  globalThis[key] = {count: r.count, why: r.why};\n  return r.el;\n}"
+
+const jsLocated = "function(key) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  return v || {count: 0, why: ''};\n}"
+
+// locateIn is locateFrame's look; the match's state is read into st
+// beside the question for its backendNodeId (both need only its object).
+func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, kind, body, group string, st *ElementState) (int, *Node, string, error) {
 	s := conn.Session(f.Session)
 	for attempt := 0; ; attempt++ {
 		id, err := w.Get(ctx, s, f.Frame, attempt > 0)
 		if err != nil {
 			return 0, nil, "", err
 		}
-		args, _ := scriptArgs([]any{kind, body})
+		// The match comes back as an object and its count (and why it
+		// was taken) by value, from a second call sent behind the first:
+		// the page runs the two in turn, so they cost one round trip.
+		key := "__lyradLocated" + strconv.FormatInt(locateKeys.Add(1), 10)
+		args, _ := scriptArgs([]any{kind, body, key})
+		keyArg, _ := scriptArgs([]any{key})
 		t := true
-		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: jsLocate, ExecutionContextID: id, Arguments: args,
+		call, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: jsLocateElement, ExecutionContextID: id, Arguments: args,
 			ObjectGroup: group, Silent: &t,
 		})
+		if err != nil {
+			return 0, nil, "", err
+		}
+		info, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: jsLocated, ExecutionContextID: id, Arguments: keyArg,
+			ReturnByValue: &t, Silent: &t,
+		})
+		if err != nil {
+			return 0, nil, "", err
+		}
+		var res, ires runtime.CallFunctionOnResult
+		err = call.Wait(ctx, &res)
+		ierr := info.Wait(ctx, &ires)
 		if cdpconn.IsContextGone(err) && attempt == 0 {
 			w.Forget(f.Frame)
 			continue
@@ -95,34 +132,44 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 			}
 			return 0, nil, "", &InvalidSelectorError{Text: se.Text}
 		}
-		if res.Result == nil || res.Result.ObjectID == "" {
-			return 0, nil, "", errors.New("locate: no result")
+		if ierr != nil {
+			return 0, nil, "", ierr
 		}
-		own := true
-		props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: &own})
-		if err != nil {
+		var located struct {
+			Count int    `json:"count"`
+			Why   string `json:"why"`
+		}
+		if err := DecodeResult(ires.Result, ires.ExceptionDetails, &located); err != nil {
 			return 0, nil, "", err
 		}
-		count, why := 0, ""
+		count, why := located.Count, located.Why
 		var el runtime.RemoteObjectID
-		for _, p := range props.Result {
-			if p.Value == nil {
-				continue
-			}
-			switch p.Name {
-			case "count":
-				_ = jsonv2.Unmarshal(p.Value.Value, &count)
-			case "el":
-				el = p.Value.ObjectID
-			case "why":
-				_ = jsonv2.Unmarshal(p.Value.Value, &why)
-			}
+		if res.Result != nil {
+			el = res.Result.ObjectID
 		}
 		if count == 0 || el == "" {
 			return count, nil, "", nil
 		}
-		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el})
-		if err != nil || d.Node == nil {
+		describe, err := s.Send(dom.CommandDescribeNode, dom.DescribeNodeParams{ObjectID: el})
+		if err != nil {
+			return 0, nil, "", err
+		}
+		state, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: jsState, ObjectID: el, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
+		})
+		if err != nil {
+			return 0, nil, "", err
+		}
+		var d dom.DescribeNodeResult
+		derr := describe.Wait(ctx, &d)
+		var sr runtime.CallFunctionOnResult
+		if err := state.Wait(ctx, &sr); err != nil {
+			return 0, nil, "", err
+		}
+		if err := DecodeResult(sr.Result, sr.ExceptionDetails, st); err != nil {
+			return 0, nil, "", err
+		}
+		if derr != nil || d.Node == nil {
 			return 0, nil, "", &NodeGoneError{Err: errors.New("the element went away as it was found")}
 		}
 		// The element's frame is the one searched: DescribeNode's frame id
@@ -236,7 +283,7 @@ func Locate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kind, b
 		}
 		all.Count += in.Count
 		if all.Node == nil && in.Node != nil {
-			all.Node, all.Why = in.Node, in.Why
+			all.Node, all.Why, all.State = in.Node, in.Why, in.State
 		}
 	}
 	return all, nil

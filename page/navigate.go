@@ -91,13 +91,13 @@ func GoToEntry(ctx context.Context, conn *cdpconn.Conn, tab Tab, id int64) error
 
 // FrameDocument is the URL of the document frame f shows, as its renderer
 // has it committed, and its security origin. A frame that is gone is a
-// *NodeGoneError.
+// *NodeGoneError. The tree is ctx's FrameTrees' when it carries one.
 func FrameDocument(ctx context.Context, conn *cdpconn.Conn, f FrameRef) (url, securityOrigin string, err error) {
-	res, err := cdp.Call(ctx, conn.Session(f.Session), cdppage.GetFrameTree, cdp.Empty{})
+	tree, err := frameTree(ctx, conn, f.Session)
 	if err != nil {
 		return "", "", err
 	}
-	fr := findFrame(res.FrameTree, f.Frame)
+	fr := findFrame(tree, f.Frame)
 	if fr == nil {
 		return "", "", &NodeGoneError{Err: errors.New("its frame went away")}
 	}

@@ -56,6 +56,74 @@ func FindNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Sessi
 	}
 }
 
+// FindElement is FindNode for an acting call: the element's object stays
+// held in the call's object group (released when the call ends), so the
+// calls on it that follow use it as it is, not resolved again; nil when fn
+// returned null. With st, the element's state (State) is read too, sent
+// with the question for its backendNodeId rather than after its answer.
+func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.SessionID, frame cdp.FrameID, group string, st *ElementState, fn string, args ...any) (*Node, error) {
+	callArgs, err := scriptArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	sess := conn.Session(s)
+	for attempt := 0; ; attempt++ {
+		id, err := w.Get(ctx, sess, frame, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		t := true
+		res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
+			AwaitPromise: &t, Silent: &t, ObjectGroup: group,
+		})
+		if cdpconn.IsContextGone(err) && attempt == 0 {
+			w.Forget(frame)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := DecodeResult(nil, res.ExceptionDetails, nil); err != nil {
+			return nil, err
+		}
+		if res.Result == nil || res.Result.ObjectID == "" {
+			return nil, nil
+		}
+		obj := res.Result.ObjectID
+		describe, err := sess.Send(dom.CommandDescribeNode, dom.DescribeNodeParams{ObjectID: obj})
+		if err != nil {
+			return nil, err
+		}
+		var state *cdpconn.Pending
+		if st != nil {
+			if state, err = sess.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
+				FunctionDeclaration: jsState, ObjectID: obj, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
+			}); err != nil {
+				return nil, err
+			}
+		}
+		var d dom.DescribeNodeResult
+		derr := describe.Wait(ctx, &d)
+		if state != nil {
+			var sr runtime.CallFunctionOnResult
+			if err := state.Wait(ctx, &sr); err != nil {
+				return nil, err
+			}
+			if err := DecodeResult(sr.Result, sr.ExceptionDetails, st); err != nil {
+				return nil, err
+			}
+		}
+		if derr != nil {
+			return nil, derr
+		}
+		if d.Node == nil || d.Node.BackendNodeID == 0 {
+			return nil, nil
+		}
+		return &Node{Session: s, Frame: frame, Backend: d.Node.BackendNodeID, object: obj, group: group}, nil
+	}
+}
+
 // Link is one visible link of a text read.
 type Link struct {
 	Text string `json:"text"`

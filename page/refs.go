@@ -66,9 +66,9 @@ func (r *RefStore) MainLoader() cdp.LoaderID {
 }
 
 // FrameLoaders maps every frame of a target's frame tree to its current
-// document's loader id.
+// document's loader id (from ctx's FrameTrees when it carries one).
 func FrameLoaders(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID) (map[cdp.FrameID]cdp.LoaderID, error) {
-	res, err := cdp.Call(ctx, conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
+	tree, err := frameTree(ctx, conn, sid)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func FrameLoaders(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID)
 			walk(c)
 		}
 	}
-	walk(res.FrameTree)
+	walk(tree)
 	return out, nil
 }
 

@@ -90,7 +90,8 @@ var jsWaitChange = script("wait_change.js")
 // raise then reach lyrad before this call's answer does. It answers
 // whether the window is closing (a handler called window.close() on a
 // window a script opened), at once, as a closing page may run no more
-// tasks.
+// tasks. Given ms, its own task is timed that long after the call: what
+// the page timed to run by then has run too.
 var jsDrain = script("drain.js")
 
 // jsScrollState reports the window's scroll position once it has settled:

@@ -407,6 +407,16 @@ func ResolveRef(ctx context.Context, conn *cdpconn.Conn, w *Worlds, e ElementRef
 	return n, err
 }
 
+// ResolveRefNode is ResolveRef for an acting call: the element, its object
+// held in group, and with st its state (FindElement); nil when it is gone.
+func ResolveRefNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, e ElementRef, group string, st *ElementState) (*Node, error) {
+	n, err := FindElement(ctx, conn, w, e.SessionID, e.FrameID, group, st, snapshot.JSRefNode, e.Token, e.Node)
+	if err != nil && (cdpconn.IsContextGone(err) || cdpconn.IsTargetGone(err)) {
+		return nil, nil
+	}
+	return n, err
+}
+
 func intersect(a, b snapshot.Rect) snapshot.Rect {
 	x0, y0 := max(a.X, b.X), max(a.Y, b.Y)
 	x1, y1 := min(a.X+a.W, b.X+b.W), min(a.Y+a.H, b.Y+b.H)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"mime"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -57,6 +59,12 @@ type Watcher struct {
 	stop       func()
 	pushback   *pendingEvent // an event taken early, handled next
 	lastTimer  *time.Timer
+	// mark puts a marker behind every event Chrome has sent
+	// (cdpconn.Conn.Mark); nil when replayed. markWant is the token
+	// Settle waits for, markSeen says it came.
+	mark     func(token string) error
+	markWant string
+	markSeen bool
 
 	// Settle's state.
 	navs      map[cdp.FrameID]*navState
@@ -115,6 +123,10 @@ const (
 	// lastCallWait is how long Settle waits for an event already queued
 	// for it before it ends: only the queue's own goroutine stands between.
 	lastCallWait = 2 * time.Millisecond
+	// markWait bounds the wait for the marker Settle puts behind the
+	// drain's answer (a round trip to the browser's own session), after
+	// which it waits lastCallWait as without one.
+	markWait = time.Second
 	// refusedPopupClose bounds the wait for the guard's owner to close a
 	// popup whose first navigation was refused, so the tab count is right.
 	refusedPopupClose = time.Second
@@ -176,9 +188,15 @@ func Watch(conn *cdpconn.Conn, env WatchEnv, tab target.ID, tabSession target.Se
 	if forLoad {
 		methods = append(append([]string(nil), watchedMethods...), loadMethods...)
 	}
-	events, stop := conn.Subscribe(methods...)
-	return newWatcher(events, stop, env, tab, tabSession, extra...)
+	events, stop := conn.Subscribe(append(methods, cdpconn.MethodMark)...)
+	w := newWatcher(events, stop, env, tab, tabSession, extra...)
+	w.mark = conn.Mark
+	return w
 }
+
+// settleMarks numbers the markers Settle puts behind the drain. A token
+// is not a number: the guard reads numbered ones as its own.
+var settleMarks atomic.Int64
 
 func newWatcher(events <-chan cdpconn.Event, stop func(), env WatchEnv, tab target.ID, tabSession target.SessionID, extra ...target.SessionID) *Watcher {
 	w := &Watcher{env: env, tab: tab, tabSession: tabSession, events: events, stop: stop,
@@ -207,6 +225,7 @@ func (w *Watcher) Settle(ctx context.Context, linger time.Duration, drained <-ch
 	quiet := time.Now().Add(linger)
 	timer := time.NewTimer(linger)
 	defer timer.Stop()
+	var markBy time.Time // when the marker put behind the drain is given up
 	for {
 		if p := w.pushback; p != nil {
 			w.pushback = nil
@@ -222,7 +241,11 @@ func (w *Watcher) Settle(ctx context.Context, linger time.Duration, drained <-ch
 		if !busy {
 			if time.Now().Before(quiet) {
 				next = quiet
-			} else if drained == nil {
+			} else if drained == nil && w.markSeen {
+				// Every event Chrome sent before the drain's answer came
+				// before the marker sent after it: all taken.
+				break
+			} else if drained == nil && (w.markWant == "" || time.Now().After(markBy)) {
 				// Done, unless an event is still on its way: everything
 				// Chrome sent before the drain's answer is already queued
 				// for us (one reader, in order), so a moment's wait on the
@@ -231,6 +254,8 @@ func (w *Watcher) Settle(ctx context.Context, linger time.Duration, drained <-ch
 					break
 				}
 				continue
+			} else if drained == nil {
+				next = markBy
 			}
 		}
 		if !next.IsZero() {
@@ -250,6 +275,16 @@ func (w *Watcher) Settle(ctx context.Context, linger time.Duration, drained <-ch
 			}
 			if !ok {
 				drained = nil // done; a nil channel is never selected again
+				// A marker behind what Chrome has sent so far: once it
+				// is taken, so is every event sent before the drain's
+				// answer, with no wait on a clock (lastCall). Lost only
+				// with the connection; markWait bounds the wait anyway.
+				if w.mark != nil && w.markWant == "" {
+					token := "settle-" + strconv.FormatInt(settleMarks.Add(1), 10)
+					if w.mark(token) == nil {
+						w.markWant, markBy = token, time.Now().Add(markWait)
+					}
+				}
 			}
 		case ev, ok := <-w.events:
 			w.handle(ev, ok)
@@ -407,6 +442,11 @@ func (w *Watcher) handle(ev cdpconn.Event, ok bool) {
 		w.load.handle(w, ev)
 	}
 	switch ev.Method {
+	case cdpconn.MethodMark:
+		var token string
+		if w.markWant != "" && jsonv2.Unmarshal(ev.Params, &token) == nil && token == w.markWant {
+			w.markSeen = true
+		}
 	case cdppage.FrameRequestedNavigation.Method:
 		w.onRequested(ev)
 	case cdppage.WindowOpen.Method:

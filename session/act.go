@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -57,9 +58,20 @@ const (
 // (a popup's tab, a navigation started from an out-of-process frame). A
 // click and a key press are what open tabs and send forms; the pointer
 // arriving and typed text rarely do, so they listen less.
+//
+// Typed text with no submit does not linger on lyrad's clock: what its
+// handlers set off from the page reaches lyrad before the drain's answer
+// does (a navigation's request, window.open's new window), and the
+// browser starts nothing of its own for text arriving in a field. What the
+// page does a moment later is waited for in the page: its drain's task is
+// timed textWait after the input's answer (page.DrainAfter), so a message
+// the page times a few milliseconds after its input handler ran has been
+// shown when the map is read (TestChangesTypedErrorLater). The page's
+// thread is often busy that long anyway, drawing the text.
 const (
 	lingerPress = 10 * time.Millisecond
 	lingerLight = 5 * time.Millisecond
+	textWait    = 3 * time.Millisecond
 )
 
 // maxDialogsReported caps the dialogs a reply lists (a storm is counted).
@@ -141,6 +153,10 @@ type act struct {
 	sel   parsedSelector
 	start time.Time
 	group string // object group of the handles this call holds
+	// after are the step's reads of how things stand once it settled
+	// (the field's value: fieldAfter), which run while finish reads the
+	// rest of the answer.
+	after sync.WaitGroup
 
 	loc     *located  // the selector's target, once usable
 	st      elemState // its state then
@@ -203,6 +219,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	defer func() {
 		var need *ConsentNeeded
 		endDialogs(!errors.As(err, &need))
+		a.after.Wait()
 		a.releaseHandles()
 		err = a.withDialogs(err)
 	}()
@@ -210,8 +227,12 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, terr
 	}
 
+	// The reads before the input share the frame trees they ask for
+	// (page.FrameTrees): the ref's documents, the element's site, and
+	// whether the latest map still stands for the page.
+	fctx := page.WithFrameTrees(ctx, &page.FrameTrees{})
 	if a.sel.raw != "" {
-		if err := a.waitUsable(ctx); err != nil {
+		if err := a.waitUsable(fctx); err != nil {
 			return nil, err
 		}
 	}
@@ -220,7 +241,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 			return nil, a.annotate(ctx, err)
 		}
 	}
-	actsIn, err := a.actsIn(ctx)
+	actsIn, err := a.actsIn(fctx)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +281,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		a.exp = exp
 	}
 
-	a.treeBefore(ctx)
+	a.treeBefore(fctx)
 	actx, cancel := context.WithTimeout(ctx, spec.opts.Timeout)
 	defer cancel()
 	if spec.watch != settleNone {
@@ -495,7 +516,13 @@ func (e watchEnv) FrameOf(tab, id target.ID) bool {
 // ctx, for what the action set off (page.Watcher.Settle). n is the element
 // the input reached, nil for a key.
 func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
-	a.outcome = a.w.Settle(ctx, linger, a.drain(ctx, n))
+	a.outcome = a.w.Settle(ctx, linger, a.drain(ctx, n, 0))
+}
+
+// settleText is settle for typed text: no linger, and a drain timed
+// textWait after the input (see textWait).
+func (a *act) settleText(ctx context.Context, n *page.Node) {
+	a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
 }
 
 // drain lets the page run what the input queued (page.Drain), in the
@@ -503,7 +530,7 @@ func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
 // returned channel when it has. It runs while Settle listens: after input
 // the page often renders a frame before it runs a timer, and the two waits
 // need not add up.
-func (a *act) drain(ctx context.Context, n *page.Node) <-chan bool {
+func (a *act) drain(ctx context.Context, n *page.Node, wait time.Duration) <-chan bool {
 	done := make(chan bool, 2)
 	go func() {
 		defer close(done)
@@ -513,9 +540,9 @@ func (a *act) drain(ctx context.Context, n *page.Node) <-chan bool {
 		main := a.mainFrame()
 		if n != nil && (page.FrameRef{Session: n.Session, Frame: n.Frame}) != main {
 			// A frame's window.closed is its own, not the tab's.
-			_, _ = page.Drain(dctx, b.conn, &b.worlds, page.FrameRef{Session: n.Session, Frame: n.Frame})
+			_, _ = page.DrainAfter(dctx, b.conn, &b.worlds, page.FrameRef{Session: n.Session, Frame: n.Frame}, wait)
 		}
-		if closing, err := page.Drain(dctx, b.conn, &b.worlds, main); err == nil && closing {
+		if closing, err := page.DrainAfter(dctx, b.conn, &b.worlds, main, wait); err == nil && closing {
 			done <- true
 		}
 	}()
@@ -564,8 +591,14 @@ func (a *act) finish(ctx context.Context) (*ActResult, error) {
 			answerTab = t
 		}
 	}
+	changes := a.addChanges(qctx)
 	res.URL, res.Title = b.fresh(qctx, answerTab)
-	a.addChanges(qctx)
+	if changes != nil {
+		changes()
+	}
+	// What the step still reads (the field's value) is in before the
+	// answer is.
+	a.after.Wait()
 	if a.spec.watch == settleInput {
 		if err := a.blockedWith(qctx, refusedOn...); err != nil {
 			err.Result = res

@@ -84,15 +84,17 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 					return err
 				}
 			}
-			linger := lingerLight
 			if submit {
 				if err := page.Press(ctx, b.conn.Session(tab.Session), page.EnterKey); err != nil {
 					return err
 				}
-				linger = lingerPress
 			}
 			a.res.Element, a.res.TypedChars, a.res.Submitted = a.st.info(), len([]rune(text)), submit
-			a.settle(ctx, linger, n)
+			if submit {
+				a.settle(ctx, lingerPress, n)
+			} else {
+				a.settleText(ctx, n)
+			}
 			a.fieldAfter(ctx, n, false)
 			return nil
 		}})
@@ -188,18 +190,24 @@ func isoValue(vt, text string) (string, string, bool) {
 
 // fieldAfter puts what the field n holds now into the reply (page.FieldValue);
 // onlyCheckable: only a checkbox, radio or switch (a click). A field gone
-// with the page (a submit that navigated) says nothing.
+// with the page (a submit that navigated) says nothing. It is read once
+// the call settled, while finish reads the rest of the answer (the two are
+// reads of the same settled page), and is in before the answer is.
 func (a *act) fieldAfter(ctx context.Context, n *page.Node, onlyCheckable bool) {
 	if a.outcome.Navigated || a.outcome.TabClosed {
 		return
 	}
 	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-	defer cancel()
-	v, err := page.FieldValue(qctx, a.b.conn, &a.b.worlds, n)
-	if err != nil || !v.IsField || (onlyCheckable && !v.Checkable) {
-		return
-	}
-	a.res.Field = &FieldValue{Value: v.Value, Checkable: v.Checkable, Checked: v.Checked, Password: v.Password, Filled: v.Filled}
+	a.after.Add(1)
+	go func() {
+		defer a.after.Done()
+		defer cancel()
+		v, err := page.FieldValue(qctx, a.b.conn, &a.b.worlds, n)
+		if err != nil || !v.IsField || (onlyCheckable && !v.Checkable) {
+			return
+		}
+		a.res.Field = &FieldValue{Value: v.Value, Checkable: v.Checkable, Checked: v.Checked, Password: v.Password, Filled: v.Filled}
+	}()
 }
 
 // maxKeys is the most keys one press_key sequence presses.

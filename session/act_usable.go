@@ -78,7 +78,7 @@ func (a *act) usable(ctx context.Context, sel parsedSelector, kind actKind) (*lo
 				}
 				return page.Found{}, err
 			}
-			return page.Found{Count: loc.Matches, Node: loc.Node, Why: loc.Why}, nil
+			return page.Found{Count: loc.Matches, Node: loc.Node, Why: loc.Why, State: loc.state}, nil
 		},
 		HiddenOK: kind == actUpload,
 		Once:     sel.kind == selRef,

@@ -258,54 +258,70 @@ func (a *act) treeBefore(ctx context.Context) {
 }
 
 // addChanges reads the map once the call settled and answers what changed
-// (finish): a new tab or a new document is said as such, not diffed.
-func (a *act) addChanges(ctx context.Context) {
+// (finish): a new tab or a new document is said as such, not diffed. The
+// read starts at once and runs while the caller asks for the tab's URL and
+// title (res.URL and res.Title, which the answer uses): the returned func
+// sets the changes once both are in. nil: there is nothing to add.
+func (a *act) addChanges(ctx context.Context) func() {
 	res := a.res
 	if a.before == nil {
-		return
+		return nil
 	}
 	switch {
 	case res.NewTab:
-		// The session is on it now: said by its title, or its address
-		// while it has none.
-		res.Changes = "new tab"
-		if t, err := a.b.activePage(ctx); err == nil {
-			u, title := a.b.fresh(ctx, t)
-			if title == "" {
-				title = u
+		return func() {
+			// The session is on it now: said by its title, or its address
+			// while it has none.
+			res.Changes = "new tab"
+			if t, err := a.b.activePage(ctx); err == nil {
+				u, title := a.b.fresh(ctx, t)
+				if title == "" {
+					title = u
+				}
+				res.Changes += ": " + title
 			}
-			res.Changes += ": " + title
 		}
-		return
 	case res.Navigating:
-		res.Changes = "new page loading"
-		return
+		return func() { res.Changes = "new page loading" }
 	case a.outcome.Navigated:
-		res.Changes = newPage(res.Title)
-		return
+		return func() { res.Changes = newPage(res.Title) }
 	}
 	start := time.Now()
-	// A page still busy with what the input set off holds the read up:
-	// the answer waits for it a moment, not the whole call's budget.
-	rctx, cancel := context.WithTimeout(ctx, readAfterBudget)
-	defer cancel()
-	now, refs, err := a.b.readWhole(rctx, a.tab, nestedTools[a.c.Tool])
-	if err != nil {
-		a.m.log.Debug("changes: no map after the action", zap.Error(err))
-		res.Hints = append(res.Hints, `The page was too busy to say what changed: read_page(mode="tree") shows it.`)
-		return
+	type read struct {
+		now  *treeRead
+		refs []string
+		err  error
 	}
-	if now.loader != a.before.loader {
-		res.Changes, res.ReadID = newPage(res.Title), now.id
-		return
+	done := make(chan read, 1)
+	go func() {
+		// A page still busy with what the input set off holds the read
+		// up: the answer waits for it a moment, not the whole call's
+		// budget.
+		rctx, cancel := context.WithTimeout(ctx, readAfterBudget)
+		defer cancel()
+		var r read
+		r.now, r.refs, r.err = a.b.readWhole(rctx, a.tab, nestedTools[a.c.Tool])
+		done <- r
+	}()
+	return func() {
+		r := <-done
+		if r.err != nil {
+			a.m.log.Debug("changes: no map after the action", zap.Error(r.err))
+			res.Hints = append(res.Hints, `The page was too busy to say what changed: read_page(mode="tree") shows it.`)
+			return
+		}
+		if r.now.loader != a.before.loader {
+			res.Changes, res.ReadID = newPage(res.Title), r.now.id
+			return
+		}
+		u, _ := url.Parse(res.URL)
+		changes := r.now.diff(a.before)
+		res.Changes, res.ReadID = snapshot.Summary(changes, r.now.refOf(r.refs), u, snapshot.MaxChangeLines, snapshot.MaxChangeBytes), r.now.id
+		if r.now.nested {
+			res.ChangesNested = snapshot.NestedChanges(changes, r.now.nest, r.now.items, r.refs, u, snapshot.MaxChangeLines, snapshot.MaxChangeBytes)
+		}
+		a.m.log.Debug("changes", zap.Int("elements", len(r.now.items)), zap.Duration("took", time.Since(start)))
 	}
-	u, _ := url.Parse(res.URL)
-	changes := now.diff(a.before)
-	res.Changes, res.ReadID = snapshot.Summary(changes, now.refOf(refs), u, snapshot.MaxChangeLines, snapshot.MaxChangeBytes), now.id
-	if now.nested {
-		res.ChangesNested = snapshot.NestedChanges(changes, now.nest, now.items, refs, u, snapshot.MaxChangeLines, snapshot.MaxChangeBytes)
-	}
-	a.m.log.Debug("changes", zap.Int("elements", len(now.items)), zap.Duration("took", time.Since(start)))
 }
 
 // readChanges answers read_page(changes_since): the tab's map read now,

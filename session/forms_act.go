@@ -233,7 +233,7 @@ func (b *Browser) locateSubmit(ctx context.Context, tab cdpguard.Target, sel par
 	if err != nil {
 		return nil, err
 	}
-	return &located{Matches: found.Count, Node: found.Node}, nil
+	return &located{Matches: found.Count, Node: found.Node, state: found.State}, nil
 }
 
 // submitNotFound words a submit text that named nothing: no control says

@@ -83,8 +83,9 @@ func parseSelector(raw string) (parsedSelector, error) {
 // located is what a selector names now.
 type located struct {
 	Matches int
-	Node    *page.Node // the element to act on; nil when nothing matched
-	Why     string     // text=: why this match was taken over the first visible one ("" when it was that one)
+	Node    *page.Node         // the element to act on; nil when nothing matched
+	Why     string             // text=: why this match was taken over the first visible one ("" when it was that one)
+	state   *page.ElementState // Node's state as it was found, when read with it
 }
 
 // locate resolves a selector on the tab (page.Locate). A syntax error is
@@ -95,11 +96,11 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 		return b.locateSubmit(ctx, tab, sel, group)
 	}
 	if sel.kind == selRef {
-		e, err := b.resolveRef(ctx, sel.body)
+		_, n, st, err := b.resolveRefNode(ctx, sel.body, group)
 		if err != nil {
 			return nil, err
 		}
-		return &located{Matches: 1, Node: page.NewNode(e.SessionID, e.FrameID, e.Backend, group)}, nil
+		return &located{Matches: 1, Node: n, state: st}, nil
 	}
 	found, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), string(sel.kind), sel.body, group)
 	var bad *page.InvalidSelectorError
@@ -109,7 +110,7 @@ func (b *Browser) locate(ctx context.Context, tab cdpguard.Target, sel parsedSel
 	if err != nil {
 		return nil, err
 	}
-	return &located{Matches: found.Count, Node: found.Node, Why: found.Why}, nil
+	return &located{Matches: found.Count, Node: found.Node, Why: found.Why, state: found.State}, nil
 }
 
 // matchesHint says, when several elements matched, which one was used and

@@ -1,4 +1,4 @@
-function() {
+function(ms) {
   if (window.closed) return true;
-  return new Promise(resolve => setTimeout(() => resolve(window.closed), 0));
+  return new Promise(resolve => setTimeout(() => resolve(window.closed), ms || 0));
 }
