@@ -125,6 +125,14 @@ func (d *Tracker) AwaitBlocked(ctx context.Context, tabs []target.ID, since time
 	return d.awaitDownload(ctx, tabs, since, grace, false)
 }
 
+// AwaitSaving is AwaitBlocked for an input on a link that saves its file:
+// the browser starts that download with no navigation before it, and on a
+// loaded machine its request may reach the guard after the input was
+// answered, so it waits the grace out for it.
+func (d *Tracker) AwaitSaving(ctx context.Context, tabs []target.ID, since time.Time, grace time.Duration) *Undeclared {
+	return d.awaitDownload(ctx, tabs, since, grace, true)
+}
+
 // AwaitAborted is AwaitBlocked for a navigation the browser aborted, which
 // a download may have replaced: in observe mode, where no response is held
 // and so none is known to be under way, it waits the grace out for the

@@ -25,6 +25,7 @@ type ElementState struct {
 	ValueType string `json:"valueType"` // date, time, datetime-local, month, week, color, range: set whole (SetValue)
 	ReadOnly  bool   `json:"readOnly"`
 	FileInput bool   `json:"fileInput"`
+	Saves     bool   `json:"saves"` // a link with a download attribute (or inside one)
 	Tag       string `json:"tag"`
 	Role      string `json:"role"`
 	Name      string `json:"name"`

@@ -55,7 +55,12 @@ func (a *act) downloadAnswer(ctx context.Context) *Error {
 	for _, p := range a.outcome.Popups {
 		tabs = append(tabs, p.ID)
 	}
-	if bd := a.b.downloads.AwaitBlocked(ctx, tabs, a.start, a.spec.downloadGrace); bd != nil {
+	await := a.b.downloads.AwaitBlocked
+	if a.st.Saves && a.spec.usable == actClick {
+		// A click on a link that saves its file (a hover does not).
+		await = a.b.downloads.AwaitSaving
+	}
+	if bd := await(ctx, tabs, a.start, a.spec.downloadGrace); bd != nil {
 		if bd.Observed {
 			// Observe mode lets it through: saved like a declared one, and
 			// answered so, observed.

@@ -12,5 +12,8 @@ function() {
   s.valueType = t === 'input' && ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(el.type) ? el.type : '';
   s.readOnly = (t === 'textarea' || t === 'input') ? el.readOnly : el.getAttribute('aria-readonly') === 'true';
   s.fileInput = t === 'input' && el.type === 'file';
+  // A link that saves its file rather than load it: a click on it starts
+  // a download with no navigation before it.
+  s.saves = !!el.closest('a[href][download], area[href][download]');
   return s;
 }
