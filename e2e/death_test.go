@@ -89,11 +89,11 @@ func startVictim(t *testing.T, bin, dir, mode string, env ...string) *victim {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { logf.Close() })
+	cmd := exec.Command(bin, mode)
+	cmd.Env = append(baseEnv(dir), env...)
+	cmd.Stderr = logf
 	switch mode {
 	case "stdio":
-		cmd := exec.Command(bin, "stdio")
-		cmd.Env = append(baseEnv(dir), env...)
-		cmd.Stderr = logf
 		c := mcp.NewClient(&mcp.Implementation{Name: "e2e-death", Version: "1"}, nil)
 		cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, sessionOpts(proto2026))
 		if err != nil {
@@ -102,9 +102,6 @@ func startVictim(t *testing.T, bin, dir, mode string, env ...string) *victim {
 		t.Cleanup(func() { cs.Close() })
 		return &victim{pid: cmd.Process.Pid, cs: cs}
 	case "serve":
-		cmd := exec.Command(bin, "serve")
-		cmd.Env = append(baseEnv(dir), env...)
-		cmd.Stderr = logf
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
