@@ -29,6 +29,7 @@ const playwrightListBytes = 20912
 // Playwright MCP; --caps lyra adds lyrad's own seven. No browser is
 // launched to list tools.
 func TestPlaywrightToolsList(t *testing.T) {
+	parallel(t)
 	list := func(args ...string) (names []string, required map[string][]string, bytes int) {
 		cs := connectPW(t, t.TempDir(), args, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -97,6 +98,7 @@ func contains(l []string, s string) bool {
 // ref, and a click by that ref clicks it (its handler ran: the next
 // snapshot shows what it wrote) and answers the page and the snapshot.
 func TestPlaywrightClickSpec(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<title>Title</title>
@@ -127,6 +129,7 @@ button.addEventListener('click', () => { button.focus(); button.textContent = 'C
 // lists what can be acted on, and browser_snapshot gives the page's text
 // beside it.
 func TestPlaywrightCoreNavigate(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/hello-world", `<title>Title</title><body>Hello, world!</body>`)
