@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -48,101 +49,124 @@ func TestAccnameAgreesWithChrome(t *testing.T) {
 		s.page("/"+filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator))), string(b))
 	}
 
-	ctx, sess := plainTab(t, 10*time.Minute)
-	cs := connectStdio(t, t.TempDir(), proto2025)
+	// The pages in shards side by side, each on its own plain Chromium and
+	// lyrad: one after the other they were the longest test of the run.
+	const shards = 3
+	var mu sync.Mutex
+	var total struct{ listed, names, roles, chromeOnly int }
+	if !t.Run("shards", func(t *testing.T) {
+		for shard := range shards {
+			t.Run(fmt.Sprint(shard), func(t *testing.T) {
+				parallel(t)
+				ctx, sess := plainTab(t, 10*time.Minute)
+				cs := connectStdio(t, t.TempDir(), proto2025)
+				var listed, names, roles, chromeOnly int
+				defer func() {
+					mu.Lock()
+					defer mu.Unlock()
+					total.listed += listed
+					total.names += names
+					total.roles += roles
+					total.chromeOnly += chromeOnly
+				}()
+				for i := shard; i < len(pages); i += shards {
+					p := pages[i]
+					path := "/" + filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
+					if _, err := cdp.Call(ctx, sess, cdppage.Navigate, cdppage.NavigateParams{URL: s.URL + path}); err != nil {
+						t.Fatal(err)
+					}
+					var chrome, chromeAll []axItem
+					waitFor(t, "Chrome's tree of "+path, 30*time.Second, func() bool {
+						var state struct {
+							Result struct {
+								Value string `json:"value"`
+							} `json:"result"`
+						}
+						if err := sess.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "document.readyState + ' ' + location.pathname", "returnByValue": true}, &state); err != nil || state.Result.Value != "complete "+path {
+							return false
+						}
+						prev := chromeAll
+						chrome, chromeAll = chromeItems(ctx, t, sess)
+						return fmt.Sprint(prev) == fmt.Sprint(chromeAll)
+					})
 
-	var listed, names, roles, chromeOnly int
-	for _, p := range pages {
-		path := "/" + filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
-		if _, err := cdp.Call(ctx, sess, cdppage.Navigate, cdppage.NavigateParams{URL: s.URL + path}); err != nil {
-			t.Fatal(err)
-		}
-		var chrome, chromeAll []axItem
-		waitFor(t, "Chrome's tree of "+path, 30*time.Second, func() bool {
-			var state struct {
-				Result struct {
-					Value string `json:"value"`
-				} `json:"result"`
-			}
-			if err := sess.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "document.readyState + ' ' + location.pathname", "returnByValue": true}, &state); err != nil || state.Result.Value != "complete "+path {
-				return false
-			}
-			prev := chromeAll
-			chrome, chromeAll = chromeItems(ctx, t, sess)
-			return fmt.Sprint(prev) == fmt.Sprint(chromeAll)
-		})
+					wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + path, "wait_until": "load", "confirm": true}), "ok")
+					env := call(t, cs, "read_page", map[string]any{"mode": "tree", "max_chars": 100000})
+					wantStatus(t, env, "ok")
+					var ours []axItem
+					tree, _ := env["tree"].(string)
+					if d := os.Getenv("ACCNAME_DUMP"); d != "" && strings.Contains(path, d) {
+						t.Logf("%s:\nlyrad:\n%s\nChrome: %q", path, tree, chrome)
+					}
+					for _, l := range strings.Split(tree, "\n") {
+						if l == "" {
+							continue
+						}
+						m := refLine.FindStringSubmatch(l)
+						if m == nil {
+							t.Fatalf("%s: line %q does not parse", path, l)
+						}
+						name, _ := unquote(m[3])
+						// A nameless field's value follows its role after a colon.
+						ours = append(ours, axItem{strings.TrimSuffix(m[2], ":"), accNorm(name)})
+					}
 
-		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + path, "wait_until": "load", "confirm": true}), "ok")
-		env := call(t, cs, "read_page", map[string]any{"mode": "tree", "max_chars": 100000})
-		wantStatus(t, env, "ok")
-		var ours []axItem
-		tree, _ := env["tree"].(string)
-		if d := os.Getenv("ACCNAME_DUMP"); d != "" && strings.Contains(path, d) {
-			t.Logf("%s:\nlyrad:\n%s\nChrome: %q", path, tree, chrome)
-		}
-		for _, l := range strings.Split(tree, "\n") {
-			if l == "" {
-				continue
-			}
-			m := refLine.FindStringSubmatch(l)
-			if m == nil {
-				t.Fatalf("%s: line %q does not parse", path, l)
-			}
-			name, _ := unquote(m[3])
-			// A nameless field's value follows its role after a colon.
-			ours = append(ours, axItem{strings.TrimSuffix(m[2], ":"), accNorm(name)})
-		}
-
-		// Exact matches first, then the rest paired by role. lyrad's
-		// element may be of a role the map lists only when it is
-		// clickable, or a dialog or live region: it is matched against
-		// every node of Chrome's tree; what Chrome's tree has and lyrad
-		// does not list is counted only for the listed roles.
-		left := map[axItem]int{}
-		for _, c := range chromeAll {
-			left[c]++
-		}
-		listedRole := map[axItem]int{}
-		for _, c := range chrome {
-			listedRole[c]++
-		}
-		var rest []axItem
-		for _, o := range ours {
-			if left[o] > 0 {
-				left[o]--
-				names++
-				roles++
-			} else {
-				rest = append(rest, o)
-			}
-		}
-		byRole := map[string][]string{}
-		for _, c := range chromeAll {
-			if left[c] > 0 {
-				left[c]--
-				byRole[c.role] = append(byRole[c.role], c.name)
-			}
-		}
-		for _, o := range rest {
-			if cn := byRole[o.role]; len(cn) > 0 {
-				roles++
-				t.Logf("NAME %s: %s %q, Chrome %q", path, o.role, o.name, cn[0])
-				byRole[o.role] = cn[1:]
-			} else {
-				t.Logf("ROLE %s: %s %q has no element of that role in Chrome's tree", path, o.role, o.name)
-			}
-		}
-		for r, cn := range byRole {
-			for _, n := range cn {
-				if listedRole[axItem{r, n}] > 0 {
-					listedRole[axItem{r, n}]--
-					chromeOnly++
-					t.Logf("MISSING %s: Chrome lists %s %q", path, r, n)
+					// Exact matches first, then the rest paired by role. lyrad's
+					// element may be of a role the map lists only when it is
+					// clickable, or a dialog or live region: it is matched against
+					// every node of Chrome's tree; what Chrome's tree has and lyrad
+					// does not list is counted only for the listed roles.
+					left := map[axItem]int{}
+					for _, c := range chromeAll {
+						left[c]++
+					}
+					listedRole := map[axItem]int{}
+					for _, c := range chrome {
+						listedRole[c]++
+					}
+					var rest []axItem
+					for _, o := range ours {
+						if left[o] > 0 {
+							left[o]--
+							names++
+							roles++
+						} else {
+							rest = append(rest, o)
+						}
+					}
+					byRole := map[string][]string{}
+					for _, c := range chromeAll {
+						if left[c] > 0 {
+							left[c]--
+							byRole[c.role] = append(byRole[c.role], c.name)
+						}
+					}
+					for _, o := range rest {
+						if cn := byRole[o.role]; len(cn) > 0 {
+							roles++
+							t.Logf("NAME %s: %s %q, Chrome %q", path, o.role, o.name, cn[0])
+							byRole[o.role] = cn[1:]
+						} else {
+							t.Logf("ROLE %s: %s %q has no element of that role in Chrome's tree", path, o.role, o.name)
+						}
+					}
+					for r, cn := range byRole {
+						for _, n := range cn {
+							if listedRole[axItem{r, n}] > 0 {
+								listedRole[axItem{r, n}]--
+								chromeOnly++
+								t.Logf("MISSING %s: Chrome lists %s %q", path, r, n)
+							}
+						}
+					}
+					listed += len(ours)
 				}
-			}
+			})
 		}
-		listed += len(ours)
+	}) {
+		return
 	}
+	listed, names, roles, chromeOnly := total.listed, total.names, total.roles, total.chromeOnly
 	if listed == 0 {
 		t.Fatal("lyrad listed nothing")
 	}

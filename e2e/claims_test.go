@@ -267,6 +267,7 @@ func TestDriverDisconnectHandsOn(t *testing.T) {
 // progress notifications to a client that gave a progressToken, and none
 // to one that did not.
 func TestProgressWhileWaiting(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	s.page("/late", `<!doctype html><title>late</title><script>setTimeout(() => document.body.append('ready now'), 5000)</script>`)

@@ -16,6 +16,7 @@ import (
 // 100 ms; under a 4x load well within 4 s); the expired arm is left 4 s plus
 // a 1 s margin.
 func TestDialogArmExpires(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	const ttl = 8 * time.Second // the control must click within it, with room for a slow machine
 	s := newSite(t, "127.0.0.1")

@@ -75,9 +75,13 @@ func needBrowser(t *testing.T) string {
 // its browser is headless. Not for a test that uses the display (Xvfb,
 // xdotool, a headful browser), the environment (t.Setenv, which panics
 // here), the machine's ~/Downloads or $TMPDIR, process or socket lists
-// beyond its own browser's, memory or CPU measurements, or a lifetime or
-// deadline it waits out (grant TTLs, reconnect grace, kill latency): a
-// neighbour's load would make those race the clock.
+// beyond its own browser's, memory or CPU measurements, or a deadline it
+// must beat by a thin margin (kill latency, a use that renews a lifetime, a
+// timer raced against an answer, a "nothing within X" window): a
+// neighbour's load would make those race the clock. Waiting a lifetime out
+// (a grant TTL, a reconnect grace) is no race: a slower run only waits
+// longer; such a test may run side by side when what it must do within
+// the lifetime has room for a 4x slowdown.
 func parallel(t *testing.T) {
 	t.Helper()
 	t.Parallel()
@@ -91,6 +95,7 @@ type site struct {
 	srv    *http.Server
 	routes map[string]http.HandlerFunc
 	seen   func(r *http.Request) // if set, hears of every request first
+	conns  map[net.Conn]bool     // accepted and not yet closed
 }
 
 func newSite(t *testing.T, host string) *site {
@@ -99,15 +104,66 @@ func newSite(t *testing.T, host string) *site {
 	if err != nil {
 		t.Fatalf("listen on %s: %v", host, err)
 	}
-	s := &site{URL: "http://" + ln.Addr().String(), hits: map[string]int{}, routes: map[string]http.HandlerFunc{}}
+	s := &site{URL: "http://" + ln.Addr().String(), hits: map[string]int{}, routes: map[string]http.HandlerFunc{}, conns: map[net.Conn]bool{}}
 	// Large enough for the 2 MB URLs hostile pages make.
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), MaxHeaderBytes: 4 << 20}
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), MaxHeaderBytes: 4 << 20, ConnState: s.connState}
 	go s.srv.Serve(ln)
 	t.Cleanup(func() { s.srv.Close() })
 	return s
 }
 
+// drainPath is drained's own request: answered, never counted.
+const drainPath = "/.e2e-drained"
+
+func (s *site) connState(c net.Conn, st http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st == http.StateClosed || st == http.StateHijacked {
+		delete(s.conns, c)
+	} else {
+		s.conns[c] = true
+	}
+}
+
+// drained waits until every request sent to the site before the call has
+// been served (its handler run), for a test that counts what reached a
+// site once the browser that sent it is gone: no sleep for stragglers. A
+// request of its own goes through the listener's accept queue behind any
+// connection the browser opened, so once it is answered every one of those
+// was accepted; each is then waited on until it closes, which the server
+// does after serving what came on it, once it reads its dead peer's end.
+// Only for a site no live browser holds a connection to.
+func (s *site) drained(t *testing.T) {
+	t.Helper()
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}
+	resp, err := c.Get(s.URL + drainPath)
+	if err != nil {
+		t.Fatalf("drained: %v", err)
+	}
+	resp.Body.Close()
+	s.mu.Lock()
+	var open []net.Conn
+	for c := range s.conns {
+		open = append(open, c)
+	}
+	s.mu.Unlock()
+	waitFor(t, "the connections to "+s.URL+" to be served and closed", 10*time.Second, func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, c := range open {
+			if s.conns[c] {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 func (s *site) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == drainPath {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	s.mu.Lock()
 	s.hits[r.URL.Path]++
 	h := s.routes[r.URL.Path]

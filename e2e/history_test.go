@@ -85,6 +85,7 @@ func TestHistory(t *testing.T) {
 // TestHistoryBlocked: going back to a site whose approval has lapsed is
 // refused like a navigation there: the tab stays, and the site sees nothing.
 func TestHistoryBlocked(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	other := newSite(t, "127.0.0.2")

@@ -54,6 +54,7 @@ func (l *lyrad) connectHTTPAsking(t *testing.T, name string, rt http.RoundTrippe
 // drives once the grace is over; a driver with no resume token hands the
 // browser on as soon as its session ends.
 func TestHTTPDriverGoneWithoutDelete(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	const grace = 15 * time.Second

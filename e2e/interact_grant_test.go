@@ -40,6 +40,7 @@ const counterPage = `<!doctype html><title>counter</title><button id=b onclick="
 // no use, a click is asked for again and does not happen; with confirm=true
 // it does, once.
 func TestInteractGrantExpires(t *testing.T) {
+	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", counterPage)
 	a := legacyActor(t, "LYRA_BROWSER_GRANT_TTL=3")

@@ -77,6 +77,7 @@ func TestFileURLGrantCoversOnce(t *testing.T) {
 // INTERACT on that tab's site, not the active page's: being approved for
 // one site is no licence to act on another's.
 func TestTabsAskForTheTabsOwnSite(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

@@ -294,6 +294,7 @@ func TestOperatorMessages(t *testing.T) {
 // but the window is kept for the client that left: status says so, with
 // the grace, where it said `driver: none`.
 func TestStatusShowsHeldWindow(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	l := startServe(t, "", "LYRA_BROWSER_RECONNECT_GRACE=300")
 	var asked atomic.Int32

@@ -12,6 +12,7 @@ import (
 // a click on an item by the ref that answer gave lands, with no
 // browser_snapshot between.
 func TestPlaywrightClickAnswersChanges(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Menu</title>

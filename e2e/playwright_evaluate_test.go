@@ -15,6 +15,7 @@ import (
 // sink, and one that sets location to it, reach the sink 0 times. Each
 // call is an audit row naming browser_evaluate.
 func TestPlaywrightEvaluate(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

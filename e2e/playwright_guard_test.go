@@ -21,6 +21,7 @@ import (
 // no file reaches the disk, each call answers ### Error with the status,
 // and the audit names the surface's tools.
 func TestPlaywrightGuard(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")
@@ -91,6 +92,7 @@ func TestPlaywrightGuard(t *testing.T) {
 // elicitation handler is asked, and the user's yes lets the call through;
 // their no refuses it.
 func TestPlaywrightConsent(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Bank</title><h1>Bank</h1>`)
@@ -138,6 +140,7 @@ func TestPlaywrightConsent(t *testing.T) {
 // surfaces: `lyrad stdio --surface playwright` relays to it, and a client
 // of lyrad's own surface shares the same browser (one drives at a time).
 func TestPlaywrightRelayOneDaemon(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Shared</title><button>Go</button>`)
@@ -167,6 +170,7 @@ func TestPlaywrightRelayOneDaemon(t *testing.T) {
 // TestPlaywrightFlags: Playwright MCP's flags that have no meaning in
 // lyrad are refused with why, not ignored; an unknown surface or cap too.
 func TestPlaywrightFlags(t *testing.T) {
+	parallel(t)
 	for _, args := range [][]string{
 		{"--surface", "playwright", "--device", "iPhone 15"},
 		{"--surface", "playwright", "--cdp-endpoint", "http://127.0.0.1:9222"},
@@ -191,6 +195,7 @@ func TestPlaywrightFlags(t *testing.T) {
 // download it sets off (download=true), and the file is kept and named in
 // the answer; the same click undeclared keeps nothing.
 func TestPlaywrightLyraCapsDownload(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Reports</title><a href="/file" download="report.csv">Report</a>`)
@@ -224,6 +229,7 @@ func TestPlaywrightLyraCapsDownload(t *testing.T) {
 // TestPlaywrightOverHTTP: `lyrad serve --http --surface playwright`
 // serves this surface on its HTTP endpoint.
 func TestPlaywrightOverHTTP(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<!doctype html><title>Over HTTP</title><button>Go</button>`)

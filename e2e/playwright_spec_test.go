@@ -29,6 +29,7 @@ const playwrightListBytes = 20912
 // Playwright MCP; --caps lyra adds lyrad's own seven. No browser is
 // launched to list tools.
 func TestPlaywrightToolsList(t *testing.T) {
+	parallel(t)
 	list := func(args ...string) (names []string, required map[string][]string, bytes int) {
 		cs := connectPW(t, t.TempDir(), args, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -98,6 +99,7 @@ func contains(l []string, s string) bool {
 // snapshot shows what it wrote, and the button it focused is [active], as
 // the spec's is) and answers the page and the snapshot.
 func TestPlaywrightClickSpec(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", `<title>Title</title>
@@ -128,6 +130,7 @@ button.addEventListener('click', () => { button.focus(); button.textContent = 'C
 // lists what can be acted on, and browser_snapshot gives the page's text
 // beside it.
 func TestPlaywrightCoreNavigate(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/hello-world", `<title>Title</title><body>Hello, world!</body>`)

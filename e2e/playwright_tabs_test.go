@@ -13,6 +13,7 @@ import (
 // to another site answers blocked_by_policy, and either way the session
 // stays on its tab and no tab is left behind.
 func TestPlaywrightTabsNew(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

@@ -45,6 +45,7 @@ document.addEventListener('keydown', (e) => { if (e.key.length === 1 || e.key ==
 // it says on the page (the page's own status line, the fields' values in
 // the snapshot), or was refused with why.
 func TestPlaywrightEachTool(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", pwShop)

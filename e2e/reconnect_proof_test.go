@@ -61,6 +61,7 @@ func runImpostor(t *testing.T, bin, dataDir string, args ...string) (calls []map
 // session_conflict and nothing of the page, its yes-saying user is never
 // asked; the real client coming back still finds its tab.
 func TestReconnectNeedsMoreThanAName(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	impostor := buildImpostor(t)
 	s := newSite(t, "127.0.0.1")
@@ -143,6 +144,7 @@ func (r resumeToken) RoundTrip(req *http.Request) (*http.Response, error) {
 // another token, or none, gets session_conflict and nothing of the page;
 // the same token resumes the tab.
 func TestReconnectOverHTTPNeedsTheResumeToken(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := newSite(t, "127.0.0.1")
 	const secret = "Your code is 731-904"

@@ -71,6 +71,7 @@ func connectRelayAs(t *testing.T, dataDir, name string, asked *atomic.Int32) *mc
 // idle for LYRA_BROWSER_HTTP_SESSION_TIMEOUT; then the next session may
 // drive. (No reconnect grace here: that is TestReconnectResumes.)
 func TestHTTPSessionWithoutDeleteEnds(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	const timeout = 4 * time.Second
@@ -111,6 +112,7 @@ func TestHTTPSessionWithoutDeleteEnds(t *testing.T) {
 // another client, or the same name through another door, gets
 // session_conflict naming the grace; after the grace the window is closed.
 func TestReconnectResumes(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	s := friendly(t)
 	const grace = 15 * time.Second

@@ -58,6 +58,7 @@ func TestSpeculationRulesDoNotEscape(t *testing.T) {
 // no request to judge. Grants expire here (TTL 2 s), so going back must be
 // refused.
 func TestHistoryNavigationIsJudged(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

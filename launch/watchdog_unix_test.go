@@ -76,24 +76,34 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// watching starts a watchdog (this test binary) on a stand-in browser's
+// group and hands it lyrad's end of a CDP connection, then closes this
+// process's copy, as lyrad's death would: only the watchdog holds it open
+// from then on. closed reports when the browser's end sees it close.
+func watching(t *testing.T) (w *watchdog, pid int, closed <-chan time.Time) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = startWatchdog(exe, zaptest.NewLogger(t))
+	if w == nil {
+		t.Fatal("no watchdog started")
+	}
+	pid = browserGroup(t)
+	w.watch(pid)
+	conn, closed := devtools(t)
+	w.hold(conn)
+	conn.Close() // lyrad's descriptor, as its death closes it
+	return w, pid, closed
+}
+
 // TestWatchdogKillsTheGroupWhenLyradGoes: lyrad's end of the channel
 // closes without "gone" (lyrad died): the watchdog kills the browser's
 // whole group. The CDP connection it was handed stays open after lyrad
 // closed its own descriptor, and closes only once the group is dead.
 func TestWatchdogKillsTheGroupWhenLyradGoes(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := startWatchdog(exe, zaptest.NewLogger(t))
-	if w == nil {
-		t.Fatal("no watchdog started")
-	}
-	pid := browserGroup(t)
-	w.watch(pid)
-	conn, closed := devtools(t)
-	w.hold(conn)
-	conn.Close() // lyrad's descriptor, as its death closes it
+	w, pid, closed := watching(t)
 	select {
 	case <-closed:
 		t.Fatal("the browser saw the connection close while the watchdog held it")
@@ -122,27 +132,17 @@ func TestWatchdogKillsTheGroupWhenLyradGoes(t *testing.T) {
 // TestWatchdogLeavesWhenTheBrowserIsGone: told "gone", the watchdog exits
 // and kills nothing: the pid it was given is no longer the browser's.
 func TestWatchdogLeavesWhenTheBrowserIsGone(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := startWatchdog(exe, zaptest.NewLogger(t))
-	if w == nil {
-		t.Fatal("no watchdog started")
-	}
-	pid := browserGroup(t)
-	w.watch(pid)
-	conn, closed := devtools(t)
-	w.hold(conn)
-	conn.Close()
+	w, pid, closed := watching(t)
 	w.release()
 	select {
 	case <-closed: // the watchdog left, and its copy of the socket with it
 	case <-time.After(20 * time.Second):
 		t.Fatal("the watchdog did not leave when told the browser is gone")
 	}
-	time.Sleep(100 * time.Millisecond)
-	if !testenv.GroupRunning(pid) {
+	// A watchdog that kills lets the sockets go only once the browser runs
+	// no more (TestWatchdogKillsTheGroupWhenLyradGoes): had it killed, the
+	// leader would be ending now. Nothing to wait for.
+	if chrome.Ending(pid) || !testenv.GroupRunning(pid) {
 		t.Error("the watchdog killed a group after it was told the browser is gone")
 	}
 }
