@@ -33,13 +33,19 @@ func IsBadSelector(err error) bool {
 func WaitInPage(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kind, arg, state string) (string, error) {
 	s := conn.Session(tab.Session)
 	excerpt := ""
-	for {
+	for looked := false; ; looked = true {
 		slice := waitSlice
 		if d, ok := ctx.Deadline(); ok {
 			slice = min(slice, time.Until(d))
 		}
 		if slice <= 0 {
-			return excerpt, ctx.Err()
+			if looked {
+				return excerpt, ctx.Err()
+			}
+			// The page is looked at once, however short the wait: a
+			// condition that holds already is met (on a loaded machine
+			// a 1 ms timeout_ms is gone before the first look).
+			slice = 0
 		}
 		// The call itself may outlive the slice by a little: it answers
 		// when the page's timer fires.
@@ -87,7 +93,10 @@ func WaitURL(ctx context.Context, conn *cdpconn.Conn, tab Tab, glob string, curr
 	re := urlGlob(glob)
 	events, stop := conn.Subscribe(target.TargetInfoChanged.Method)
 	defer stop()
-	cur := current(ctx)
+	// The first look is had however short the wait (as WaitInPage's).
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	cur := current(fctx)
+	cancel()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
