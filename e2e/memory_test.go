@@ -131,7 +131,9 @@ document.body.innerHTML = parts.join("");
 	pid := l.cmd.Process.Pid
 	resetHWM(pid)
 	base := min(rssKB(t, pid), hwmKB(t, pid))
-	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/big", "wait_until": "load"}), "ok")
+	// Building 200,000 links takes Chromium seconds, more on a loaded
+	// machine: the navigation gets the longest timeout there is.
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/big", "wait_until": "load", "timeout_ms": 30000}), "ok")
 	env := call(t, cs, "read_page", map[string]any{"mode": "tree", "max_chars": 1000})
 	wantStatus(t, env, "ok")
 	peak := hwmKB(t, pid) - base
