@@ -213,5 +213,5 @@ func wasText(old, now Item) string {
 	if old.Href != now.Href {
 		parts = append(parts, "-> "+old.Href)
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, ", ")
 }

@@ -148,7 +148,7 @@ func TestNestedChanges(t *testing.T) {
     - cell:
       - button "Buy kettle" [ref=e3] # appeared
   - form "Search":
-    - textbox "Query" [active] [ref=e6]: tea # changed, was: no state empty
+    - textbox "Query" [active] [ref=e6]: tea # changed, was: no state, empty
 # gone: button "Old"`
 	if got := NestedChanges(changes, nodes, items, refs, page, MaxChangeLines, MaxChangeBytes); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
