@@ -695,6 +695,7 @@ const treeRules = `
 	const STILL_EVENTS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'click', 'focusin',
 		'focusout', 'input', 'change', 'keydown', 'keyup', 'hashchange', 'popstate', 'resize', 'load', 'toggle',
 		'transitionstart', 'transitionend', 'animationstart', 'animationend', 'animationiteration', 'fullscreenchange'];
+	const foreignSheets = new WeakSet();
 	function stillWatch() {
 		if (!stillOn) {
 			stillOn = true;
@@ -704,7 +705,11 @@ const treeRules = `
 		let sig = innerWidth + 'x' + innerHeight + '@' + devicePixelRatio + ':' + (document.adoptedStyleSheets ? document.adoptedStyleSheets.length : 0);
 		for (const sh of document.styleSheets) {
 			let n = -1;
-			try { n = sh.cssRules.length; } catch (e) { /* another origin's */ }
+			// Another origin's sheet stays unreadable: it is asked once
+			// (a thrown error costs more than the rest of this).
+			if (!foreignSheets.has(sh)) {
+				try { n = sh.cssRules.length; } catch (e) { foreignSheets.add(sh); }
+			}
 			sig += ',' + n + (sh.disabled ? 'd' : '');
 		}
 		if (stillDirty || sig !== stillSig) {
@@ -909,8 +914,9 @@ const treeRules = `
 	const POPUP = /autocomplete|autosuggest|suggest|typeahead|dropdown|listbox|popup|popover|combobox|menu|results/i;
 	function popupList(p, memo) {
 		if (!p || p === document.body) return false;
-		if (memo.has(p)) return memo.get(p);
-		const v = popupLike(p);
+		let v = memo.get(p);
+		if (v !== undefined) return v;
+		v = popupLike(p);
 		memo.set(p, v);
 		return v;
 	}
