@@ -1015,7 +1015,9 @@ const treeRules = `
 	// control's label, an item of an open list, or a cover over the page.
 	// '' when it is none of them.
 	// ab is n's attrBits.
-	function clickable(n, r, ptr, flags, memo, coverEl, cands, ab) {
+	// cover() is the cover over the window (findCover), asked of the
+	// page the first time it is needed.
+	function clickable(n, r, ptr, flags, memo, cover, cands, ab) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
 		const tag = n.localName;
 		if (tag === 'body' || tag === 'html') return '';
@@ -1037,7 +1039,7 @@ const treeRules = `
 		const p = n.parentElement;
 		// The parent's role attribute, as the walk passed it down (F_PDOM) or asked.
 		if (p && (tag === 'li' || (flags & F_PDOM ? (flags & F_PMENU) !== 0 : MENU_ROLE.test(p.getAttribute('role') || ''))) && popupList(p, memo)) return 'click';
-		if (n === coverEl) return 'click';
+		if (n === cover()) return 'click';
 		return '';
 	}
 
@@ -1202,7 +1204,10 @@ const treeRules = `
 		const memo = new Map(); // lists told popup or not
 		const ctlSeen = new Map(); // a label's control: [shown, its rect]
 		const cands = pointerCandidates();
-		const coverEl = findCover();
+		// The cover is hit-tested only when an element gets as far as
+		// asking (none does on a page of a heading and a link).
+		let coverEl;
+		const cover = () => coverEl !== undefined ? coverEl : (coverEl = findCover());
 		while (stack.length) {
 			const n = stack.pop();
 			let f = fl.pop();
@@ -1312,7 +1317,7 @@ const treeRules = `
 					kf |= F_NATIVE; // the control is listed itself
 				}
 			} else if (!outside) {
-				const why = clickable(n, r, ptr, f, memo, coverEl, cands, ab);
+				const why = clickable(n, r, ptr, f, memo, cover, cands, ab);
 				if (why) {
 					const b = shownBox(n);
 					// A box of a whole page's text is a container, not one thing to click.
