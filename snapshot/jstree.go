@@ -318,7 +318,7 @@ const treeRules = `
 
 	// sp collapses runs of ASCII whitespace and trims them, as Chrome does
 	// in a name: U+00A0 is kept.
-	const sp = (s) => String(s || '').replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '');
+	const sp = (s) => s ? String(s).replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '') : '';
 
 	// name is the accessible name of el in role r (accname 1.2, as Chrome
 	// computes it for the roles the map lists). cx is the computation's
