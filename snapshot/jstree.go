@@ -46,6 +46,10 @@ var JSTree = fn("region", treeLib+`
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
 		leafOwned = null;
+		if (document.baseURI !== hrefsBase) {
+			hrefs = new Map();
+			hrefsBase = document.baseURI;
+		}
 		pseudoWatch();
 		stillWatch();
 		const modal = document.querySelector(':modal');
@@ -187,8 +191,27 @@ const treeRules = `
 		return el.tabIndex >= 0 && !el.matches(':disabled') || el.isContentEditable;
 	}
 
+	// attrBits says which of the attributes the walk asks of every
+	// element el carries, a bit each, from one list of its attribute
+	// names: most elements carry none of them (a class, an id), and one
+	// question costs less than ten.
+	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128;
+	const ATTR_BITS = new Map([['aria-hidden', A_HIDDEN], ['inert', A_INERT], ['role', A_ROLE], ['contenteditable', A_EDIT],
+		['onclick', A_HANDLER], ['onmousedown', A_HANDLER], ['onpointerdown', A_HANDLER], ['tabindex', A_TABINDEX],
+		['aria-live', A_LIVE], ['class', A_CLASS]]);
+	function attrBits(el) {
+		if (!el.hasAttributes()) return 0;
+		let b = 0;
+		for (const a of el.getAttributeNames()) b |= ATTR_BITS.get(a) || 0;
+		return b;
+	}
+
 	function role(el) {
-		const attr = el.getAttribute('role');
+		return roleOf(el, el.getAttribute('role'));
+	}
+
+	// roleOf is role(el) with its role attribute already asked.
+	function roleOf(el, attr) {
 		if (attr) {
 			for (const r of attr.trim().toLowerCase().split(/\s+/)) {
 				if (r === 'presentation' || r === 'none') {
@@ -241,9 +264,23 @@ const treeRules = `
 		return TAG_ROLE[tag] || 'generic';
 	}
 
+	// styleOf is el's computed style. The declaration is live (it
+	// answers the style as it is when a property is asked), so one is
+	// kept for each element from read to read: making it is a good part of
+	// what asking a style costs.
+	const styles = new WeakMap();
+	function styleOf(el) {
+		let cs = styles.get(el);
+		if (cs === undefined) styles.set(el, (cs = getComputedStyle(el)));
+		return cs;
+	}
+
 	// shown: laid out, and not visibility:hidden (nor inside content-visibility:hidden).
 	function shown(el) {
-		return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
+		// checkVisibility({ visibilityProperty: true }), which is
+		// checkVisibility() and a visible visibility: the options
+		// dictionary costs as much as the rest, the kept style little.
+		return el.checkVisibility ? el.checkVisibility() && styleOf(el).visibility === 'visible' : true;
 	}
 
 	// shownBox is box of an element that is shown, else null: shown is
@@ -296,7 +333,7 @@ const treeRules = `
 
 	// sp collapses runs of ASCII whitespace and trims them, as Chrome does
 	// in a name: U+00A0 is kept.
-	const sp = (s) => String(s || '').replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '');
+	const sp = (s) => s ? String(s).replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '') : '';
 
 	// name is the accessible name of el in role r (accname 1.2, as Chrome
 	// computes it for the roles the map lists). cx is the computation's
@@ -304,23 +341,30 @@ const treeRules = `
 	// aria-labelledby (visited: a node met again adds nothing), whether
 	// hidden nodes count (hiddenOK: inside a hidden labelledby target), and
 	// whether the walk is inside aria-labelledby (inLb: nested ones are not
-	// followed).
+	// followed). What the caller already knows saves asking the page:
+	// shown, the root is shown (so its visibility is visible); doc, the
+	// nodes the computation is at are of the document's own tree (not a
+	// shadow tree's), which it keeps as it goes.
 	//
 	// cx.st.nc is set when the name read what no MutationObserver hears of
 	// (a control's value, a shadow tree): such a name is not kept.
 	function name(el, r) {
-		return ownName(el, r, { root: el, visited: new Set([el]), hiddenOK: false, inLb: false, st: { nc: false } }, false);
+		return ownName(el, r, nameCx(el, { nc: false }, false, false), false);
+	}
+
+	function nameCx(el, st, shown, doc) {
+		return { root: el, visited: new Set([el]), hiddenOK: false, inLb: false, st, shown, doc };
 	}
 
 	// keptName is name(el, r), kept while the page stands still
 	// (stillWatch) for an element of the document's own tree (light: not
-	// in a shadow tree, no shadow root).
-	function keptName(el, r, light) {
-		if (!light) return name(el, r);
+	// in a shadow tree, no shadow root). known: el is shown.
+	function keptName(el, r, light, known) {
+		if (!light) return ownName(el, r, nameCx(el, { nc: false }, known, false), false);
 		const k = stillNames.get(el);
 		if (k !== undefined && k[0] === r) return k[1];
 		const st = { nc: false };
-		const s = ownName(el, r, { root: el, visited: new Set([el]), hiddenOK: false, inLb: false, st }, false);
+		const s = ownName(el, r, nameCx(el, st, known, true), false);
 		if (!st.nc) stillNames.set(el, [r, s]);
 		return s;
 	}
@@ -389,7 +433,7 @@ const treeRules = `
 	function hiddenForText(el) {
 		if (el.closest('[aria-hidden="true"]')) return true;
 		let e = el;
-		while (e && getComputedStyle(e).display === 'contents') e = e.parentElement || e.getRootNode().host;
+		while (e && styleOf(e).display === 'contents') e = e.parentElement || e.getRootNode().host;
 		return !!e && e.checkVisibility && !e.checkVisibility({ visibilityProperty: true });
 	}
 
@@ -398,7 +442,7 @@ const treeRules = `
 	function lbText(t, cx) {
 		if (cx.visited.has(t)) return '';
 		cx.visited.add(t);
-		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true, st: cx.st };
+		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true, st: cx.st, shown: false, doc: cx.doc };
 		return textAlt(t, inner, true);
 	}
 
@@ -409,7 +453,7 @@ const treeRules = `
 	// display: each style property asked costs, so none is asked twice.
 	function textAlt(el, cx, direct, cs, d) {
 		if (el === cx.root || (!direct && cx.visited.has(el))) return '';
-		cs = cs || getComputedStyle(el);
+		cs = cs || styleOf(el);
 		if (!cx.hiddenOK) {
 			if (d === undefined) d = cs.display;
 			if (d === 'none' || el.getAttribute('aria-hidden') === 'true') return '';
@@ -511,19 +555,28 @@ const treeRules = `
 	// visibility); text-transform is asked only of an element with text.
 	function content(el, cx, cs, textOK) {
 		// content(el, seenSet, false), as callers outside naming have it.
-		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false, st: { nc: false } };
+		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false, st: { nc: false }, shown: false, doc: false };
 		// A shadow tree's changes are not heard.
-		if (el.shadowRoot || el.localName === 'slot') cx.st.nc = true;
-		cs = cs || getComputedStyle(el);
-		if (textOK === undefined) textOK = cx.hiddenOK || cs.visibility === 'visible';
+		const flat = !!el.shadowRoot || el.localName === 'slot';
+		if (flat) cx.st.nc = true;
+		// A shown root's visibility is visible; the style is asked only
+		// of what is not known.
+		if (textOK === undefined) textOK = cx.hiddenOK || (cx.shown && el === cx.root) || (cs = cs || styleOf(el)).visibility === 'visible';
 		let tt = null;
-		const pc = pseudo(el);
+		const pc = pseudo(el, cx.doc);
 		let s = pc[0];
 		const closed = el.localName === 'details' && !el.open;
-		for (const c of nameKids(el)) {
+		// The DOM's own children, by their siblings (a node list costs
+		// more to go through), save where the flat tree or aria-owns
+		// makes them others.
+		const kids = flat || ownedByLeaf(null) || el.hasAttribute('aria-owns') ? nameKids(el) : null;
+		// A shadow root's or a slot's nodes are not known to be the document's.
+		const doc = cx.doc;
+		if (flat) cx.doc = false;
+		for (let i = 0, c = kids ? kids[0] : el.firstChild; c; c = kids ? kids[++i] : c.nextSibling) {
 			if (c.nodeType === 3) {
 				if (!closed && textOK) {
-					if (tt === null) tt = cs.textTransform;
+					if (tt === null) tt = (cs || (cs = styleOf(el))).textTransform;
 					s += transform(c.data, tt);
 				}
 			} else if (c.nodeType === 1 && !SKIP.has(c.tagName)) {
@@ -531,7 +584,7 @@ const treeRules = `
 				if (closed && c.localName !== 'summary') continue;
 				// The element named, inside its own label, gives nothing but its box's space.
 				if (c === cx.root) { s += ' '; continue; }
-				const ccs = getComputedStyle(c);
+				const ccs = styleOf(c);
 				const d = ccs.display;
 				const t = textAlt(c, cx, false, ccs, d);
 				// Inline text runs on; a box of its own (a block, an
@@ -541,15 +594,17 @@ const treeRules = `
 				s += (d === 'inline' && !REPLACED.has(c.localName)) || d === 'contents' ? t : ' ' + t + ' ';
 			}
 		}
+		cx.doc = doc;
 		return s + pc[1];
 	}
 
 	// pseudo is the text CSS generates in el's ::before and ::after (its
 	// alternative text when the content has one: content: "x" / "alt"),
 	// as [before, after].
+	// doc: el is known to be of the document's tree.
 	const NO_PSEUDO = ['', ''];
-	function pseudo(el) {
-		const cached = el.getRootNode() === document;
+	function pseudo(el, doc) {
+		const cached = doc || el.getRootNode() === document;
 		// No rule of the document's gives it content: nothing to ask.
 		if (cached) {
 			const ps = sheetCandidates().pseudo;
@@ -658,6 +713,7 @@ const treeRules = `
 	const STILL_EVENTS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'click', 'focusin',
 		'focusout', 'input', 'change', 'keydown', 'keyup', 'hashchange', 'popstate', 'resize', 'load', 'toggle',
 		'transitionstart', 'transitionend', 'animationstart', 'animationend', 'animationiteration', 'fullscreenchange'];
+	const foreignSheets = new WeakSet();
 	function stillWatch() {
 		if (!stillOn) {
 			stillOn = true;
@@ -667,7 +723,11 @@ const treeRules = `
 		let sig = innerWidth + 'x' + innerHeight + '@' + devicePixelRatio + ':' + (document.adoptedStyleSheets ? document.adoptedStyleSheets.length : 0);
 		for (const sh of document.styleSheets) {
 			let n = -1;
-			try { n = sh.cssRules.length; } catch (e) { /* another origin's */ }
+			// Another origin's sheet stays unreadable: it is asked once
+			// (a thrown error costs more than the rest of this).
+			if (!foreignSheets.has(sh)) {
+				try { n = sh.cssRules.length; } catch (e) { foreignSheets.add(sh); }
+			}
 			sig += ',' + n + (sh.disabled ? 'd' : '');
 		}
 		if (stillDirty || sig !== stillSig) {
@@ -753,11 +813,26 @@ const treeRules = `
 		return out;
 	}
 
+	// hrefs: a link's URL by its href attribute, while the document's
+	// base URL stays (T.read starts anew when it moves): resolving and
+	// serialising a URL is a link's dearest part, and a page's links
+	// stay when the rest changes.
+	let hrefs = new Map(), hrefsBase = '';
 	function href(el, r) {
 		if (r !== 'link') return '';
+		const html = el instanceof HTMLAnchorElement || el instanceof HTMLAreaElement;
+		const raw = html ? el.getAttribute('href') : null;
+		if (raw !== null) {
+			const h = hrefs.get(raw);
+			if (h !== undefined) return h;
+		}
 		// Asked once: each read of href serialises the URL again.
 		const h = el.href;
 		if (h && typeof h === 'object') return h.baseVal || ''; // SVG <a>
+		if (raw !== null) {
+			if (hrefs.size >= 20000) hrefs = new Map();
+			hrefs.set(raw, h || '');
+		}
 		return h || '';
 	}
 
@@ -775,14 +850,15 @@ const treeRules = `
 	// in common markup is listed too, with state error: what an invalid
 	// field (aria-invalid) names as its aria-errormessage or
 	// aria-describedby, or an element of an error class holding no control.
-	function said(n, r, out, light) {
-		const lv = n.getAttribute('aria-live');
+	// ab is n's attrBits.
+	function said(n, r, out, light, ab) {
+		const lv = ab & A_LIVE ? n.getAttribute('aria-live') : null;
 		const live = lv === 'polite' || lv === 'assertive';
-		const err = !LIVE.has(r) && !live && errorText(n, out);
+		const err = !LIVE.has(r) && !live && errorText(n, out, ab);
 		if (!LIVE.has(r) && !live && !err) return;
 		const b = shownBox(n);
 		if (!b) return;
-		const text = keptName(n, r, light) || sp(n.innerText).slice(0, 200);
+		const text = keptName(n, r, light, true) || sp(n.innerText).slice(0, 200);
 		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
 		const st = states(n, r);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
@@ -792,7 +868,7 @@ const treeRules = `
 
 	// errorsOf is, per read, the elements invalid fields name as their errors.
 	const errorsOf = new WeakMap();
-	function errorText(n, out) {
+	function errorText(n, out, ab) {
 		let errs = errorsOf.get(out);
 		if (!errs) {
 			errs = new Set();
@@ -802,8 +878,8 @@ const treeRules = `
 			errorsOf.set(out, errs);
 		}
 		if (errs.has(n)) return true;
-		const c = n.getAttribute('class');
-		return !!c && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
+		const c = ab & A_CLASS ? n.getAttribute('class') : null;
+		return !!c && ERROR_HINT.test(c) && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
 
@@ -814,7 +890,10 @@ const treeRules = `
 		F_CLICK = 8, // inside an element listed as clickable
 		F_ICON = 16, // inside an icon listed as clickable
 		F_SHADOW = 32, // inside a shadow tree (styled by sheets of its own)
-		F_SVG = 64; // inside an <svg>: its shapes are drawn, not clicked (the svg or its link is)
+		F_SVG = 64, // inside an <svg>: its shapes are drawn, not clicked (the svg or its link is)
+		F_PDOM = 128, // the node's parent is the element whose children the walk took it from
+		F_PMENU = 256; // with F_PDOM: the parent's role attribute is menu, menubar or listbox (MENU_ROLE)
+	const MENU_ROLE = /^(?:menu|menubar|listbox)$/;
 	// SVG_HIDDEN: what an <svg> holds that is never drawn where it stands.
 	const SVG_HIDDEN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'linearGradient', 'radialGradient',
 		'filter', 'marker', 'title', 'desc', 'metadata', 'style', 'script']);
@@ -853,8 +932,9 @@ const treeRules = `
 	const POPUP = /autocomplete|autosuggest|suggest|typeahead|dropdown|listbox|popup|popover|combobox|menu|results/i;
 	function popupList(p, memo) {
 		if (!p || p === document.body) return false;
-		if (memo.has(p)) return memo.get(p);
-		const v = popupLike(p);
+		let v = memo.get(p);
+		if (v !== undefined) return v;
+		v = popupLike(p);
 		memo.set(p, v);
 		return v;
 	}
@@ -862,7 +942,7 @@ const treeRules = `
 		const pr = p.getAttribute('role');
 		if (pr === 'listbox' || pr === 'menu' || pr === 'menubar') return true;
 		if (p.localName !== 'ul' && p.localName !== 'ol') return false;
-		const pos = getComputedStyle(p).position;
+		const pos = styleOf(p).position;
 		if (pos === 'absolute' || pos === 'fixed') return true;
 		return POPUP.test((p.getAttribute('class') || '') + ' ' + p.id);
 	}
@@ -882,7 +962,7 @@ const treeRules = `
 		if (el.localName === 'input' && (el.type || '').toLowerCase() === 'password') return true;
 		const ac = (el.getAttribute('autocomplete') || '').toLowerCase();
 		if (/(?:^|\s)(?:current-password|new-password|cc-number|cc-csc)(?:\s|$)/.test(ac)) return true;
-		const ts = getComputedStyle(el).webkitTextSecurity;
+		const ts = styleOf(el).webkitTextSecurity;
 		return !!ts && ts !== 'none';
 	}
 
@@ -952,11 +1032,14 @@ const treeRules = `
 	// its cursor, its onclick, its tabindex, being editable, a hidden
 	// control's label, an item of an open list, or a cover over the page.
 	// '' when it is none of them.
-	function clickable(n, r, ptr, flags, memo, coverEl, cands) {
+	// ab is n's attrBits.
+	// cover() is the cover over the window (findCover), asked of the
+	// page the first time it is needed.
+	function clickable(n, r, ptr, flags, memo, cover, cands, ab) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
 		const tag = n.localName;
 		if (tag === 'body' || tag === 'html') return '';
-		if (n.hasAttribute('onclick') || n.hasAttribute('onmousedown') || n.hasAttribute('onpointerdown')) return 'click';
+		if (ab & A_HANDLER) return 'click'; // onclick, onmousedown, onpointerdown
 		if (ptr && !(flags & F_PTR)) return 'click';
 		if (ptr && (flags & F_CLICK)) {
 			// Inside a clickable row: a control of its own (a star, a
@@ -970,10 +1053,11 @@ const treeRules = `
 				(n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n) || (own && wordOf(n)))) return 'icon';
 		}
 		if (flags & F_CLICK) return '';
-		if (n.hasAttribute('tabindex') && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
+		if (ab & A_TABINDEX && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
 		const p = n.parentElement;
-		if (p && (tag === 'li' || /^(?:menu|menubar|listbox)$/.test(p.getAttribute('role') || '')) && popupList(p, memo)) return 'click';
-		if (n === coverEl) return 'click';
+		// The parent's role attribute, as the walk passed it down (F_PDOM) or asked.
+		if (p && (tag === 'li' || (flags & F_PDOM ? (flags & F_PMENU) !== 0 : MENU_ROLE.test(p.getAttribute('role') || ''))) && popupList(p, memo)) return 'click';
+		if (n === cover()) return 'click';
 		return '';
 	}
 
@@ -1085,7 +1169,7 @@ const treeRules = `
 
 	// scrolls: a scrolling panel (focusable to scroll by keys, not to click).
 	function scrolls(n) {
-		const o = getComputedStyle(n).overflowY;
+		const o = styleOf(n).overflowY;
 		return (o === 'auto' || o === 'scroll') && n.scrollHeight > n.clientHeight;
 	}
 
@@ -1098,7 +1182,7 @@ const treeRules = `
 		// a cover over most of the window holds that point.
 		const area = 0.5 * innerWidth * innerHeight;
 		for (let e = document.elementFromPoint(innerWidth / 2, innerHeight / 2); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
-			const p = getComputedStyle(e).position;
+			const p = styleOf(e).position;
 			if (p === 'fixed' || p === 'absolute') {
 				const b = e.getBoundingClientRect();
 				if (b.width * b.height >= area && cover(e)) return e;
@@ -1206,9 +1290,9 @@ const treeRules = `
 		const len = (n.textContent || '').length;
 		let nm = '', full = '', hint = null;
 		if (len <= 2000) {
-			nm = ownName(n, r, { root: n, visited: new Set([n]), hiddenOK: false, inLb: false, st }, false);
+			nm = ownName(n, r, nameCx(n, st, true, light), false);
 			if (!nm) {
-				full = sp(content(n, { root: n, visited: new Set([n]), hiddenOK: false, inLb: false, st }));
+				full = sp(content(n, nameCx(n, st, true, light)));
 				nm = cut(full, 80);
 			}
 			if (!nm) {
@@ -1222,6 +1306,13 @@ const treeRules = `
 		return v;
 	}
 
+	// clickLen is the length of a clickable's textContent, as clickName
+	// has it, without its name.
+	function clickLen(n, r, light) {
+		const k = light ? stillClicks.get(n) : undefined;
+		return k !== undefined && k[0] === r ? k[4] : (n.textContent || '').length;
+	}
+
 	// cut bounds a clickable's text: a row's whole text is more than tells it apart.
 	const cut = (s, n) => s.length > n ? s.slice(0, n - 1) + '…' : s;
 
@@ -1230,14 +1321,17 @@ const treeRules = `
 	// text that is not the accessible name: ['near', text] or ['icon', text].
 	function walk(el, out, modal, hidden) {
 		const stack = [el];
-		const fl = [(hidden ? F_HID : 0) | (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer' ? F_PTR : 0) |
+		const fl = [(hidden ? F_HID : 0) | (el.parentElement && styleOf(el.parentElement).cursor === 'pointer' ? F_PTR : 0) |
 			(el.getRootNode() !== document ? F_SHADOW : 0)];
-		const texts = []; // a clickable's whole text, by item index, for the doubles check
+		const later = []; // a clickable named once its inside is walked: [n, r, light], by item index
 		const standIn = new Set(); // controls whose label was listed for them
 		const memo = new Map(); // lists told popup or not
 		const ctlSeen = new Map(); // a label's control: [shown, its rect]
 		const cands = pointerCandidates();
-		const coverEl = findCover();
+		// The cover is hit-tested only when an element gets as far as
+		// asking (none does on a page of a heading and a link).
+		let coverEl;
+		const cover = () => coverEl !== undefined ? coverEl : (coverEl = findCover());
 		// ups: with nest, what each node on the stack stands in (nestOut).
 		const ups = nestOut ? [0] : null;
 		while (stack.length) {
@@ -1247,17 +1341,26 @@ const treeRules = `
 			if (typeof n === 'number') {
 				// A clickable around items of its own that adds no text of
 				// its own to theirs (a row around its one link) is a double.
+				// One around many is a layout box, not a thing to click. It
+				// is named only now, when it is known to be listed (a row's
+				// name is the dearest of all: its whole text).
 				const i = n;
-				let rest = texts[i];
 				let inner = 0;
+				for (let j = i + 1; j < out.items.length && inner < 8; j++) if (out.items[j]) inner++;
+				if (inner >= 8) {
+					out.items[i] = null;
+					continue;
+				}
+				const [, nm, full, hint] = clickName(...later[i]);
+				out.items[i][2] = nm;
+				out.items[i][10] = hint;
+				if (!inner) continue;
+				let rest = full || nm;
 				for (let j = i + 1; j < out.items.length; j++) {
 					const it = out.items[j];
-					if (!it) continue;
-					inner++;
-					if (it[2]) rest = rest.replace(it[2], ' ');
+					if (it && it[2]) rest = rest.replace(it[2], ' ');
 				}
-				// One around many is a layout box, not a thing to click.
-				if (inner && sp(rest).length <= 1 || inner >= 8) out.items[i] = null;
+				if (sp(rest).length <= 1) out.items[i] = null;
 				continue;
 			}
 			if (n.nodeType !== 1 || SKIP.has(n.tagName) || (f & F_SVG && SVG_HIDDEN.has(n.localName))) {
@@ -1266,14 +1369,16 @@ const treeRules = `
 				if (n.nodeType === 3) nestOut.push([0, up, n]);
 				continue;
 			}
-			if (n.getAttribute('aria-hidden') === 'true' || n.inert) f |= F_HID;
+			const ab = attrBits(n);
+			if ((ab & A_HIDDEN && n.getAttribute('aria-hidden') === 'true') || (ab & A_INERT && n.inert)) f |= F_HID;
 			// Nothing inside aria-hidden or inert is listed, nor any frame.
 			if (f & F_HID) continue;
-			let r = role(n);
+			const rattr = ab & A_ROLE ? n.getAttribute('role') : null;
+			let r = roleOf(n, rattr);
 			if (r === 'Iframe') {
 				const b = n.getBoundingClientRect();
 				if (b.width > 0 && b.height > 0 && shown(n)) {
-					const cs = getComputedStyle(n);
+					const cs = styleOf(n);
 					const x = b.x + n.clientLeft + parseFloat(cs.paddingLeft), y = b.y + n.clientTop + parseFloat(cs.paddingTop);
 					out.frames.push([out.items.length, x, y, n.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
 						n.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom), T.id(n)]);
@@ -1281,18 +1386,26 @@ const treeRules = `
 				}
 				continue;
 			}
+			const outside = modal && !modal.contains(n);
+			// A contenteditable region's root: generic in Chrome's tree,
+			// but a field to type into, its text its value.
+			const editable = r === 'generic' && (ab & A_EDIT) !== 0 && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
+			// listed: by its role, so nothing in it is listed as clickable.
+			const listed = !outside && (LISTED.has(r) || editable) && !standIn.has(n);
 			// Inside a listed item nothing more is listed as clickable: its
-			// style is not needed (styles of a whole page cost the most).
-			// Nor is an svg's shape's (its cursor is the svg's, save for a link in it).
+			// style is not needed (styles of a whole page cost the most),
+			// nor the listed item's own (whose display:none children show
+			// nothing), nor an icon's insides. Nor is an svg's shape's (its
+			// cursor is the svg's, save for a link in it).
 			// light: of the document's own tree, whose changes are heard.
 			const light = !(f & F_SHADOW) && !n.shadowRoot;
 			// sty: 1 the cursor is pointer, 2 display is none (asked only
 			// of an element with children, to skip them), -1 not asked.
 			let sty = -1;
-			if (!(f & F_NATIVE || (f & F_SVG && n.localName !== 'a') || (cands && !cands.has(n) && light))) {
+			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && n.localName !== 'a') || (cands && !cands.has(n) && light))) {
 				sty = light ? stillStyle.get(n) : undefined;
 				if (sty === undefined) {
-					const cs = getComputedStyle(n);
+					const cs = styleOf(n);
 					sty = cs.cursor === 'pointer' ? 1 : 0;
 					if (n.firstElementChild || !light || n.localName === 'slot' || ownedByLeaf(null)) sty |= cs.display === 'none' ? 2 : 0;
 					if (light) stillStyle.set(n, sty);
@@ -1300,17 +1413,13 @@ const treeRules = `
 			}
 			const ptr = sty >= 0 ? (sty & 1) === 1 : !!(f & F_PTR);
 			const none = sty >= 0 && (sty & 2) === 2;
-			const outside = modal && !modal.contains(n);
-			let kf = f & ~F_PTR | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0) | (n.localName === 'svg' ? F_SVG : 0);
-			// A contenteditable region's root: generic in Chrome's tree,
-			// but a field to type into, its text its value.
-			const editable = r === 'generic' && n.hasAttribute('contenteditable') && n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable);
+			let kf = f & ~(F_PTR | F_PDOM | F_PMENU) | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0) | (n.localName === 'svg' ? F_SVG : 0);
 			const pushed = out.items.length;
-			if (!outside && (LISTED.has(r) || editable) && !standIn.has(n)) {
+			if (listed) {
 				const seen = ctlSeen.get(n);
 				const b = !seen ? shownBox(n) : !seen[0] ? null : seen[1].width > 0 && seen[1].height > 0 ? [seen[1].x, seen[1].y, seen[1].width, seen[1].height] : box(n);
 				if (b) {
-					const nm = keptName(n, r, light);
+					const nm = keptName(n, r, light, true);
 					const st = states(n, r);
 					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
 					if (editable) st.push('editable');
@@ -1333,7 +1442,7 @@ const treeRules = `
 				if (LISTED.has(cr) && (!csh || cb.width < 4 || cb.height < 4)) {
 					const b = shownBox(n);
 					if (b) {
-						out.items.push([T.id(n), cr, keptName(c, cr, light && !c.shadowRoot), states(c, cr), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
+						out.items.push([T.id(n), cr, keptName(c, cr, light && !c.shadowRoot, false), states(c, cr), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
 						standIn.add(c);
 						kf |= F_NATIVE;
 					}
@@ -1341,17 +1450,20 @@ const treeRules = `
 					kf |= F_NATIVE; // the control is listed itself
 				}
 			} else if (!outside) {
-				const why = clickable(n, r, ptr, f, memo, coverEl, cands);
+				const why = clickable(n, r, ptr, f, memo, cover, cands, ab);
 				if (why) {
 					const b = shownBox(n);
 					// A box of a whole page's text is a container, not one thing to click.
-					if (b && clickName(n, r, light)[4] <= 2000) {
-						const [, nm, full, hint] = clickName(n, r, light);
+					if (b && clickLen(n, r, light) <= 2000) {
 						const i = out.items.length;
-						out.items.push([T.id(n), r, nm, states(n, r).concat('clickable'), '', b[0], b[1], b[2], b[3], '', hint]);
+						out.items.push([T.id(n), r, '', states(n, r).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
 						kf |= why === 'icon' ? F_ICON : F_CLICK;
-						if (why !== 'icon') {
-							texts[i] = full || nm;
+						if (why === 'icon') {
+							const [, nm, , hint] = clickName(n, r, light);
+							out.items[i][2] = nm;
+							out.items[i][10] = hint;
+						} else {
+							later[i] = [n, r, light];
 							stack.push(i);
 							fl.push(0);
 							if (ups) ups.push(0);
@@ -1359,7 +1471,7 @@ const treeRules = `
 					}
 				}
 			}
-			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, light);
+			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, light, ab);
 			// With nest: an item or a container is what its children stand
 			// in, and a container's texts are walked too.
 			let kup = up, box = false;
@@ -1391,9 +1503,10 @@ const treeRules = `
 					}
 				}
 			} else if (n.firstElementChild && !none) {
+				const ckf = kf | F_PDOM | (rattr && MENU_ROLE.test(rattr) ? F_PMENU : 0);
 				for (let c = n.lastElementChild; c; c = c.previousElementSibling) {
 					stack.push(c);
-					fl.push(kf);
+					fl.push(ckf);
 					if (ups) ups.push(kup);
 				}
 			}

@@ -33,7 +33,9 @@ import (
 // a JSTree function (written by -print-js, say from another commit's tree)
 // or "this" for this tree's. Each walk after the first finds the page as
 // the last one left it; with WALK_COLD set, every walk is made to start
-// as after a change to the page.
+// as after a change to the page. With WALK_DUMP set to a directory, each
+// script's answers (after a change, then with the page still) are written
+// there as PAGE.I.json, to compare the scripts' output.
 func walkBench(scripts []string, pagesDir, browser string, rounds, profile int, eval string) error {
 	var srcs []string
 	for _, s := range scripts {
@@ -176,6 +178,28 @@ func walkBench(scripts []string, pagesDir, browser string, rounds, profile int, 
 				items[i] = int(res[2])
 			}
 		}
+		if dir := os.Getenv("WALK_DUMP"); dir != "" {
+			// Each script's answer, after a change and then again with
+			// the page still (the token left out: it is the world's), to
+			// compare scripts' output.
+			const both = `function() {
+				const T = globalThis.__lyradTree;
+				dispatchEvent(new Event('toggle'));
+				const a = T.read(null);
+				const b = T.read(null);
+				delete a.token; delete b.token;
+				return JSON.stringify([a, b]);
+			}`
+			for i := range srcs {
+				var js string
+				if err := call(worlds[i], both, nil, &js); err != nil {
+					return fmt.Errorf("%s: dump %d: %w", name, i, err)
+				}
+				if err := os.WriteFile(fmt.Sprintf("%s/%s.%d.json", dir, name, i), []byte(js), 0o644); err != nil {
+					return err
+				}
+			}
+		}
 		if os.Getenv("WALK_XFER") != "" {
 			// The answer's way back: as an object (returnByValue) or as
 			// one JSON string, timed from here, decoded as page.ReadTree
@@ -206,7 +230,7 @@ func walkBench(scripts []string, pagesDir, browser string, rounds, profile int, 
 			fmt.Printf("  %s transfer: object min %.2f med %.2f | string min %.2f med %.2f ms\n", name, slices.Min(obj), med(obj), slices.Min(str), med(str))
 		}
 		if profile >= 0 && profile < len(srcs) {
-			if err := profileWalk(ctx, s, func() error { return call(worlds[profile], timed, nil, nil) }); err != nil {
+			if err := profileWalk(ctx, s, func() error { return call(worlds[profile], timed, coldArg, nil) }); err != nil {
 				return err
 			}
 		}
