@@ -20,6 +20,36 @@ type Param struct {
 	Default     any
 }
 
+// ParamSchemas is the JSON schema of each param, by name (its type, an
+// array's items as strings, or objects' items as the schema items gives,
+// its description, enum and default), and the names of those required.
+func ParamSchemas(params []Param, objects map[string]any) (props map[string]any, required []string) {
+	props = map[string]any{}
+	for _, p := range params {
+		s := map[string]any{"type": p.Kind}
+		switch p.Kind {
+		case "array":
+			s["items"] = map[string]any{"type": "string"}
+		case "objects":
+			s["type"], s["items"] = "array", objects
+		}
+		if p.Description != "" {
+			s["description"] = p.Description
+		}
+		if len(p.Enum) > 0 {
+			s["enum"] = p.Enum
+		}
+		if p.Default != nil {
+			s["default"] = p.Default
+		}
+		props[p.Name] = s
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	return props, required
+}
+
 // ArgError is a bad argument, named (Arg "" for the arguments as a whole),
 // with the fix when there is one.
 type ArgError struct {

@@ -176,27 +176,7 @@ func all(d Deps) []*tool {
 }
 
 func (t *tool) mcpTool() *mcp.Tool {
-	props := map[string]any{}
-	var required []string
-	for _, p := range t.params {
-		sch := map[string]any{"type": p.Kind}
-		if p.Description != "" {
-			sch["description"] = p.Description
-		}
-		if p.Kind == "array" {
-			sch["items"] = map[string]any{"type": "string"}
-		}
-		if len(p.Enum) > 0 {
-			sch["enum"] = p.Enum
-		}
-		if p.Default != nil {
-			sch["default"] = p.Default
-		}
-		props[p.Name] = sch
-		if p.Required {
-			required = append(required, p.Name)
-		}
-	}
+	props, required := ParamSchemas(t.params, nil)
 	// Unknown arguments are refused by checkArgs, naming the argument and
 	// the ones the tool takes; the schema does not say it again.
 	in := map[string]any{"type": "object"}

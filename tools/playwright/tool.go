@@ -161,32 +161,7 @@ func (c *call) actedChanges(ctx context.Context, res *session.ActResult, err err
 }
 
 func (t *tool) mcpTool() *mcp.Tool {
-	props := map[string]any{}
-	var required []string
-	for _, p := range t.props {
-		s := map[string]any{}
-		switch p.Kind {
-		case "array":
-			s["type"], s["items"] = "array", map[string]any{"type": "string"}
-		case "objects":
-			s["type"], s["items"] = "array", fieldSchema
-		default:
-			s["type"] = p.Kind
-		}
-		if p.Description != "" {
-			s["description"] = p.Description
-		}
-		if len(p.Enum) > 0 {
-			s["enum"] = p.Enum
-		}
-		if p.Default != nil {
-			s["default"] = p.Default
-		}
-		props[p.Name] = s
-		if p.Required {
-			required = append(required, p.Name)
-		}
-	}
+	props, required := tools.ParamSchemas(t.props, fieldSchema)
 	in := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
 		in["required"] = required
