@@ -69,11 +69,7 @@ func lookFrameTrees(ctx context.Context, conn *cdpconn.Conn, sid target.SessionI
 func frameTree(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID) (*cdppage.FrameTree, error) {
 	ft, _ := ctx.Value(frameTreesKey{}).(*FrameTrees)
 	if ft == nil {
-		res, err := cdp.Call(ctx, conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
-		if err != nil {
-			return nil, err
-		}
-		return res.FrameTree, nil
+		return readFrameTree(ctx, conn, sid)
 	}
 	ft.mu.Lock()
 	c, ok := ft.trees[sid]
@@ -86,34 +82,35 @@ func frameTree(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID) (*
 	}
 	ft.mu.Unlock()
 	if !ok {
-		res, err := cdp.Call(ctx, conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
-		if err == nil {
-			c.tree = res.FrameTree
-		}
-		c.err = err
+		c.tree, c.err = readFrameTree(ctx, conn, sid)
 		close(c.done)
-		if err != nil {
+		if c.err != nil {
 			ft.mu.Lock()
 			if ft.trees[sid] == c {
 				delete(ft.trees, sid)
 			}
 			ft.mu.Unlock()
 		}
-		return c.tree, err
+		return c.tree, c.err
 	}
 	select {
 	case <-c.done:
 		if c.err != nil {
 			// The reader's read failed (its ctx may have been another's):
 			// read for this asker.
-			res, err := cdp.Call(ctx, conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
-			if err != nil {
-				return nil, err
-			}
-			return res.FrameTree, nil
+			return readFrameTree(ctx, conn, sid)
 		}
 		return c.tree, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// readFrameTree asks session sid for its frame tree.
+func readFrameTree(ctx context.Context, conn *cdpconn.Conn, sid target.SessionID) (*cdppage.FrameTree, error) {
+	res, err := cdp.Call(ctx, conn.Session(sid), cdppage.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return nil, err
+	}
+	return res.FrameTree, nil
 }

@@ -30,10 +30,7 @@ func treeFrames(ctx context.Context, conn *cdpconn.Conn, tab Tab, then func()) (
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := cdp.Call(ctx, conn.Session(o.Session), cdppage.GetFrameTree, cdp.Empty{})
-			if err == nil {
-				trees[i] = r.FrameTree // gone meanwhile: left out
-			}
+			trees[i], _ = readFrameTree(ctx, conn, o.Session) // gone meanwhile: nil, left out
 		}()
 	}
 	var main cdppage.GetFrameTreeResult
