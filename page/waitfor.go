@@ -40,7 +40,9 @@ func WaitInPage(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, kin
 		}
 		if slice <= 0 {
 			if looked {
-				return excerpt, ctx.Err()
+				// Past the deadline, whether or not ctx's timer has
+				// fired yet (a nil error here would read as met).
+				return excerpt, context.DeadlineExceeded
 			}
 			// The page is looked at once, however short the wait: a
 			// condition that holds already is met (on a loaded machine

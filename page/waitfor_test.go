@@ -27,14 +27,14 @@ func TestIsBadSelector(t *testing.T) {
 // its first look (timeout_ms 1 on a loaded machine) still looks at the
 // page once, and a condition that holds already is met.
 func TestWaitLooksOnceWhateverTheTimeout(t *testing.T) {
-	looks := 0
+	looks, met := 0, true
 	f := cdptest.New(t, func(fc *cdptest.Conn, msg cdproto.Message) {
 		switch msg.Method {
 		case "Page.createIsolatedWorld":
 			fc.Reply(msg, map[string]any{"executionContextId": 7})
 		case "Runtime.callFunctionOn":
 			looks++
-			fc.Reply(msg, map[string]any{"result": map[string]any{"type": "object", "value": map[string]any{"met": true}}})
+			fc.Reply(msg, map[string]any{"result": map[string]any{"type": "object", "value": map[string]any{"met": met}}})
 		default:
 			fc.Reply(msg, map[string]any{})
 		}
@@ -55,6 +55,14 @@ func TestWaitLooksOnceWhateverTheTimeout(t *testing.T) {
 	}
 	if looks != 1 {
 		t.Fatalf("%d looks, want 1", looks)
+	}
+	// Not met: out of time, never an answer of met (the deadline may
+	// have passed before ctx's timer fired).
+	met = false
+	short, cancel2 := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel2()
+	if _, err := WaitInPage(short, conn, &w, Tab{ID: "T1", Session: "S1"}, "selector", "#nope", "visible"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a wait not met in its time answered %v, want the deadline", err)
 	}
 	url, err := WaitURL(ctx, conn, Tab{ID: "T1", Session: "S1"}, "**/here", func(ctx context.Context) string {
 		if ctx.Err() != nil {

@@ -59,7 +59,7 @@ func (m *Manager) WaitFor(ctx context.Context, c Caller, o WaitOptions) (time.Du
 	if ctx.Err() != nil {
 		return waited, callError(ctx, ctx.Err(), "wait_for")
 	}
-	if wctx.Err() == nil {
+	if wctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
 		if _, ok := err.(*Error); ok {
 			return waited, err
 		}
