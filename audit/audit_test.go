@@ -262,7 +262,7 @@ func writeRows(l *Log, writer string, count int, size func(r *rand.Rand, i int) 
 }
 
 func TestConcurrentGoroutines(t *testing.T) {
-	const goroutines, perG = 8, 2000
+	const goroutines, perG = 8, 500
 	// One file, so the check sees every line in it: rotation is tested on
 	// its own.
 	l, err := OpenWith(filepath.Join(t.TempDir(), "audit.jsonl"), Options{MaxFileBytes: 1 << 40, MaxTotalBytes: 1 << 40})
@@ -275,7 +275,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 	for g := range goroutines {
 		wg.Go(func() {
 			// Every 16th row is large (up to 64 KB); the rest are small, so
-			// the file stays ~60 MB while still mixing sizes.
+			// the file stays ~15 MB while still mixing sizes.
 			errs <- writeRows(l, "g"+strconv.Itoa(g), perG, func(r *rand.Rand, i int) int {
 				if i%16 == 0 {
 					return r.IntN(64 << 10)
@@ -308,7 +308,7 @@ func TestHelperProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if err := writeRows(l, "p"+os.Getenv(helperEnv+"_ID"), 1000, func(r *rand.Rand, _ int) int {
+	if err := writeRows(l, "p"+os.Getenv(helperEnv+"_ID"), 250, func(r *rand.Rand, _ int) int {
 		return 9<<10 + r.IntN(2<<10)
 	}); err != nil {
 		t.Fatal(err)
@@ -338,7 +338,7 @@ func TestConcurrentProcesses(t *testing.T) {
 			t.Fatalf("child %d: %v\n%s", i, err, outs[i])
 		}
 	}
-	checkRows(t, path, 4000)
+	checkRows(t, path, 1000)
 }
 
 func BenchmarkWrite(b *testing.B) {

@@ -35,7 +35,7 @@ func dial(t *testing.T, p *cdptest.Peer, opts Options) (*Conn, *cdptest.Conn) {
 }
 
 func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
