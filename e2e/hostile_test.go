@@ -133,17 +133,10 @@ func TestHostilePosterWhenSocketCut(t *testing.T) {
 	for run := 1; run <= 3; run++ {
 		a := newSite(t, "127.0.0.1")
 		a.handle("/post", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
-		// Eight sinks in turn: one frame's submissions every 4 ms cancel
-		// each other before their request starts, until Chrome throttles
-		// the frame's navigations for 10 s (200 in 10 s at most); seen
-		// as a first refusal 10 s late, and a timeout.
-		a.page("/poster", `<!doctype html><title>poster</title>
-<form id=f method=post action="/post"><input name=x value=exfil></form>
-<script>
-for (let i = 0; i < 8; i++) document.body.insertAdjacentHTML("beforeend", '<iframe name=sink' + i + ' style="display:none"></iframe>');
-let n = 0;
-setInterval(() => { const f = document.getElementById("f"); f.target = "sink" + (n++ % 8); f.submit(); }, 4);
-</script>`)
+		// Posts through postFramesJS: never into a frame whose post the
+		// guard still holds (the page would cancel its own posts when the
+		// guard is slower than a round of the frames).
+		a.page("/poster", hostilePoster("/post"))
 		dir := t.TempDir()
 		cs := connectStdio(t, dir, proto2026)
 		wantStatus(t, call(t, cs, "navigate", map[string]any{"url": a.URL + "/poster"}), "ok")
