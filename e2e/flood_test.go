@@ -18,6 +18,7 @@ import (
 // tab are rate-limited. lyrad stays small, the audit stays small, and the
 // next navigate works.
 func TestFloodOfHugeURLs(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	a := newSite(t, "127.0.0.1")
 	b := newSite(t, "127.0.0.2")

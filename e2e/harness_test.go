@@ -75,13 +75,15 @@ func needBrowser(t *testing.T) string {
 // its browser is headless. Not for a test that uses the display (Xvfb,
 // xdotool, a headful browser), the environment (t.Setenv, which panics
 // here), the machine's ~/Downloads or $TMPDIR, process or socket lists
-// beyond its own browser's, memory or CPU measurements, or a deadline it
+// beyond its own browser's, CPU measurements, or a deadline it
 // must beat by a thin margin (kill latency, a use that renews a lifetime, a
 // timer raced against an answer, a "nothing within X" window): a
 // neighbour's load would make those race the clock. Waiting a lifetime out
 // (a grant TTL, a reconnect grace) is no race: a slower run only waits
 // longer; such a test may run side by side when what it must do within
-// the lifetime has room for a 4x slowdown.
+// the lifetime has room for a 4x slowdown. A measure of its own lyrad's
+// memory (RSS, its peak) may too: a neighbour changes how long the test
+// takes, not how much lyrad holds.
 func parallel(t *testing.T) {
 	t.Helper()
 	t.Parallel()

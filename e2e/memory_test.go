@@ -114,6 +114,7 @@ func resetHWM(pid int) {
 // at most that of the 8 MB page plus 10 MB, and it is back within 5 MB of
 // where it started once the reads are done.
 func TestReadHugeText(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	base8, peak8, after8 := readBig(t, 8<<20)
 	base32, peak32, after32 := readBig(t, 32<<20)
@@ -131,6 +132,7 @@ func TestReadHugeText(t *testing.T) {
 // 10000 of them (on-screen first) and says how many it left out; lyrad
 // never holds the rest.
 func TestReadHugeTree(t *testing.T) {
+	parallel(t)
 	needBrowser(t)
 	const links = 200000
 	a := newSite(t, "127.0.0.1")
