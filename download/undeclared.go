@@ -14,8 +14,9 @@ import (
 const BlockedGrace = 2 * time.Second
 
 // blockedKeep is how long a blocked download is remembered for the calls
-// that ask.
-const blockedKeep = time.Minute
+// that ask (the next acting call tells of those no call set off, however
+// long the agent took to make it; 100 at most are kept).
+const blockedKeep = 10 * time.Minute
 
 // Undeclared is a download no call declared: cancelled, or in observe
 // mode kept and flagged.
@@ -48,6 +49,22 @@ func (d *Tracker) BlockedSince(since time.Time, tabs ...target.ID) *Undeclared {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.blockedSinceLocked(since, tabs)
+}
+
+// BlockedBetween lists the undeclared downloads refused (not those observe
+// mode let through) at or after from and before to, on any tab, oldest
+// first.
+func (d *Tracker) BlockedBetween(from, to time.Time) []Undeclared {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []Undeclared
+	for _, b := range d.blocked {
+		if !b.Observed && !b.At.Before(from) && b.At.Before(to) {
+			b.item = nil
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // ObservedSince is BlockedSince for the undeclared downloads observe mode

@@ -210,6 +210,10 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, notOpen()
 	}
 	a.b = b
+	// Downloads refused while no acting call ran (a page's timer, a
+	// handler that outlived the last call's wait) are told with this one.
+	late := b.downloads.BlockedBetween(b.lastAnswered(), a.start)
+	defer b.answeredNow()
 
 	// The armed dialog answer is for the tab acted on. An acting call uses
 	// it up, also when it fails; one that only asked for consent did
@@ -303,6 +307,9 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	if err := a.downloadAnswer(ctx); err != nil {
 		err.Result = res
 		return nil, err
+	}
+	if h := lateDownloadsHint(late); h != "" {
+		res.Hints = append(res.Hints, h)
 	}
 	return res, nil
 }

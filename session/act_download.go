@@ -124,3 +124,17 @@ func failedHint(reason string) string {
 	}
 	return "The transfer was interrupted; nothing was kept. Retry."
 }
+
+// lateDownloadsHint tells of downloads refused since the last acting call
+// ended: the page started them with no call there to answer for them.
+func lateDownloadsHint(late []download.Undeclared) string {
+	if len(late) == 0 {
+		return ""
+	}
+	first := late[0]
+	more := ""
+	if len(late) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(late)-1)
+	}
+	return fmt.Sprintf("After the last call had answered, the page offered a file, %s from %s%s, and it was not kept: no call had declared a download. Nothing reached the disk. To save it, repeat the action that offers it with download=true (the user is asked).", quoted(first.Filename, 80), first.URLOrigin, more)
+}

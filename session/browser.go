@@ -52,6 +52,9 @@ type Browser struct {
 
 	mu     sync.Mutex
 	active target.ID
+	// answered: when the last acting call ended; the next one tells of
+	// the downloads refused since that no call was there to answer for.
+	answered time.Time
 	// discarded: popups closed because their first load was refused; the
 	// session must not follow onto one whose attach is reported late.
 	discarded map[target.ID]bool
@@ -337,6 +340,23 @@ func (b *Browser) forget(id target.ID) {
 func (b *Browser) frameLive(sid target.SessionID, f cdp.FrameID) bool {
 	g := b.guardSet()
 	return g == nil || g.HasFrame(sid, f)
+}
+
+// lastAnswered returns when the last acting call ended, and sets it to now
+// for the call that asks.
+func (b *Browser) lastAnswered() time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t := b.answered
+	b.answered = time.Now()
+	return t
+}
+
+// answeredNow records that an acting call ended.
+func (b *Browser) answeredNow() {
+	b.mu.Lock()
+	b.answered = time.Now()
+	b.mu.Unlock()
 }
 
 func (b *Browser) activeID() target.ID {
