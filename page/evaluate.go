@@ -19,7 +19,11 @@ func Evaluate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, no
 	var out string
 	if node != nil {
 		decl := "function() { const f = (\n" + fn + "\n); return Promise.resolve(f(this)).then(" + jsStringify + "); }"
-		err := w.CallOnNode(ctx, conn.Session(node.Session), node.Frame, node.Backend, decl, &out)
+		backend, err := node.Backend(ctx)
+		if err != nil {
+			return "", err
+		}
+		err = w.CallOnNode(ctx, conn.Session(node.Session), node.Frame, backend, decl, &out)
 		return out, err
 	}
 	decl := "function() { const f = (\n" + fn + "\n); return Promise.resolve(f()).then(" + jsStringify + "); }"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -29,9 +30,43 @@ func (e *InvalidSelectorError) Error() string { return "the selector is not vali
 type Node struct {
 	Session target.SessionID
 	Frame   cdp.FrameID
-	Backend cdp.BackendNodeID
 	object  runtime.RemoteObjectID
 	group   string
+
+	mu      sync.Mutex
+	backend cdp.BackendNodeID
+	// describe is the DOM.describeNode sent for the object as the element
+	// was found, while backend is not known yet: an acting call reaches
+	// the element by its object, and needs its backendNodeId only when
+	// that object is gone or for DOM commands, so nothing waits for the
+	// answer before the input.
+	describe *cdpconn.Pending
+}
+
+// Backend is the element's backendNodeId; 0 when it is gone.
+func (n *Node) Backend(ctx context.Context) (cdp.BackendNodeID, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if p := n.describe; p != nil {
+		var d dom.DescribeNodeResult
+		if err := p.Wait(ctx, &d); err != nil {
+			if ctx.Err() != nil {
+				return 0, err // asked again next time
+			}
+		} else if d.Node != nil {
+			n.backend = d.Node.BackendNodeID
+		}
+		n.describe = nil
+	}
+	return n.backend, nil
+}
+
+// describeLater sends DOM.describeNode for the node's object, read by
+// Backend.
+func (n *Node) describeLater(s *cdpconn.Session) error {
+	p, err := s.Send(dom.CommandDescribeNode, dom.DescribeNodeParams{ObjectID: n.object})
+	n.describe = p
+	return err
 }
 
 // actGroups names the object group of each acting call's handles: each
@@ -77,10 +112,12 @@ func locateFrame(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef,
 var locateKeys atomic.Int64
 
 // jsLocateElement is jsLocate answering its match as the result, and its
-// count and why under key, which jsLocated takes.
-var jsLocateElement = "function(kind, sel, key) {\n  const r = (" + jsLocate + ").call(this, kind, sel);\n  globalThis[key] = {count: r.count, why: r.why};\n  return r.el;\n}"
+// count, why and the match under key, which jsLocated takes.
+var jsLocateElement = "function(kind, sel, key) {\n  const r = (" + jsLocate + ").call(this, kind, sel);\n  globalThis[key] = {count: r.count, why: r.why, el: r.el};\n  return r.el;\n}"
 
-const jsLocated = "function(key) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  return v || {count: 0, why: ''};\n}"
+// jsLocated answers what jsLocateElement left under key: the count, why,
+// and the match's state (jsState), null when none matched.
+var jsLocated = "function(key) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  if (!v) return {count: 0, why: ''};\n  return {count: v.count, why: v.why, state: v.el ? (" + jsState + ").call(v.el) : null};\n}"
 
 // locateIn is locateFrame's look; the match's state is read into st
 // beside the question for its backendNodeId (both need only its object).
@@ -91,9 +128,11 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		if err != nil {
 			return 0, nil, "", err
 		}
-		// The match comes back as an object and its count (and why it
-		// was taken) by value, from a second call sent behind the first:
-		// the page runs the two in turn, so they cost one round trip.
+		// The match comes back as an object, and its count (and why it
+		// was taken) and state by value, from a second call sent behind
+		// the first: the page runs the two in turn, so they cost one
+		// round trip. Its backendNodeId is asked for after, and waited for
+		// only when needed (Node.Backend).
 		key := "__lyradLocated" + strconv.FormatInt(locateKeys.Add(1), 10)
 		args, _ := scriptArgs([]any{kind, body, key})
 		keyArg, _ := scriptArgs([]any{key})
@@ -136,8 +175,9 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 			return 0, nil, "", ierr
 		}
 		var located struct {
-			Count int    `json:"count"`
-			Why   string `json:"why"`
+			Count int           `json:"count"`
+			Why   string        `json:"why"`
+			State *ElementState `json:"state"`
 		}
 		if err := DecodeResult(ires.Result, ires.ExceptionDetails, &located); err != nil {
 			return 0, nil, "", err
@@ -150,31 +190,17 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		if count == 0 || el == "" {
 			return count, nil, "", nil
 		}
-		describe, err := s.Send(dom.CommandDescribeNode, dom.DescribeNodeParams{ObjectID: el})
-		if err != nil {
+		// The element's frame is the one searched.
+		n := &Node{Session: f.Session, Frame: f.Frame, object: el, group: group}
+		if err := n.describeLater(s); err != nil {
 			return 0, nil, "", err
 		}
-		state, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: jsState, ObjectID: el, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
-		})
-		if err != nil {
+		if located.State != nil {
+			*st = *located.State
+		} else if err := callNode(ctx, conn, w, n, jsState, st); err != nil {
 			return 0, nil, "", err
 		}
-		var d dom.DescribeNodeResult
-		derr := describe.Wait(ctx, &d)
-		var sr runtime.CallFunctionOnResult
-		if err := state.Wait(ctx, &sr); err != nil {
-			return 0, nil, "", err
-		}
-		if err := DecodeResult(sr.Result, sr.ExceptionDetails, st); err != nil {
-			return 0, nil, "", err
-		}
-		if derr != nil || d.Node == nil {
-			return 0, nil, "", &NodeGoneError{Err: errors.New("the element went away as it was found")}
-		}
-		// The element's frame is the one searched: DescribeNode's frame id
-		// is, for a frame element, the frame it holds.
-		return count, &Node{Session: f.Session, Frame: f.Frame, Backend: d.Node.BackendNodeID, object: el, group: group}, why, nil
+		return count, n, why, nil
 	}
 }
 
@@ -209,7 +235,11 @@ func callNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn st
 }
 
 func resolveNode(ctx context.Context, w *Worlds, s *cdpconn.Session, n *Node, fresh bool) error {
-	if n.Backend == 0 {
+	backend, err := n.Backend(ctx)
+	if err != nil {
+		return err
+	}
+	if backend == 0 {
 		return &NodeGoneError{Err: errors.New("the element is gone")}
 	}
 	for attempt := 0; ; attempt++ {
@@ -217,7 +247,7 @@ func resolveNode(ctx context.Context, w *Worlds, s *cdpconn.Session, n *Node, fr
 		if err != nil {
 			return err
 		}
-		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: n.Backend, ExecutionContextID: id, ObjectGroup: n.group})
+		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: backend, ExecutionContextID: id, ObjectGroup: n.group})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
 			w.Forget(n.Frame)
 			continue
@@ -253,7 +283,7 @@ func ReleaseHandles(conn *cdpconn.Conn, group string, sessions ...target.Session
 // NewNode is the element backend in frame, reached through session sid,
 // whose object will be held in group once resolved.
 func NewNode(sid target.SessionID, frame cdp.FrameID, backend cdp.BackendNodeID, group string) *Node {
-	return &Node{Session: sid, Frame: frame, Backend: backend, group: group}
+	return &Node{Session: sid, Frame: frame, backend: backend, group: group}
 }
 
 // Locate runs locateFrame for a selector of kind and body on the tab: the

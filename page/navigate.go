@@ -172,7 +172,11 @@ func focusedChild(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef
 
 // SetFiles gives the file input n the files at paths (DOM.setFileInputFiles).
 func SetFiles(ctx context.Context, conn *cdpconn.Conn, n *Node, paths []string) error {
-	_, err := cdp.Call(ctx, conn.Session(n.Session), dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, BackendNodeID: n.Backend})
+	backend, err := n.Backend(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = cdp.Call(ctx, conn.Session(n.Session), dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, BackendNodeID: backend})
 	return err
 }
 

@@ -385,7 +385,10 @@ func (a *act) disarmSends() {
 		return
 	}
 	group := page.NewActGroup()
-	n := page.NewNode(a.armed.Session, a.armed.Frame, a.armed.Backend, group)
+	bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	backend, _ := a.armed.Backend(bctx)
+	cancel()
+	n := page.NewNode(a.armed.Session, a.armed.Frame, backend, group)
 	m, b, token, grace := a.m, a.b, a.group, a.m.cfg.ReleaseGrace
 	time.AfterFunc(grace, func() {
 		m.sends.checks.disarm(token)
