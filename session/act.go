@@ -172,8 +172,19 @@ type act struct {
 	// anyone is asked (readSends).
 	sender *page.Node
 	sends  *page.FormSends
-	armed  *page.Node   // where the check of what the form sends is armed (armSends)
+	armed  *page.Node // where the check of what the form sends is armed (armSends)
+	// queued are the reads settleText queued behind its drain.
+	queued struct {
+		field *page.PendingField
+		tree  chan queuedTree
+	}
 	dlFrom policy.Scope // the site its DOWNLOAD grant was approved for
+}
+
+// queuedTree is the map read behind a drain (settleText).
+type queuedTree struct {
+	t   *page.Tree
+	err error
 }
 
 // act runs one acting call through the pipeline described above.
@@ -523,9 +534,47 @@ func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
 }
 
 // settleText is settle for typed text: no linger, and a drain timed
-// textWait after the input (see textWait).
+// textWait after the input (see textWait). In the tab's main frame, the
+// reads of how things stand after (the field's value, the map) are queued
+// in the page behind the drain (page.StartDrain), so that they answer
+// with it rather than a round trip after the marker that follows it;
+// finish uses them when the call set nothing off (no navigation, no new
+// tab), and reads again otherwise.
 func (a *act) settleText(ctx context.Context, n *page.Node) {
-	a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
+	if n == nil || (page.FrameRef{Session: n.Session, Frame: n.Frame}) != a.mainFrame() {
+		a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
+		return
+	}
+	dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	d, err := page.StartDrain(dctx, a.b.conn, &a.b.worlds, a.mainFrame(), textWait)
+	if err != nil {
+		a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
+		return
+	}
+	a.queued.field = d.Field(n)
+	if a.before != nil {
+		// The rest of the read (the frames, listed after the drain) runs
+		// while the marker behind the drain is waited for; finish takes
+		// it.
+		pt := d.Tree(page.Region{Nest: nestedTools[a.c.Tool]})
+		tree := make(chan queuedTree, 1)
+		a.queued.tree = tree
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readAfterBudget)
+		go func() {
+			defer cancel()
+			t, err := page.ReadTreeAfter(rctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), pt)
+			tree <- queuedTree{t, err}
+		}()
+	}
+	done := make(chan bool, 1)
+	go func() {
+		defer close(done)
+		if closing, err := d.Result(); err == nil && closing {
+			done <- true
+		}
+	}()
+	a.outcome = a.w.Settle(ctx, 0, done)
 }
 
 // drain lets the page run what the input queued (page.Drain), in the
