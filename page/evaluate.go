@@ -19,11 +19,7 @@ func Evaluate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, no
 	var out string
 	if node != nil {
 		decl := "function() { const f = (\n" + fn + "\n); return Promise.resolve(f(this)).then(" + jsStringify + "); }"
-		backend, err := node.Backend(ctx)
-		if err != nil {
-			return "", err
-		}
-		err = w.CallOnNode(ctx, conn.Session(node.Session), node.Frame, backend, decl, &out)
+		err := callNode(ctx, conn, w, node, decl, &out)
 		return out, err
 	}
 	decl := "function() { const f = (\n" + fn + "\n); return Promise.resolve(f()).then(" + jsStringify + "); }"

@@ -34,39 +34,47 @@ type Node struct {
 	group   string
 
 	mu      sync.Mutex
-	backend cdp.BackendNodeID
-	// describe is the DOM.describeNode sent for the object as the element
-	// was found, while backend is not known yet: an acting call reaches
-	// the element by its object, and needs its backendNodeId only when
-	// that object is gone or for DOM commands, so nothing waits for the
-	// answer before the input.
-	describe *cdpconn.Pending
+	backend cdp.BackendNodeID // 0 until asked for, for an element found by its object
 }
 
-// Backend is the element's backendNodeId; 0 when it is gone.
-func (n *Node) Backend(ctx context.Context) (cdp.BackendNodeID, error) {
+// Backend is the element's backendNodeId; 0 when it is gone. An element
+// found by a script is reached by its object, and its backendNodeId is
+// asked for (DOM.describeNode) only when a call needs it: the object is
+// gone (then so is, most often, the element), or a DOM command that takes
+// no object.
+func (n *Node) Backend(ctx context.Context, conn *cdpconn.Conn) (cdp.BackendNodeID, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if p := n.describe; p != nil {
-		var d dom.DescribeNodeResult
-		if err := p.Wait(ctx, &d); err != nil {
-			if ctx.Err() != nil {
-				return 0, err // asked again next time
-			}
-		} else if d.Node != nil {
-			n.backend = d.Node.BackendNodeID
-		}
-		n.describe = nil
+	if n.backend != 0 || n.object == "" {
+		return n.backend, nil
 	}
+	d, err := cdp.Call(ctx, conn.Session(n.Session), dom.DescribeNode, dom.DescribeNodeParams{ObjectID: n.object})
+	switch {
+	case ctx.Err() != nil:
+		return 0, err
+	case err != nil || d.Node == nil:
+		return 0, nil // its object is gone, and so is the element
+	}
+	n.backend = d.Node.BackendNodeID
 	return n.backend, nil
 }
 
-// describeLater sends DOM.describeNode for the node's object, read by
-// Backend.
-func (n *Node) describeLater(s *cdpconn.Session) error {
-	p, err := s.Send(dom.CommandDescribeNode, dom.DescribeNodeParams{ObjectID: n.object})
-	n.describe = p
-	return err
+// domParams names the node in a DOM command's parameters: by its object
+// while it holds one, else by its backendNodeId.
+func (n *Node) domParams(ctx context.Context, conn *cdpconn.Conn, obj *runtime.RemoteObjectID, backend *cdp.BackendNodeID) error {
+	if n.object != "" {
+		*obj = n.object
+		return nil
+	}
+	b, err := n.Backend(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if b == 0 {
+		return &NodeGoneError{Err: errors.New("the element is gone")}
+	}
+	*backend = b
+	return nil
 }
 
 // actGroups names the object group of each acting call's handles: each
@@ -192,9 +200,6 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		}
 		// The element's frame is the one searched.
 		n := &Node{Session: f.Session, Frame: f.Frame, object: el, group: group}
-		if err := n.describeLater(s); err != nil {
-			return 0, nil, "", err
-		}
 		if located.State != nil {
 			*st = *located.State
 		} else if err := callNode(ctx, conn, w, n, jsState, st); err != nil {
@@ -235,7 +240,7 @@ func callNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn st
 }
 
 func resolveNode(ctx context.Context, w *Worlds, s *cdpconn.Session, n *Node, fresh bool) error {
-	backend, err := n.Backend(ctx)
+	backend, err := n.Backend(ctx, s.Conn())
 	if err != nil {
 		return err
 	}

@@ -122,9 +122,6 @@ func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Se
 			return nil, nil
 		}
 		n := &Node{Session: s, Frame: frame, object: res.Result.ObjectID, group: group}
-		if err := n.describeLater(sess); err != nil {
-			return nil, err
-		}
 		if state == nil {
 			return n, nil
 		}

@@ -397,7 +397,7 @@ func (a *act) disarmSends() {
 	}
 	group := page.NewActGroup()
 	bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	backend, _ := a.armed.Backend(bctx)
+	backend, _ := a.armed.Backend(bctx, a.b.conn)
 	cancel()
 	n := page.NewNode(a.armed.Session, a.armed.Frame, backend, group)
 	m, b, token, grace := a.m, a.b, a.group, a.m.cfg.ReleaseGrace

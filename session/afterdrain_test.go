@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -138,24 +139,38 @@ func itemNames(t *page.Tree) string {
 }
 
 // TestNodeBackendWhenObjectGone: a located element is reached by its
-// object; once that object is released, a call on it finds the element
-// again by its backendNodeId, asked for as it was found (Node.Backend).
+// object, and its backendNodeId is asked for only when needed
+// (Node.Backend). Asked for while the object is held, it finds the element
+// again once the object is released; asked for only after, the element
+// is said to be gone (never another element).
 func TestNodeBackendWhenObjectGone(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	b, tab, n, group := afterDrainSetup(t, ctx)
-	if _, err := cdp.Call(ctx, b.conn.Session(tab.Session), runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}); err != nil {
+	s := b.conn.Session(tab.Session)
+	if backend, err := n.Backend(ctx, b.conn); err != nil || backend == 0 {
+		t.Fatalf("backend: %v, %v", backend, err)
+	}
+	if _, err := cdp.Call(ctx, s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group}); err != nil {
 		t.Fatal(err)
 	}
 	v, err := page.FieldValue(ctx, b.conn, &b.worlds, n)
-	if err != nil {
+	if err != nil || v.Value != "before" {
+		t.Errorf("field value after its object was released: %+v, %v", v, err)
+	}
+
+	group2 := page.NewActGroup()
+	found, err := page.Locate(ctx, b.conn, &b.worlds, tab, "css", "#f", group2)
+	if err != nil || found.Node == nil {
+		t.Fatalf("locate #f again: %v %+v", err, found)
+	}
+	if _, err := cdp.Call(ctx, s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group2}); err != nil {
 		t.Fatal(err)
 	}
-	if v.Value != "before" {
-		t.Errorf("field value after its object was released: %+v", v)
-	}
-	if backend, err := n.Backend(ctx); err != nil || backend == 0 {
-		t.Errorf("backend: %v, %v", backend, err)
+	_, err = page.FieldValue(ctx, b.conn, &b.worlds, found.Node)
+	var gone *page.NodeGoneError
+	if !errors.As(err, &gone) {
+		t.Errorf("field value of a node whose object went before its backendNodeId was asked for: %v, want NodeGoneError", err)
 	}
 }
 
@@ -182,7 +197,7 @@ func TestRefStateReadBehind(t *testing.T) {
 		if st.Tag != want || st.TextField != (want == "input") || !st.Visible || !st.Connected {
 			t.Errorf("%s %q: state %+v", it.Role, it.Name, st)
 		}
-		if backend, err := n.Backend(ctx); err != nil || backend == 0 {
+		if backend, err := n.Backend(ctx, b.conn); err != nil || backend == 0 {
 			t.Errorf("%s %q: backend %v, %v", it.Role, it.Name, backend, err)
 		}
 	}
