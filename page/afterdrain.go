@@ -6,7 +6,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/lyrad/lyrad/cdpconn"
@@ -205,39 +207,59 @@ type PendingTree struct {
 	d      *Drained
 	region Region
 	g      *gatedRead
+	before *cdppage.FrameTree // the tab's frames before the input, when held
 }
 
 // Tree queues the walk of the main frame's document for a whole-page read
 // (region: only Nest counts) behind the drain, which must be of the tab's
-// main frame.
-func (d *Drained) Tree(region Region) *PendingTree {
+// main frame. ft holds the frame trees the call read before its input, or
+// is nil.
+func (d *Drained) Tree(region Region, ft *FrameTrees) *PendingTree {
 	region = Region{Nest: region.Nest}
-	return &PendingTree{d: d, region: region, g: d.queue(jsTreeAgainGated, "", rootArg(region))}
+	return &PendingTree{d: d, region: region, g: d.queue(jsTreeAgainGated, "", rootArg(region)), before: ft.held(d.f.Session)}
 }
 
-// ReadTreeAfter is ReadTree of the whole page once pt's drain ran: the
-// frames are listed after the drain's answer, and the main frame's walk
-// is the one queued behind the drain (walked again when it did not run
-// there, or found no read function left by an earlier walk).
+// ReadTreeAfter is ReadTree of the whole page once pt's drain ran. Its
+// main frame's walk is the one queued behind the drain (walked again when
+// it did not run there, or found no read function left by an earlier
+// walk). The frames are listed after the drain's answer; a page that had
+// no frame but its main one before the input, and whose walk finds no
+// frame element, is read as that one frame, without waiting for the list.
 func ReadTreeAfter(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, pt *PendingTree) (*Tree, error) {
 	select {
 	case <-pt.d.done:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return readTree(ctx, conn, w, tab, pt.region, func(ctx context.Context, out *treeResult) error {
-		var again *treeResult
-		ok, err := pt.g.wait(ctx, &again)
-		if err != nil {
+	var queued *treeResult
+	ok, err := false, error(nil)
+	walked := make(chan struct{})
+	go func() {
+		defer close(walked)
+		ok, err = pt.g.wait(ctx, &queued)
+	}()
+	walkRoot := func(ctx context.Context, out *treeResult) error {
+		<-walked
+		switch {
+		case err != nil:
 			return err
-		}
-		if ok && again != nil {
-			*out = *again
+		case ok && queued != nil:
+			*out = *queued
 			return nil
-		}
-		if ok {
+		case ok:
 			return w.CallFunction(ctx, conn.Session(tab.Session), tab.Main(), snapshot.JSTree, out, rootArg(pt.region))
 		}
 		return walkDoc(ctx, conn, w, tab.Session, tab.Main(), rootArg(pt.region), out)
-	})
+	}
+	if b := pt.before; b != nil && b.Frame != nil && b.Frame.ID == tab.Main() && len(b.ChildFrames) == 0 && len(tab.oopifs()) == 0 {
+		<-walked
+		if err == nil && ok && queued != nil && len(queued.Frames) == 0 {
+			// One document, as before the input: its frame is the one the
+			// tree held then (a document loaded since is the watcher's
+			// navigation, whose answer reads no map).
+			main := &Frame{ID: tab.Main(), Session: tab.Session, Loader: b.Frame.LoaderID}
+			return readTree(ctx, conn, w, tab, pt.region, walkRoot, map[cdp.FrameID]*Frame{main.ID: main})
+		}
+	}
+	return readTree(ctx, conn, w, tab, pt.region, walkRoot, nil)
 }

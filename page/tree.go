@@ -97,7 +97,7 @@ func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 	rootFrame, rootSession := rootOf(tab, region)
 	return readTree(ctx, conn, w, tab, region, func(ctx context.Context, out *treeResult) error {
 		return walkDoc(ctx, conn, w, rootSession, rootFrame, rootArg(region), out)
-	})
+	}, nil)
 }
 
 // rootOf is the document a read of region walks first: the ref's, else the
@@ -122,8 +122,9 @@ func rootArg(region Region) any {
 	return nil
 }
 
-// readTree is ReadTree with the root document walked by walkRoot.
-func readTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, region Region, walkRoot func(context.Context, *treeResult) error) (*Tree, error) {
+// readTree is ReadTree with the root document walked by walkRoot; the
+// tab's frames are listed (treeFrames) unless frames gives them.
+func readTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, region Region, walkRoot func(context.Context, *treeResult) error, frames map[cdp.FrameID]*Frame) (*Tree, error) {
 	start := time.Now()
 	rootFrame, _ := rootOf(tab, region)
 	var childArg any
@@ -133,13 +134,19 @@ func readTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, regio
 	var root treeFrame
 	rootDone := make(chan struct{})
 	var rootTook time.Duration
-	frames, err := treeFrames(ctx, conn, tab, func() {
+	walk := func() {
 		go func() {
 			defer close(rootDone)
 			root.err = walkRoot(ctx, &root.res)
 			rootTook = time.Since(start)
 		}()
-	})
+	}
+	var err error
+	if frames != nil {
+		walk()
+	} else {
+		frames, err = treeFrames(ctx, conn, tab, walk)
+	}
 	listed := time.Since(start)
 	if err != nil {
 		<-rootDone

@@ -172,11 +172,13 @@ type act struct {
 	// anyone is asked (readSends).
 	sender *page.Node
 	sends  *page.FormSends
-	armed  *page.Node // where the check of what the form sends is armed (armSends)
+	armed  *page.Node       // where the check of what the form sends is armed (armSends)
+	frames *page.FrameTrees // the frame trees the reads before the input share
 	// queued are the reads settleText queued behind its drain.
 	queued struct {
 		field *page.PendingField
 		tree  chan queuedTree
+		fresh chan [2]string // the tab's URL and title once drained
 	}
 	dlFrom policy.Scope // the site its DOWNLOAD grant was approved for
 }
@@ -241,7 +243,8 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	// The reads before the input share the frame trees they ask for
 	// (page.FrameTrees): the ref's documents, the element's site, and
 	// whether the latest map still stands for the page.
-	fctx := page.WithFrameTrees(ctx, &page.FrameTrees{})
+	a.frames = &page.FrameTrees{}
+	fctx := page.WithFrameTrees(ctx, a.frames)
 	if a.sel.raw != "" {
 		if err := a.waitUsable(fctx); err != nil {
 			return nil, err
@@ -557,7 +560,7 @@ func (a *act) settleText(ctx context.Context, n *page.Node) {
 		// The rest of the read (the frames, listed after the drain) runs
 		// while the marker behind the drain is waited for; finish takes
 		// it.
-		pt := d.Tree(page.Region{Nest: nestedTools[a.c.Tool]})
+		pt := d.Tree(page.Region{Nest: nestedTools[a.c.Tool]}, a.frames)
 		tree := make(chan queuedTree, 1)
 		a.queued.tree = tree
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readAfterBudget)
@@ -568,9 +571,19 @@ func (a *act) settleText(ctx context.Context, n *page.Node) {
 		}()
 	}
 	done := make(chan bool, 1)
+	fresh := make(chan [2]string, 1)
+	a.queued.fresh = fresh
 	go func() {
 		defer close(done)
-		if closing, err := d.Result(); err == nil && closing {
+		closing, err := d.Result()
+		// Where the tab stands is asked for beside the marker too.
+		go func() {
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			url, title := a.b.fresh(fctx, a.tab)
+			fresh <- [2]string{url, title}
+		}()
+		if err == nil && closing {
 			done <- true
 		}
 	}()
@@ -644,7 +657,18 @@ func (a *act) finish(ctx context.Context) (*ActResult, error) {
 		}
 	}
 	changes := a.addChanges(qctx)
-	res.URL, res.Title = b.fresh(qctx, answerTab)
+	if q := a.queued.fresh; q != nil && answerTab.ID == a.tab.ID && !res.NewTab && !o.Navigated && !o.NavPending {
+		// Read once the drain answered: nothing the call set off moved
+		// the tab since.
+		select {
+		case f := <-q:
+			res.URL, res.Title = f[0], f[1]
+		case <-qctx.Done():
+			res.URL, res.Title = answerTab.URL, answerTab.Title
+		}
+	} else {
+		res.URL, res.Title = b.fresh(qctx, answerTab)
+	}
 	if changes != nil {
 		changes()
 	}

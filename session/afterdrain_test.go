@@ -65,7 +65,7 @@ func TestReadsQueuedBehindDrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	field := d.Field(n)
-	pt := d.Tree(page.Region{})
+	pt := d.Tree(page.Region{}, nil)
 	tree, err := page.ReadTreeAfter(ctx, b.conn, &b.worlds, tab, pt)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func TestReadsQueuedBehindOtherDrain(t *testing.T) {
 	}
 	// Sent after d2's drain: the world's gate is d2's.
 	field := d1.Field(n)
-	tree, err := page.ReadTreeAfter(ctx, b.conn, &b.worlds, tab, d1.Tree(page.Region{}))
+	tree, err := page.ReadTreeAfter(ctx, b.conn, &b.worlds, tab, d1.Tree(page.Region{}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
