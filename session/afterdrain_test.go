@@ -202,3 +202,59 @@ func TestRefStateReadBehind(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeAfterDrainFrameAdded: a page with no frame but its main one
+// before the input is read as that one frame after it only while its walk
+// finds no frame element; a frame the page added meanwhile is listed and
+// read.
+func TestTreeAfterDrainFrameAdded(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m, b, c := testBrowser(t)
+	const p = `data:text/html,<title>F</title><input id=f><button id=go onclick="setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<iframe srcdoc=&quot;<button>Inner button</button>&quot;></iframe>'), 20)">Go</button>`
+	if _, err := m.Navigate(ctx, c, p, "load", Intent{}); err != nil {
+		t.Fatal(err)
+	}
+	target, err := b.activePage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := b.pageTab(target)
+	main := page.FrameRef{Session: tab.Session, Frame: tab.Main()}
+	read := func(click bool) *page.Tree {
+		t.Helper()
+		ft := &page.FrameTrees{}
+		loaders, err := page.FrameLoaders(page.WithFrameTrees(ctx, ft), b.conn, tab.Session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if click {
+			press(t, ctx, b, tab)
+		}
+		d, err := page.StartDrain(ctx, b.conn, &b.worlds, main, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := page.ReadTreeAfter(ctx, b.conn, &b.worlds, tab, d.Tree(page.Region{}, ft))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tree.MainLoader != loaders[tab.Main()] {
+			t.Errorf("main loader %q, want %q", tree.MainLoader, loaders[tab.Main()])
+		}
+		return tree
+	}
+	// Walked once, so the queued walk finds its read function.
+	if _, err := page.ReadTree(ctx, b.conn, &b.worlds, tab, page.Region{}); err != nil {
+		t.Fatal(err)
+	}
+	if names := itemNames(read(false)); !strings.Contains(names, "button Go") || strings.Contains(names, "Inner button") {
+		t.Errorf("read with no frame: %s", names)
+	}
+	// The drain is timed long after the page's timer, so that the frame's
+	// document has loaded by the time it is read, however slow the
+	// machine.
+	if names := itemNames(read(true)); !strings.Contains(names, "Inner button") {
+		t.Errorf("the frame added after the input is not read: %s", names)
+	}
+}
