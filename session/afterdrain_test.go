@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -256,5 +258,51 @@ func TestTreeAfterDrainFrameAdded(t *testing.T) {
 	// machine.
 	if names := itemNames(read(true)); !strings.Contains(names, "Inner button") {
 		t.Errorf("the frame added after the input is not read: %s", names)
+	}
+}
+
+// TestTypeTextReadsBehindDrain: typing by ref on Playwright MCP's surface
+// and by CSS on lyrad's answers what the field holds and what changed,
+// the page's message 2 ms after its input handler included, from the
+// reads queued behind the drain (run with -race: they are read beside
+// the marker and the answer's other reads).
+func TestTypeTextReadsBehindDrain(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m, _, c := testBrowser(t)
+	const p = `data:text/html,<title>T</title><label>Name <input id=f oninput="setTimeout(() => { m.textContent = 'Saw ' + f.value }, 2)"></label><p><button>Later</button></p><h2 id=m>Nothing yet</h2>`
+	if _, err := m.Navigate(ctx, c, p, "load", Intent{}); err != nil {
+		t.Fatal(err)
+	}
+	for i, tool := range []string{"browser_type", "type_text"} {
+		c.Tool = tool
+		sel := "#f"
+		if tool == "browser_type" {
+			r, err := m.ReadPage(ctx, c, ReadOptions{Mode: "tree", Nested: true, MaxChars: 100000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := regexp.MustCompile(`textbox "Name".*?\[ref=(e\d+)\]`).FindStringSubmatch(r.Page.Text)
+			if ref == nil {
+				t.Fatalf("no ref for the field in %q (%+v)", r.Page.Text, r)
+			}
+			sel = "aria-ref=" + ref[1]
+		} else if _, err := m.ReadPage(ctx, c, ReadOptions{Mode: "tree"}); err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf("Ada %d", i)
+		res, err := m.TypeText(ctx, c, ActOptions{Selector: sel, Timeout: 10 * time.Second}, text, false)
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		if res.Field == nil || res.Field.Value != text {
+			t.Errorf("%s: field %+v, want %q", tool, res.Field, text)
+		}
+		if !strings.Contains(res.Changes, "Saw "+text) {
+			t.Errorf("%s: changes do not hold the page's message: %q", tool, res.Changes)
+		}
+		if res.URL == "" || res.Title != "T" {
+			t.Errorf("%s: url %q title %q", tool, res.URL, res.Title)
+		}
 	}
 }
