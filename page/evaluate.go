@@ -19,7 +19,7 @@ func Evaluate(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, no
 	var out string
 	if node != nil {
 		decl := "function() { const f = (\n" + fn + "\n); return Promise.resolve(f(this)).then(" + jsStringify + "); }"
-		err := w.CallOnNode(ctx, conn.Session(node.Session), node.Frame, node.Backend, decl, &out)
+		err := callNode(ctx, conn, w, node, decl, &out)
 		return out, err
 	}
 	decl := "function() { const f = (\n" + fn + "\n); return Promise.resolve(f()).then(" + jsStringify + "); }"

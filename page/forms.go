@@ -569,7 +569,7 @@ func locateSubmitIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameR
 		if d.Node.FrameID != "" {
 			frame = d.Node.FrameID
 		}
-		return &Node{Session: f.Session, Frame: frame, Backend: d.Node.BackendNodeID, object: el, group: group}, &m, nil
+		return &Node{Session: f.Session, Frame: frame, backend: d.Node.BackendNodeID, object: el, group: group}, &m, nil
 	}
 }
 

@@ -50,6 +50,26 @@ func (ft *FrameTrees) Forget() {
 	ft.mu.Unlock()
 }
 
+// held is session sid's tree as ft holds it, read already; nil when it
+// holds none (or its read failed or is under way).
+func (ft *FrameTrees) held(sid target.SessionID) *cdppage.FrameTree {
+	if ft == nil {
+		return nil
+	}
+	ft.mu.Lock()
+	c := ft.trees[sid]
+	ft.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	select {
+	case <-c.done:
+		return c.tree
+	default:
+		return nil
+	}
+}
+
 // lookFrameTrees starts a look of WaitActionable: what ctx's FrameTrees
 // holds is dropped, and the tab's tree is asked for at once, beside the
 // look (the element's site and the map's document are asked of it next,

@@ -390,7 +390,11 @@ func frameOffset(ctx context.Context, conn *cdpconn.Conn, tab Tab, n *Node, left
 		}
 	}
 	if n.Frame != root {
-		q, err := cdp.Call(ctx, conn.Session(n.Session), dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: n.Backend})
+		var p dom.GetContentQuadsParams
+		if err := n.domParams(ctx, conn, &p.ObjectID, &p.BackendNodeID); err != nil {
+			return 0, 0, err
+		}
+		q, err := cdp.Call(ctx, conn.Session(n.Session), dom.GetContentQuads, p)
 		if err != nil {
 			return 0, 0, err
 		}

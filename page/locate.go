@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -29,9 +30,51 @@ func (e *InvalidSelectorError) Error() string { return "the selector is not vali
 type Node struct {
 	Session target.SessionID
 	Frame   cdp.FrameID
-	Backend cdp.BackendNodeID
 	object  runtime.RemoteObjectID
 	group   string
+
+	mu      sync.Mutex
+	backend cdp.BackendNodeID // 0 until asked for, for an element found by its object
+}
+
+// Backend is the element's backendNodeId; 0 when it is gone. An element
+// found by a script is reached by its object, and its backendNodeId is
+// asked for (DOM.describeNode) only when a call needs it: the object is
+// gone (then so is, most often, the element), or a DOM command that takes
+// no object.
+func (n *Node) Backend(ctx context.Context, conn *cdpconn.Conn) (cdp.BackendNodeID, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.backend != 0 || n.object == "" {
+		return n.backend, nil
+	}
+	d, err := cdp.Call(ctx, conn.Session(n.Session), dom.DescribeNode, dom.DescribeNodeParams{ObjectID: n.object})
+	switch {
+	case ctx.Err() != nil:
+		return 0, err
+	case err != nil || d.Node == nil:
+		return 0, nil // its object is gone, and so is the element
+	}
+	n.backend = d.Node.BackendNodeID
+	return n.backend, nil
+}
+
+// domParams names the node in a DOM command's parameters: by its object
+// while it holds one, else by its backendNodeId.
+func (n *Node) domParams(ctx context.Context, conn *cdpconn.Conn, obj *runtime.RemoteObjectID, backend *cdp.BackendNodeID) error {
+	if n.object != "" {
+		*obj = n.object
+		return nil
+	}
+	b, err := n.Backend(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if b == 0 {
+		return &NodeGoneError{Err: errors.New("the element is gone")}
+	}
+	*backend = b
+	return nil
 }
 
 // actGroups names the object group of each acting call's handles: each
@@ -77,10 +120,12 @@ func locateFrame(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef,
 var locateKeys atomic.Int64
 
 // jsLocateElement is jsLocate answering its match as the result, and its
-// count and why under key, which jsLocated takes.
-var jsLocateElement = "function(kind, sel, key) {\n  const r = (" + jsLocate + ").call(this, kind, sel);\n  globalThis[key] = {count: r.count, why: r.why};\n  return r.el;\n}"
+// count, why and the match under key, which jsLocated takes.
+var jsLocateElement = "function(kind, sel, key) {\n  const r = (" + jsLocate + ").call(this, kind, sel);\n  globalThis[key] = {count: r.count, why: r.why, el: r.el};\n  return r.el;\n}"
 
-const jsLocated = "function(key) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  return v || {count: 0, why: ''};\n}"
+// jsLocated answers what jsLocateElement left under key: the count, why,
+// and the match's state (jsState), null when none matched.
+var jsLocated = "function(key) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  if (!v) return {count: 0, why: ''};\n  return {count: v.count, why: v.why, state: v.el ? (" + jsState + ").call(v.el) : null};\n}"
 
 // locateIn is locateFrame's look; the match's state is read into st
 // beside the question for its backendNodeId (both need only its object).
@@ -91,9 +136,11 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		if err != nil {
 			return 0, nil, "", err
 		}
-		// The match comes back as an object and its count (and why it
-		// was taken) by value, from a second call sent behind the first:
-		// the page runs the two in turn, so they cost one round trip.
+		// The match comes back as an object, and its count (and why it
+		// was taken) and state by value, from a second call sent behind
+		// the first: the page runs the two in turn, so they cost one
+		// round trip. Its backendNodeId is asked for after, and waited for
+		// only when needed (Node.Backend).
 		key := "__lyradLocated" + strconv.FormatInt(locateKeys.Add(1), 10)
 		args, _ := scriptArgs([]any{kind, body, key})
 		keyArg, _ := scriptArgs([]any{key})
@@ -136,8 +183,9 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 			return 0, nil, "", ierr
 		}
 		var located struct {
-			Count int    `json:"count"`
-			Why   string `json:"why"`
+			Count int           `json:"count"`
+			Why   string        `json:"why"`
+			State *ElementState `json:"state"`
 		}
 		if err := DecodeResult(ires.Result, ires.ExceptionDetails, &located); err != nil {
 			return 0, nil, "", err
@@ -150,31 +198,14 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		if count == 0 || el == "" {
 			return count, nil, "", nil
 		}
-		describe, err := s.Send(dom.CommandDescribeNode, dom.DescribeNodeParams{ObjectID: el})
-		if err != nil {
+		// The element's frame is the one searched.
+		n := &Node{Session: f.Session, Frame: f.Frame, object: el, group: group}
+		if located.State != nil {
+			*st = *located.State
+		} else if err := callNode(ctx, conn, w, n, jsState, st); err != nil {
 			return 0, nil, "", err
 		}
-		state, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: jsState, ObjectID: el, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
-		})
-		if err != nil {
-			return 0, nil, "", err
-		}
-		var d dom.DescribeNodeResult
-		derr := describe.Wait(ctx, &d)
-		var sr runtime.CallFunctionOnResult
-		if err := state.Wait(ctx, &sr); err != nil {
-			return 0, nil, "", err
-		}
-		if err := DecodeResult(sr.Result, sr.ExceptionDetails, st); err != nil {
-			return 0, nil, "", err
-		}
-		if derr != nil || d.Node == nil {
-			return 0, nil, "", &NodeGoneError{Err: errors.New("the element went away as it was found")}
-		}
-		// The element's frame is the one searched: DescribeNode's frame id
-		// is, for a frame element, the frame it holds.
-		return count, &Node{Session: f.Session, Frame: f.Frame, Backend: d.Node.BackendNodeID, object: el, group: group}, why, nil
+		return count, n, why, nil
 	}
 }
 
@@ -209,7 +240,11 @@ func callNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, fn st
 }
 
 func resolveNode(ctx context.Context, w *Worlds, s *cdpconn.Session, n *Node, fresh bool) error {
-	if n.Backend == 0 {
+	backend, err := n.Backend(ctx, s.Conn())
+	if err != nil {
+		return err
+	}
+	if backend == 0 {
 		return &NodeGoneError{Err: errors.New("the element is gone")}
 	}
 	for attempt := 0; ; attempt++ {
@@ -217,7 +252,7 @@ func resolveNode(ctx context.Context, w *Worlds, s *cdpconn.Session, n *Node, fr
 		if err != nil {
 			return err
 		}
-		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: n.Backend, ExecutionContextID: id, ObjectGroup: n.group})
+		obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: backend, ExecutionContextID: id, ObjectGroup: n.group})
 		if cdpconn.IsContextGone(err) && attempt == 0 {
 			w.Forget(n.Frame)
 			continue
@@ -253,7 +288,7 @@ func ReleaseHandles(conn *cdpconn.Conn, group string, sessions ...target.Session
 // NewNode is the element backend in frame, reached through session sid,
 // whose object will be held in group once resolved.
 func NewNode(sid target.SessionID, frame cdp.FrameID, backend cdp.BackendNodeID, group string) *Node {
-	return &Node{Session: sid, Frame: frame, Backend: backend, group: group}
+	return &Node{Session: sid, Frame: frame, backend: backend, group: group}
 }
 
 // Locate runs locateFrame for a selector of kind and body on the tab: the

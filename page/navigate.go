@@ -172,7 +172,11 @@ func focusedChild(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef
 
 // SetFiles gives the file input n the files at paths (DOM.setFileInputFiles).
 func SetFiles(ctx context.Context, conn *cdpconn.Conn, n *Node, paths []string) error {
-	_, err := cdp.Call(ctx, conn.Session(n.Session), dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, BackendNodeID: n.Backend})
+	p := dom.SetFileInputFilesParams{Files: paths}
+	if err := n.domParams(ctx, conn, &p.ObjectID, &p.BackendNodeID); err != nil {
+		return err
+	}
+	_, err := cdp.Call(ctx, conn.Session(n.Session), dom.SetFileInputFiles, p)
 	return err
 }
 

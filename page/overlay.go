@@ -40,7 +40,11 @@ func Highlight(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) erro
 		BorderColor:  &cdp.RGBA{R: 232, G: 113, B: 10, A: 1},
 		ContentColor: &cdp.RGBA{R: 232, G: 113, B: 10, A: 0.12},
 	}
-	_, err := cdp.Call(ctx, s, overlay.HighlightNode, overlay.HighlightNodeParams{HighlightConfig: cfg, BackendNodeID: n.Backend})
+	p := overlay.HighlightNodeParams{HighlightConfig: cfg}
+	if err := n.domParams(ctx, conn, &p.ObjectID, &p.BackendNodeID); err != nil {
+		return err
+	}
+	_, err := cdp.Call(ctx, s, overlay.HighlightNode, p)
 	return err
 }
 

@@ -2,6 +2,7 @@ package page
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -59,13 +60,24 @@ func FindNode(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Sessi
 // FindElement is FindNode for an acting call: the element's object stays
 // held in the call's object group (released when the call ends), so the
 // calls on it that follow use it as it is, not resolved again; nil when fn
-// returned null. With st, the element's state (State) is read too, sent
-// with the question for its backendNodeId rather than after its answer.
+// returned null. With st, the element's state (State) is read too, by a
+// call sent right behind the question, which takes the element fn left in
+// the world under a key: the page runs the two in turn, so they cost one
+// round trip. The element's backendNodeId is asked for once its object is
+// known, and waited for only when needed (Node.Backend).
 func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.SessionID, frame cdp.FrameID, group string, st *ElementState, fn string, args ...any) (*Node, error) {
+	decl, key := fn, ""
+	if st != nil {
+		// The element is left for the state's call only when one follows.
+		key = "__lyradFound" + strconv.FormatInt(locateKeys.Add(1), 10)
+		args = append([]any{key}, args...)
+		decl = "function(key, ...args) {\n  const el = (" + fn + ").apply(this, args);\n  globalThis[key] = el;\n  return el;\n}"
+	}
 	callArgs, err := scriptArgs(args)
 	if err != nil {
 		return nil, err
 	}
+	keyArg, _ := scriptArgs([]any{key})
 	sess := conn.Session(s)
 	for attempt := 0; ; attempt++ {
 		id, err := w.Get(ctx, sess, frame, attempt > 0)
@@ -73,10 +85,29 @@ func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Se
 			return nil, err
 		}
 		t := true
-		res, err := cdp.Call(ctx, sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: fn, ExecutionContextID: id, Arguments: callArgs,
+		find, err := sess.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: decl, ExecutionContextID: id, Arguments: callArgs,
 			AwaitPromise: &t, Silent: &t, ObjectGroup: group,
 		})
+		if err != nil {
+			return nil, err
+		}
+		var state *cdpconn.Pending
+		if st != nil {
+			if state, err = sess.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
+				FunctionDeclaration: jsFoundState, ExecutionContextID: id, Arguments: keyArg,
+				ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
+			}); err != nil {
+				return nil, err
+			}
+		}
+		var res runtime.CallFunctionOnResult
+		err = find.Wait(ctx, &res)
+		var sr runtime.CallFunctionOnResult
+		var serr error
+		if state != nil {
+			serr = state.Wait(ctx, &sr)
+		}
 		if cdpconn.IsContextGone(err) && attempt == 0 {
 			w.Forget(frame)
 			continue
@@ -90,39 +121,34 @@ func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Se
 		if res.Result == nil || res.Result.ObjectID == "" {
 			return nil, nil
 		}
-		obj := res.Result.ObjectID
-		describe, err := sess.Send(dom.CommandDescribeNode, dom.DescribeNodeParams{ObjectID: obj})
-		if err != nil {
-			return nil, err
+		n := &Node{Session: s, Frame: frame, object: res.Result.ObjectID, group: group}
+		if state == nil {
+			return n, nil
 		}
-		var state *cdpconn.Pending
-		if st != nil {
-			if state, err = sess.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
-				FunctionDeclaration: jsState, ObjectID: obj, ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
-			}); err != nil {
+		var found struct {
+			Missing bool          `json:"missing"`
+			State   *ElementState `json:"state"`
+		}
+		if serr == nil {
+			serr = DecodeResult(sr.Result, sr.ExceptionDetails, &found)
+		}
+		if serr != nil || found.Missing || found.State == nil {
+			// Not read behind the question (its world was made again in
+			// between): read it on the object now.
+			if err := callNode(ctx, conn, w, n, jsState, st); err != nil {
 				return nil, err
 			}
+			return n, nil
 		}
-		var d dom.DescribeNodeResult
-		derr := describe.Wait(ctx, &d)
-		if state != nil {
-			var sr runtime.CallFunctionOnResult
-			if err := state.Wait(ctx, &sr); err != nil {
-				return nil, err
-			}
-			if err := DecodeResult(sr.Result, sr.ExceptionDetails, st); err != nil {
-				return nil, err
-			}
-		}
-		if derr != nil {
-			return nil, derr
-		}
-		if d.Node == nil || d.Node.BackendNodeID == 0 {
-			return nil, nil
-		}
-		return &Node{Session: s, Frame: frame, Backend: d.Node.BackendNodeID, object: obj, group: group}, nil
+		*st = *found.State
+		return n, nil
 	}
 }
+
+// jsFoundState is jsState of the element a FindElement question left
+// under key: {state}, {state: null} when it found none, {missing: true}
+// when the world holds no such key.
+var jsFoundState = "function(key) {\n  if (!(key in globalThis)) return {missing: true};\n  const el = globalThis[key];\n  delete globalThis[key];\n  return {state: el ? (" + jsState + ").call(el) : null};\n}"
 
 // Link is one visible link of a text read.
 type Link struct {

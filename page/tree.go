@@ -94,31 +94,59 @@ type treeResult struct {
 // where its frame element stands when that element is shown. A read limited
 // to a region walks the region's element only, and the frames inside it.
 func ReadTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, region Region) (*Tree, error) {
-	start := time.Now()
-	rootFrame, rootSession := tab.Main(), tab.Session
-	var arg, childArg any
+	rootFrame, rootSession := rootOf(tab, region)
+	return readTree(ctx, conn, w, tab, region, func(ctx context.Context, out *treeResult) error {
+		return walkDoc(ctx, conn, w, rootSession, rootFrame, rootArg(region), out)
+	}, nil)
+}
+
+// rootOf is the document a read of region walks first: the ref's, else the
+// tab's main frame.
+func rootOf(tab Tab, region Region) (cdp.FrameID, target.SessionID) {
+	if region.Ref != nil {
+		return region.Ref.FrameID, region.Ref.SessionID
+	}
+	return tab.Main(), tab.Session
+}
+
+// rootArg is JSTree's argument for the root document of a read of region.
+func rootArg(region Region) any {
 	switch {
 	case region.Ref != nil:
-		rootFrame, rootSession = region.Ref.FrameID, region.Ref.SessionID
-		arg = map[string]any{"id": region.Ref.Node, "token": region.Ref.Token, "nest": region.Nest}
+		return map[string]any{"id": region.Ref.Node, "token": region.Ref.Token, "nest": region.Nest}
 	case region.Selector != "":
-		arg = map[string]any{"sel": region.Selector, "nest": region.Nest}
+		return map[string]any{"sel": region.Selector, "nest": region.Nest}
 	case region.Nest:
-		arg = map[string]any{"nest": true}
+		return map[string]any{"nest": true}
 	}
+	return nil
+}
+
+// readTree is ReadTree with the root document walked by walkRoot; the
+// tab's frames are listed (treeFrames) unless frames gives them.
+func readTree(ctx context.Context, conn *cdpconn.Conn, w *Worlds, tab Tab, region Region, walkRoot func(context.Context, *treeResult) error, frames map[cdp.FrameID]*Frame) (*Tree, error) {
+	start := time.Now()
+	rootFrame, _ := rootOf(tab, region)
+	var childArg any
 	if region.Nest {
 		childArg = map[string]any{"nest": true}
 	}
 	var root treeFrame
 	rootDone := make(chan struct{})
 	var rootTook time.Duration
-	frames, err := treeFrames(ctx, conn, tab, func() {
+	walk := func() {
 		go func() {
 			defer close(rootDone)
-			root.err = walkDoc(ctx, conn, w, rootSession, rootFrame, arg, &root.res)
+			root.err = walkRoot(ctx, &root.res)
 			rootTook = time.Since(start)
 		}()
-	})
+	}
+	var err error
+	if frames != nil {
+		walk()
+	} else {
+		frames, err = treeFrames(ctx, conn, tab, walk)
+	}
 	listed := time.Since(start)
 	if err != nil {
 		<-rootDone

@@ -172,8 +172,21 @@ type act struct {
 	// anyone is asked (readSends).
 	sender *page.Node
 	sends  *page.FormSends
-	armed  *page.Node   // where the check of what the form sends is armed (armSends)
+	armed  *page.Node       // where the check of what the form sends is armed (armSends)
+	frames *page.FrameTrees // the frame trees the reads before the input share
+	// queued are the reads settleText queued behind its drain.
+	queued struct {
+		field *page.PendingField
+		tree  chan queuedTree
+		fresh chan [2]string // the tab's URL and title once drained
+	}
 	dlFrom policy.Scope // the site its DOWNLOAD grant was approved for
+}
+
+// queuedTree is the map read behind a drain (settleText).
+type queuedTree struct {
+	t   *page.Tree
+	err error
 }
 
 // act runs one acting call through the pipeline described above.
@@ -234,7 +247,8 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	// The reads before the input share the frame trees they ask for
 	// (page.FrameTrees): the ref's documents, the element's site, and
 	// whether the latest map still stands for the page.
-	fctx := page.WithFrameTrees(ctx, &page.FrameTrees{})
+	a.frames = &page.FrameTrees{}
+	fctx := page.WithFrameTrees(ctx, a.frames)
 	if a.sel.raw != "" {
 		if err := a.waitUsable(fctx); err != nil {
 			return nil, err
@@ -392,7 +406,10 @@ func (a *act) disarmSends() {
 		return
 	}
 	group := page.NewActGroup()
-	n := page.NewNode(a.armed.Session, a.armed.Frame, a.armed.Backend, group)
+	bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	backend, _ := a.armed.Backend(bctx, a.b.conn)
+	cancel()
+	n := page.NewNode(a.armed.Session, a.armed.Frame, backend, group)
 	m, b, token, grace := a.m, a.b, a.group, a.m.cfg.ReleaseGrace
 	time.AfterFunc(grace, func() {
 		m.sends.checks.disarm(token)
@@ -527,9 +544,57 @@ func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
 }
 
 // settleText is settle for typed text: no linger, and a drain timed
-// textWait after the input (see textWait).
+// textWait after the input (see textWait). In the tab's main frame, the
+// reads of how things stand after (the field's value, the map) are queued
+// in the page behind the drain (page.StartDrain), so that they answer
+// with it rather than a round trip after the marker that follows it;
+// finish uses them when the call set nothing off (no navigation, no new
+// tab), and reads again otherwise.
 func (a *act) settleText(ctx context.Context, n *page.Node) {
-	a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
+	if n == nil || (page.FrameRef{Session: n.Session, Frame: n.Frame}) != a.mainFrame() {
+		a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
+		return
+	}
+	dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	d, err := page.StartDrain(dctx, a.b.conn, &a.b.worlds, a.mainFrame(), textWait)
+	if err != nil {
+		a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
+		return
+	}
+	a.queued.field = d.Field(n)
+	if a.before != nil {
+		// The rest of the read (the frames, listed after the drain) runs
+		// while the marker behind the drain is waited for; finish takes
+		// it.
+		pt := d.Tree(page.Region{Nest: nestedTools[a.c.Tool]}, a.frames)
+		tree := make(chan queuedTree, 1)
+		a.queued.tree = tree
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readAfterBudget)
+		go func() {
+			defer cancel()
+			t, err := page.ReadTreeAfter(rctx, a.b.conn, &a.b.worlds, a.b.pageTab(a.tab), pt)
+			tree <- queuedTree{t, err}
+		}()
+	}
+	done := make(chan bool, 1)
+	fresh := make(chan [2]string, 1)
+	a.queued.fresh = fresh
+	go func() {
+		defer close(done)
+		closing, err := d.Result()
+		// Where the tab stands is asked for beside the marker too.
+		go func() {
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			url, title := a.b.fresh(fctx, a.tab)
+			fresh <- [2]string{url, title}
+		}()
+		if err == nil && closing {
+			done <- true
+		}
+	}()
+	a.outcome = a.w.Settle(ctx, 0, done)
 }
 
 // drain lets the page run what the input queued (page.Drain), in the
@@ -599,7 +664,18 @@ func (a *act) finish(ctx context.Context) (*ActResult, error) {
 		}
 	}
 	changes := a.addChanges(qctx)
-	res.URL, res.Title = b.fresh(qctx, answerTab)
+	if q := a.queued.fresh; q != nil && answerTab.ID == a.tab.ID && !res.NewTab && !o.Navigated && !o.NavPending {
+		// Read once the drain answered: nothing the call set off moved
+		// the tab since.
+		select {
+		case f := <-q:
+			res.URL, res.Title = f[0], f[1]
+		case <-qctx.Done():
+			res.URL, res.Title = answerTab.URL, answerTab.Title
+		}
+	} else {
+		res.URL, res.Title = b.fresh(qctx, answerTab)
+	}
 	if changes != nil {
 		changes()
 	}

@@ -202,7 +202,13 @@ func (a *act) fieldAfter(ctx context.Context, n *page.Node, onlyCheckable bool) 
 	go func() {
 		defer a.after.Done()
 		defer cancel()
-		v, err := page.FieldValue(qctx, a.b.conn, &a.b.worlds, n)
+		var v page.Field
+		var err error
+		if q := a.queued.field; q != nil {
+			v, err = q.Read(qctx)
+		} else {
+			v, err = page.FieldValue(qctx, a.b.conn, &a.b.worlds, n)
+		}
 		if err != nil || !v.IsField || (onlyCheckable && !v.Checkable) {
 			return
 		}

@@ -232,6 +232,16 @@ func (b *Browser) readWhole(ctx context.Context, tab cdpguard.Target, nested boo
 	return b.reads.trees.keep(tab.ID, t), refs, nil
 }
 
+// keepRead is readWhole's end for a whole-page read made already (the one
+// queued behind a drain: page.ReadTreeAfter).
+func (b *Browser) keepRead(ctx context.Context, tab cdpguard.Target, t *page.Tree, err error) (*treeRead, []string, error) {
+	t, refs, _, err := b.treeRead(ctx, tab, "", t, err)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.reads.trees.keep(tab.ID, t), refs, nil
+}
+
 // treeBefore is the map as it stands before the call's input: the tab's
 // latest read when it is of the same document and recent, else read now.
 // Only for the calls that answer changes; a failed read leaves the call
@@ -300,7 +310,12 @@ func (a *act) addChanges(ctx context.Context) func() {
 		rctx, cancel := context.WithTimeout(ctx, readAfterBudget)
 		defer cancel()
 		var r read
-		r.now, r.refs, r.err = a.b.readWhole(rctx, a.tab, nestedTools[a.c.Tool])
+		if q := a.queued.tree; q != nil {
+			qt := <-q
+			r.now, r.refs, r.err = a.b.keepRead(rctx, a.tab, qt.t, qt.err)
+		} else {
+			r.now, r.refs, r.err = a.b.readWhole(rctx, a.tab, nestedTools[a.c.Tool])
+		}
 		done <- r
 	}()
 	return func() {

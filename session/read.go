@@ -245,6 +245,12 @@ func (b *Browser) readTree(ctx context.Context, tab cdpguard.Target, sel string,
 		region.Selector = sel
 	}
 	t, err := page.ReadTree(ctx, b.conn, &b.worlds, b.pageTab(tab), region)
+	return b.treeRead(ctx, tab, sel, t, err)
+}
+
+// treeRead gives a tree read's items their refs, or turns its error into
+// an envelope.
+func (b *Browser) treeRead(ctx context.Context, tab cdpguard.Target, sel string, t *page.Tree, err error) (*page.Tree, []string, time.Duration, error) {
 	switch {
 	case errors.Is(err, page.ErrTabGone):
 		return nil, nil, 0, pageGone()

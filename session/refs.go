@@ -71,9 +71,6 @@ func (b *Browser) resolveRefNode(ctx context.Context, ref, group string) (page.E
 		var f found
 		if group != "" {
 			f.n, f.err = page.ResolveRefNode(fctx, b.conn, &b.worlds, e, group, &f.st)
-			if f.n != nil {
-				f.backend = f.n.Backend
-			}
 		} else {
 			f.backend, f.err = page.ResolveRef(fctx, b.conn, &b.worlds, e)
 		}
@@ -108,12 +105,17 @@ func (b *Browser) resolveRefNode(ctx context.Context, ref, group string) (page.E
 	if f.err != nil {
 		return page.ElementRef{}, nil, nil, callError(ctx, f.err, "resolving "+name)
 	}
+	if group != "" {
+		// The element is reached by its object; its backendNodeId is
+		// asked for only when needed (page.Node.Backend).
+		if f.n == nil {
+			return page.ElementRef{}, nil, nil, staleRef(ref, "names an element that was removed from the page")
+		}
+		return e, f.n, &f.st, nil
+	}
 	if f.backend == 0 {
 		return page.ElementRef{}, nil, nil, staleRef(ref, "names an element that was removed from the page")
 	}
 	e.Backend = f.backend
-	if f.n == nil {
-		return e, nil, nil, nil
-	}
-	return e, f.n, &f.st, nil
+	return e, nil, nil, nil
 }
