@@ -55,12 +55,17 @@ var JSTree = fn("region", treeLib+`
 		const modal = document.querySelector(':modal');
 		nestOut = region && region.nest ? [] : null;
 		if (nestOut) nestActive = deepActive();
-		walk(root, out, modal, region ? ancestorsHidden(root) : false);
-		capItems(out);
-		if (nestOut) {
-			out.nest = nestKept(out);
-			out.active = nestActive ? T.id(nestActive) : 0;
-			nestOut = nestActive = null;
+		contentKept = new Map();
+		try {
+			walk(root, out, modal, region ? ancestorsHidden(root) : false);
+			capItems(out);
+			if (nestOut) {
+				out.nest = nestKept(out);
+				out.active = nestActive ? T.id(nestActive) : 0;
+				nestOut = nestActive = null;
+			}
+		} finally {
+			contentKept = null;
 		}
 		return out;
 	};
@@ -186,6 +191,10 @@ const treeRules = `
 	const REPLACED = new Set(['img', 'svg', 'input', 'select', 'textarea', 'button', 'video', 'audio', 'canvas',
 		'iframe', 'object', 'embed', 'picture', 'meter', 'progress']);
 	const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE']);
+	// skipped: el's tagName is one of SKIP, asked only of an element
+	// whose localName (tag) can give it (a tagName is the qualified name,
+	// uppercased for HTML).
+	const skipped = (el, tag) => SKIP.has(tag.toUpperCase()) && SKIP.has(el.tagName);
 
 	function focusable(el) {
 		return el.tabIndex >= 0 && !el.matches(':disabled') || el.isContentEditable;
@@ -210,8 +219,10 @@ const treeRules = `
 		return roleOf(el, el.getAttribute('role'));
 	}
 
-	// roleOf is role(el) with its role attribute already asked.
-	function roleOf(el, attr) {
+	// roleOf is role(el) with its role attribute already asked (and,
+	// when the caller has it, el's localName: each asking of the page
+	// costs, and a walk asks the same few of every element).
+	function roleOf(el, attr, tg) {
 		if (attr) {
 			for (const r of attr.trim().toLowerCase().split(/\s+/)) {
 				if (r === 'presentation' || r === 'none') {
@@ -226,7 +237,7 @@ const treeRules = `
 				}
 			}
 		}
-		const tag = el.localName;
+		const tag = tg || el.localName;
 		switch (tag) {
 		case 'a': case 'area':
 			return el.hasAttribute('href') ? 'link' : 'generic';
@@ -440,6 +451,7 @@ const treeRules = `
 	// lbText is the text of an aria-labelledby target: hidden nodes inside a
 	// hidden target count, a target already reached adds nothing.
 	function lbText(t, cx) {
+		contentTied++;
 		if (cx.visited.has(t)) return '';
 		cx.visited.add(t);
 		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true, st: cx.st, shown: false, doc: cx.doc };
@@ -451,8 +463,11 @@ const treeRules = `
 	//
 	// cs and d, when the caller has them, are el's computed style and its
 	// display: each style property asked costs, so none is asked twice.
-	function textAlt(el, cx, direct, cs, d) {
-		if (el === cx.root || (!direct && cx.visited.has(el))) return '';
+	function textAlt(el, cx, direct, cs, d, tg) {
+		if (el === cx.root || (!direct && cx.visited.has(el))) {
+			contentTied++;
+			return '';
+		}
 		cs = cs || styleOf(el);
 		if (!cx.hiddenOK) {
 			if (d === undefined) d = cs.display;
@@ -468,11 +483,12 @@ const treeRules = `
 				if (s) return s;
 			}
 		}
-		if (el.localName === 'slot') return content(el, cx, cs, vis);
-		const r = role(el);
+		const tag = tg || el.localName;
+		if (tag === 'slot') return content(el, cx, cs, vis, tag);
+		const r = roleOf(el, el.getAttribute('role'), tag);
 		if (vis) {
 			// An embedded control gives its value (before its aria-label, as Chrome).
-			const v = controlValue(el, r);
+			const v = controlValue(el, r, tag);
 			if (v !== null) {
 				cx.st.nc = true; // a value changes with no mutation
 				return sp(v);
@@ -482,7 +498,6 @@ const treeRules = `
 		if (vis) {
 			const al = sp(el.getAttribute('aria-label'));
 			if (al) return al;
-			const tag = el.localName;
 			if (tag === 'img' || tag === 'area') return el.hasAttribute('alt') ? sp(el.getAttribute('alt')) : sp(el.getAttribute('title'));
 			if (tag === 'svg') {
 				const t = el.querySelector(':scope > title');
@@ -497,14 +512,14 @@ const treeRules = `
 		}
 		// A descendant's title adds nothing (as in Chrome): only the named
 		// element's own title is a last resort (name).
-		return content(el, cx, cs, vis);
+		return content(el, cx, cs, vis, tag);
 	}
 
 	// controlValue is what an embedded control gives a name it sits in: a
 	// field's value, a select's or listbox's chosen option, a range's value;
 	// null for what is not such a control.
-	function controlValue(el, r) {
-		const tag = el.localName;
+	function controlValue(el, r, tg) {
+		const tag = tg || el.localName;
 		switch (r) {
 		case 'textbox': case 'searchbox':
 			return tag === 'input' || tag === 'textarea' ? el.value : el.textContent;
@@ -553,23 +568,38 @@ const treeRules = `
 	//
 	// textOK, when the caller has it, is whether el's own text shows (its
 	// visibility); text-transform is asked only of an element with text.
-	function content(el, cx, cs, textOK) {
+	function content(el, cx, cs, textOK, tg) {
 		// content(el, seenSet, false), as callers outside naming have it.
 		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false, st: { nc: false }, shown: false, doc: false };
 		// A shadow tree's changes are not heard.
-		const flat = !!el.shadowRoot || el.localName === 'slot';
+		const tag = tg || el.localName;
+		const flat = !!el.shadowRoot || tag === 'slot';
 		if (flat) cx.st.nc = true;
 		// A shown root's visibility is visible; the style is asked only
 		// of what is not known.
 		if (textOK === undefined) textOK = cx.hiddenOK || (cx.shown && el === cx.root) || (cs = cs || styleOf(el)).visibility === 'visible';
+		// The same element's text is asked again in one read (a link in
+		// a heading, a row's link): what did not depend on the name being
+		// made is kept (contentKept).
+		const keep = contentKept !== null && textOK && !cx.hiddenOK && !cx.inLb && cx.visited.size === 1;
+		if (keep) {
+			const k = contentKept.get(el);
+			if (k !== undefined && (el === cx.root || !el.contains(cx.root))) {
+				if (k[1]) cx.st.nc = true;
+				return k[0];
+			}
+		}
+		const tied = contentTied, nc = cx.st.nc;
+		cx.st.nc = false;
 		let tt = null;
 		const pc = pseudo(el, cx.doc);
 		let s = pc[0];
-		const closed = el.localName === 'details' && !el.open;
+		const closed = tag === 'details' && !el.open;
 		// The DOM's own children, by their siblings (a node list costs
 		// more to go through), save where the flat tree or aria-owns
 		// makes them others.
 		const kids = flat || ownedByLeaf(null) || el.hasAttribute('aria-owns') ? nameKids(el) : null;
+		if (kids) contentTied++;
 		// A shadow root's or a slot's nodes are not known to be the document's.
 		const doc = cx.doc;
 		if (flat) cx.doc = false;
@@ -579,24 +609,39 @@ const treeRules = `
 					if (tt === null) tt = (cs || (cs = styleOf(el))).textTransform;
 					s += transform(c.data, tt);
 				}
-			} else if (c.nodeType === 1 && !SKIP.has(c.tagName)) {
-				if (c.localName === 'br') { s += ' '; continue; }
-				if (closed && c.localName !== 'summary') continue;
+			} else if (c.nodeType === 1) {
+				const ct = c.localName;
+				if (skipped(c, ct)) continue;
+				if (ct === 'br') { s += ' '; continue; }
+				if (closed && ct !== 'summary') continue;
 				// The element named, inside its own label, gives nothing but its box's space.
-				if (c === cx.root) { s += ' '; continue; }
+				if (c === cx.root) { s += ' '; contentTied++; continue; }
 				const ccs = styleOf(c);
 				const d = ccs.display;
-				const t = textAlt(c, cx, false, ccs, d);
+				const t = textAlt(c, cx, false, ccs, d, ct);
 				// Inline text runs on; a box of its own (a block, an
 				// inline-block, a replaced element: an image, an svg, a
 				// control) is set apart, even one that gives no text.
 				if (d === 'none') { s += t; continue; } // no box: counts only inside a hidden labelledby target
-				s += (d === 'inline' && !REPLACED.has(c.localName)) || d === 'contents' ? t : ' ' + t + ' ';
+				s += (d === 'inline' && !REPLACED.has(ct)) || d === 'contents' ? t : ' ' + t + ' ';
 			}
 		}
 		cx.doc = doc;
-		return s + pc[1];
+		s += pc[1];
+		if (keep && contentTied === tied) contentKept.set(el, [s, cx.st.nc]);
+		cx.st.nc = cx.st.nc || nc;
+		return s;
 	}
+
+	// contentKept keeps, for one read (T.read sets it), content(el) as
+	// met where el's text shows and the name being made is no
+	// labelledby's, by element: [text, whether it read what no mutation
+	// tells]. contentTied counts what ties a content to the name being
+	// made (its root met, a labelledby followed, an element already
+	// reached) or to more than the element's own subtree (the flat tree,
+	// aria-owns); a content during which it moved is not kept. A kept
+	// content serves a name whose root is not inside the element.
+	let contentKept = null, contentTied = 0;
 
 	// pseudo is the text CSS generates in el's ::before and ::after (its
 	// alternative text when the content has one: content: "x" / "alt"),
@@ -1035,9 +1080,8 @@ const treeRules = `
 	// ab is n's attrBits.
 	// cover() is the cover over the window (findCover), asked of the
 	// page the first time it is needed.
-	function clickable(n, r, ptr, flags, memo, cover, cands, ab) {
+	function clickable(n, r, ptr, flags, memo, cover, cands, ab, tag) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
-		const tag = n.localName;
 		if (tag === 'body' || tag === 'html') return '';
 		if (ab & A_HANDLER) return 'click'; // onclick, onmousedown, onpointerdown
 		if (ptr && !(flags & F_PTR)) return 'click';
@@ -1054,9 +1098,11 @@ const treeRules = `
 		}
 		if (flags & F_CLICK) return '';
 		if (ab & A_TABINDEX && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
-		const p = n.parentElement;
 		// The parent's role attribute, as the walk passed it down (F_PDOM) or asked.
-		if (p && (tag === 'li' || (flags & F_PDOM ? (flags & F_PMENU) !== 0 : MENU_ROLE.test(p.getAttribute('role') || ''))) && popupList(p, memo)) return 'click';
+		if (tag === 'li' || !(flags & F_PDOM) || (flags & F_PMENU)) {
+			const p = n.parentElement;
+			if (p && (tag === 'li' || (flags & F_PDOM) || MENU_ROLE.test(p.getAttribute('role') || '')) && popupList(p, memo)) return 'click';
+		}
 		if (n === cover()) return 'click';
 		return '';
 	}
@@ -1363,18 +1409,21 @@ const treeRules = `
 				if (sp(rest).length <= 1) out.items[i] = null;
 				continue;
 			}
-			if (n.nodeType !== 1 || SKIP.has(n.tagName) || (f & F_SVG && SVG_HIDDEN.has(n.localName))) {
+			if (n.nodeType !== 1) {
 				// A text is on the stack only when nest asked for a container's
 				// texts; it is read only if its container is kept (nestKept).
 				if (n.nodeType === 3) nestOut.push([0, up, n]);
 				continue;
 			}
+			// Asked once here, each of them, for all that follows.
+			const tag = n.localName;
+			if (skipped(n, tag) || (f & F_SVG && SVG_HIDDEN.has(tag))) continue;
 			const ab = attrBits(n);
 			if ((ab & A_HIDDEN && n.getAttribute('aria-hidden') === 'true') || (ab & A_INERT && n.inert)) f |= F_HID;
 			// Nothing inside aria-hidden or inert is listed, nor any frame.
 			if (f & F_HID) continue;
 			const rattr = ab & A_ROLE ? n.getAttribute('role') : null;
-			let r = roleOf(n, rattr);
+			let r = roleOf(n, rattr, tag);
 			if (r === 'Iframe') {
 				const b = n.getBoundingClientRect();
 				if (b.width > 0 && b.height > 0 && shown(n)) {
@@ -1398,22 +1447,23 @@ const treeRules = `
 			// nothing), nor an icon's insides. Nor is an svg's shape's (its
 			// cursor is the svg's, save for a link in it).
 			// light: of the document's own tree, whose changes are heard.
-			const light = !(f & F_SHADOW) && !n.shadowRoot;
+			const sr = n.shadowRoot;
+			const light = !(f & F_SHADOW) && !sr;
 			// sty: 1 the cursor is pointer, 2 display is none (asked only
 			// of an element with children, to skip them), -1 not asked.
-			let sty = -1;
-			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && n.localName !== 'a') || (cands && !cands.has(n) && light))) {
+			let sty = -1, fec;
+			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && tag !== 'a') || (cands && !cands.has(n) && light))) {
 				sty = light ? stillStyle.get(n) : undefined;
 				if (sty === undefined) {
 					const cs = styleOf(n);
 					sty = cs.cursor === 'pointer' ? 1 : 0;
-					if (n.firstElementChild || !light || n.localName === 'slot' || ownedByLeaf(null)) sty |= cs.display === 'none' ? 2 : 0;
+					if ((fec = n.firstElementChild) || !light || tag === 'slot' || ownedByLeaf(null)) sty |= cs.display === 'none' ? 2 : 0;
 					if (light) stillStyle.set(n, sty);
 				}
 			}
 			const ptr = sty >= 0 ? (sty & 1) === 1 : !!(f & F_PTR);
 			const none = sty >= 0 && (sty & 2) === 2;
-			let kf = f & ~(F_PTR | F_PDOM | F_PMENU) | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0) | (n.localName === 'svg' ? F_SVG : 0);
+			let kf = f & ~(F_PTR | F_PDOM | F_PMENU) | (ptr ? F_PTR : 0) | (sr ? F_SHADOW : 0) | (tag === 'svg' ? F_SVG : 0);
 			const pushed = out.items.length;
 			if (listed) {
 				const seen = ctlSeen.get(n);
@@ -1431,7 +1481,7 @@ const treeRules = `
 					out.items.push([T.id(n), r, nm, st, href(n, r), b[0], b[1], b[2], b[3], v, hint]);
 				}
 				kf |= F_NATIVE;
-			} else if (!outside && n.localName === 'label' && n.control && !(f & F_NATIVE)) {
+			} else if (!outside && tag === 'label' && n.control && !(f & F_NATIVE)) {
 				// A control drawn by its label (the input itself hidden): the
 				// label is what a person clicks, and it stands for the control.
 				const c = n.control, cr = role(c);
@@ -1450,7 +1500,7 @@ const treeRules = `
 					kf |= F_NATIVE; // the control is listed itself
 				}
 			} else if (!outside) {
-				const why = clickable(n, r, ptr, f, memo, cover, cands, ab);
+				const why = clickable(n, r, ptr, f, memo, cover, cands, ab, tag);
 				if (why) {
 					const b = shownBox(n);
 					// A box of a whole page's text is a container, not one thing to click.
@@ -1491,7 +1541,7 @@ const treeRules = `
 			if (LEAF.has(r) || r === 'combobox' || editable) continue;
 			// Children by their elements (a node list's text nodes are
 			// most of its length), save where the flat tree differs.
-			if (n.shadowRoot || n.localName === 'slot' || ownedByLeaf(null) || box) {
+			if (sr || tag === 'slot' || ownedByLeaf(null) || box) {
 				if (none) continue;
 				const kids = flatChildren(n);
 				for (let i = kids.length - 1; i >= 0; i--) {
@@ -1502,7 +1552,7 @@ const treeRules = `
 						if (ups) ups.push(kup);
 					}
 				}
-			} else if (n.firstElementChild && !none) {
+			} else if (!none && (fec !== undefined ? fec : n.firstElementChild)) {
 				const ckf = kf | F_PDOM | (rattr && MENU_ROLE.test(rattr) ? F_PMENU : 0);
 				for (let c = n.lastElementChild; c; c = c.previousElementSibling) {
 					stack.push(c);
