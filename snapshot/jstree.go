@@ -48,6 +48,7 @@ var JSTree = fn("region", treeLib+`
 		leafOwned = null;
 		if (document.baseURI !== hrefsBase) {
 			hrefs = new Map();
+			hrefOf = new WeakMap();
 			hrefsBase = document.baseURI;
 		}
 		pseudoWatch();
@@ -192,9 +193,11 @@ const treeRules = `
 		'iframe', 'object', 'embed', 'picture', 'meter', 'progress']);
 	const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE']);
 	// skipped: el's tagName is one of SKIP, asked only of an element
-	// whose localName (tag) can give it (a tagName is the qualified name,
-	// uppercased for HTML).
-	const skipped = (el, tag) => SKIP.has(tag.toUpperCase()) && SKIP.has(el.tagName);
+	// whose localName (tag) can give it: the qualified name, uppercased
+	// for HTML (an element made by script with a localName of mixed case,
+	// "Script", is not skipped).
+	const SKIP_TAG = new Set([...SKIP, ...[...SKIP].map((t) => t.toLowerCase())]);
+	const skipped = (el, tag) => SKIP_TAG.has(tag) && SKIP.has(el.tagName);
 
 	function focusable(el) {
 		return el.tabIndex >= 0 && !el.matches(':disabled') || el.isContentEditable;
@@ -736,11 +739,18 @@ const treeRules = `
 			if (t === document || t === document.documentElement || t === document.head || t === document.body || t.localName === 'style' || t.localName === 'link') { pseudoAll = true; break; }
 			if (t.nodeType !== 1 || !t.isConnected) continue;
 			pseudoCache.delete(t);
+			hrefOf.delete(t);
 			const all = t.getElementsByTagName('*');
 			if ((budget -= all.length) < 0) { pseudoAll = true; break; }
-			for (const e of all) pseudoCache.delete(e);
+			for (const e of all) {
+				pseudoCache.delete(e);
+				hrefOf.delete(e);
+			}
 		}
-		if (pseudoAll) pseudoCache = new WeakMap();
+		if (pseudoAll) {
+			pseudoCache = new WeakMap();
+			hrefOf = new WeakMap();
+		}
 		pseudoDirty = new Set();
 		pseudoAll = false;
 	}
@@ -861,10 +871,23 @@ const treeRules = `
 	// hrefs: a link's URL by its href attribute, while the document's
 	// base URL stays (T.read starts anew when it moves): resolving and
 	// serialising a URL is a link's dearest part, and a page's links
-	// stay when the rest changes.
-	let hrefs = new Map(), hrefsBase = '';
-	function href(el, r) {
+	// stay when the rest changes. hrefOf has it by element, for one of
+	// the document's own tree (light), until pseudoWatch hears of a
+	// change to it or around it: asking the attribute, and hashing a long
+	// URL to look it up, cost more than the rest of a link but its box.
+	let hrefs = new Map(), hrefsBase = '', hrefOf = new WeakMap();
+	function href(el, r, light) {
 		if (r !== 'link') return '';
+		if (light) {
+			const k = hrefOf.get(el);
+			if (k !== undefined) return k;
+			const h = linkURL(el);
+			hrefOf.set(el, h);
+			return h;
+		}
+		return linkURL(el);
+	}
+	function linkURL(el) {
 		const html = el instanceof HTMLAnchorElement || el instanceof HTMLAreaElement;
 		const raw = html ? el.getAttribute('href') : null;
 		if (raw !== null) {
@@ -1449,17 +1472,25 @@ const treeRules = `
 			// light: of the document's own tree, whose changes are heard.
 			const sr = n.shadowRoot;
 			const light = !(f & F_SHADOW) && !sr;
-			// sty: 1 the cursor is pointer, 2 display is none (asked only
-			// of an element with children, to skip them), -1 not asked.
+			// sty: 1 the cursor is pointer, 2 display is none, 4 display
+			// was asked (of an element with children, to skip them: see
+			// below), -1 not asked.
 			let sty = -1, fec;
 			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && tag !== 'a') || (cands && !cands.has(n) && light))) {
 				sty = light ? stillStyle.get(n) : undefined;
-				if (sty === undefined) {
-					const cs = styleOf(n);
-					sty = cs.cursor === 'pointer' ? 1 : 0;
-					if ((fec = n.firstElementChild) || !light || tag === 'slot' || ownedByLeaf(null)) sty |= cs.display === 'none' ? 2 : 0;
-					if (light) stillStyle.set(n, sty);
+				const was = sty;
+				if (sty === undefined) sty = styleOf(n).cursor === 'pointer' ? 1 : 0;
+				// display, to skip a hidden box's subtree, is asked of a
+				// box of two children or more: it is not inherited, so a
+				// hidden wrapper of one child has its subtree walked (to no
+				// item: nothing there is shown), which costs less than
+				// asking every wrapper (a list's item around its link). A
+				// nest read asks every box with children: its containers
+				// are numbered in the order the walk meets them.
+				if (!(sty & 4) && (((fec = n.firstElementChild) && (nestOut || fec.nextElementSibling)) || !light || tag === 'slot' || ownedByLeaf(null))) {
+					sty |= 4 | (styleOf(n).display === 'none' ? 2 : 0);
 				}
+				if (light && sty !== was) stillStyle.set(n, sty);
 			}
 			const ptr = sty >= 0 ? (sty & 1) === 1 : !!(f & F_PTR);
 			const none = sty >= 0 && (sty & 2) === 2;
@@ -1478,7 +1509,7 @@ const treeRules = `
 						v = '';
 					}
 					if (!nm) hint = keptHint(n, r, editable, light);
-					out.items.push([T.id(n), r, nm, st, href(n, r), b[0], b[1], b[2], b[3], v, hint]);
+					out.items.push([T.id(n), r, nm, st, href(n, r, light), b[0], b[1], b[2], b[3], v, hint]);
 				}
 				kf |= F_NATIVE;
 			} else if (!outside && tag === 'label' && n.control && !(f & F_NATIVE)) {
