@@ -45,7 +45,7 @@ var JSTree = fn("region", treeLib+`
 		else if (region && region.id) root = T.node(region.id);
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
-		leafOwned = null;
+		leafOwned = refs = null;
 		if (document.baseURI !== hrefsBase) {
 			hrefs = new Map();
 			hrefOf = new WeakMap();
@@ -367,7 +367,8 @@ const treeRules = `
 	}
 
 	function nameCx(el, st, shown, doc) {
-		return { root: el, visited: new Set([el]), hiddenOK: false, inLb: false, st, shown, doc };
+		// visited null: the root alone (a Set is made at the first labelledby).
+		return { root: el, visited: null, hiddenOK: false, inLb: false, st, shown, doc };
 	}
 
 	// keptName is name(el, r), kept while the page stands still
@@ -455,6 +456,7 @@ const treeRules = `
 	// hidden target count, a target already reached adds nothing.
 	function lbText(t, cx) {
 		contentTied++;
+		if (!cx.visited) cx.visited = new Set([cx.root]);
 		if (cx.visited.has(t)) return '';
 		cx.visited.add(t);
 		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true, st: cx.st, shown: false, doc: cx.doc };
@@ -467,7 +469,7 @@ const treeRules = `
 	// cs and d, when the caller has them, are el's computed style and its
 	// display: each style property asked costs, so none is asked twice.
 	function textAlt(el, cx, direct, cs, d, tg) {
-		if (el === cx.root || (!direct && cx.visited.has(el))) {
+		if (el === cx.root || (!direct && cx.visited && cx.visited.has(el))) {
 			contentTied++;
 			return '';
 		}
@@ -584,7 +586,7 @@ const treeRules = `
 		// The same element's text is asked again in one read (a link in
 		// a heading, a row's link): what did not depend on the name being
 		// made is kept (contentKept).
-		const keep = contentKept !== null && textOK && !cx.hiddenOK && !cx.inLb && cx.visited.size === 1;
+		const keep = contentKept !== null && textOK && !cx.hiddenOK && !cx.inLb && (!cx.visited || cx.visited.size === 1);
 		if (keep) {
 			const k = contentKept.get(el);
 			if (k !== undefined && (el === cx.root || !el.contains(cx.root))) {
@@ -829,11 +831,28 @@ const treeRules = `
 	function ownedByLeaf(el) {
 		if (!leafOwned) {
 			leafOwned = new Set();
-			for (const o of document.querySelectorAll('[aria-owns]')) {
+			for (const o of ariaRefs().owners) {
 				if (LEAF.has(role(o))) for (const t of byIds(o, 'aria-owns')) leafOwned.add(t);
 			}
 		}
 		return el ? leafOwned.has(el) : leafOwned.size > 0;
+	}
+
+	// ariaRefs are, per read (T.read clears refs), the document's
+	// elements with aria-owns (owners) and with aria-invalid=true
+	// (invalid), and whether one has aria-disabled=true (disabled):
+	// one pass over the document for what three questions ask.
+	let refs = null;
+	function ariaRefs() {
+		if (!refs) {
+			refs = { owners: [], invalid: [], disabled: false };
+			for (const e of document.querySelectorAll('[aria-owns], [aria-invalid=true], [aria-disabled="true"]')) {
+				if (e.hasAttribute('aria-owns')) refs.owners.push(e);
+				if (e.getAttribute('aria-invalid') === 'true') refs.invalid.push(e);
+				if (e.getAttribute('aria-disabled') === 'true') refs.disabled = true;
+			}
+		}
+		return refs;
 	}
 
 	// nameKids are the children a name is made of: the flat tree's, then
@@ -844,7 +863,9 @@ const treeRules = `
 		return [...k, ...byIds(el, 'aria-owns')];
 	}
 
-	function states(el, r) {
+	// light: el is of the document's own tree, where an aria-disabled
+	// ancestor is looked for only when the document holds one.
+	function states(el, r, light) {
 		const out = [];
 		const tag = el.localName;
 		if (r === 'heading') {
@@ -863,7 +884,7 @@ const treeRules = `
 		if (el.getAttribute('aria-pressed') === 'true') out.push('pressed');
 		if (tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true') out.push('selected');
 		if (el.getAttribute('aria-expanded') === 'true' || (r === 'DisclosureTriangle' && el.parentElement.open)) out.push('expanded');
-		if ((el.matches(':disabled')) || el.closest('[aria-disabled="true"]')) out.push('disabled');
+		if (el.matches(':disabled') || ((!light || ariaRefs().disabled) && el.closest('[aria-disabled="true"]'))) out.push('disabled');
 		if (el.getAttribute('aria-invalid') === 'true') out.push('invalid');
 		return out;
 	}
@@ -928,7 +949,7 @@ const treeRules = `
 		if (!b) return;
 		const text = keptName(n, r, light, true) || sp(n.innerText).slice(0, 200);
 		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
-		const st = states(n, r);
+		const st = states(n, r, light);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
 		if (err) st.push('error');
 		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3], '', null]);
@@ -940,7 +961,7 @@ const treeRules = `
 		let errs = errorsOf.get(out);
 		if (!errs) {
 			errs = new Set();
-			for (const f of document.querySelectorAll('[aria-invalid=true]')) {
+			for (const f of ariaRefs().invalid) {
 				for (const t of [...byIds(f, 'aria-errormessage'), ...byIds(f, 'aria-describedby')]) errs.add(t);
 			}
 			errorsOf.set(out, errs);
@@ -1501,7 +1522,7 @@ const treeRules = `
 				const b = !seen ? shownBox(n) : !seen[0] ? null : seen[1].width > 0 && seen[1].height > 0 ? [seen[1].x, seen[1].y, seen[1].width, seen[1].height] : box(n);
 				if (b) {
 					const nm = keptName(n, r, light, true);
-					const st = states(n, r);
+					const st = states(n, r, light);
 					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
 					if (editable) st.push('editable');
 					if (v && keptSecret(n, light)) {
@@ -1523,7 +1544,7 @@ const treeRules = `
 				if (LISTED.has(cr) && (!csh || cb.width < 4 || cb.height < 4)) {
 					const b = shownBox(n);
 					if (b) {
-						out.items.push([T.id(n), cr, keptName(c, cr, light && !c.shadowRoot, false), states(c, cr), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
+						out.items.push([T.id(n), cr, keptName(c, cr, light && !c.shadowRoot, false), states(c, cr, light), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
 						standIn.add(c);
 						kf |= F_NATIVE;
 					}
@@ -1537,7 +1558,7 @@ const treeRules = `
 					// A box of a whole page's text is a container, not one thing to click.
 					if (b && clickLen(n, r, light) <= 2000) {
 						const i = out.items.length;
-						out.items.push([T.id(n), r, '', states(n, r).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
+						out.items.push([T.id(n), r, '', states(n, r, light).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
 						kf |= why === 'icon' ? F_ICON : F_CLICK;
 						if (why === 'icon') {
 							const [, nm, , hint] = clickName(n, r, light);
