@@ -346,8 +346,14 @@ const treeRules = `
 	}
 
 	// sp collapses runs of ASCII whitespace and trims them, as Chrome does
-	// in a name: U+00A0 is kept.
-	const sp = (s) => s ? String(s).replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '') : '';
+	// in a name: U+00A0 is kept. A text with nothing to collapse (most
+	// names and attributes) is only looked at (SP_WORK).
+	const SP_WORK = /[\t\n\r\f]| {2}|^ | $/;
+	const sp = (s) => {
+		if (!s) return '';
+		s = String(s);
+		return SP_WORK.test(s) ? s.replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '') : s;
+	};
 
 	// name is the accessible name of el in role r (accname 1.2, as Chrome
 	// computes it for the roles the map lists). cx is the computation's
@@ -1517,6 +1523,7 @@ const treeRules = `
 			const none = sty >= 0 && (sty & 2) === 2;
 			let kf = f & ~(F_PTR | F_PDOM | F_PMENU) | (ptr ? F_PTR : 0) | (sr ? F_SHADOW : 0) | (tag === 'svg' ? F_SVG : 0);
 			const pushed = out.items.length;
+			let ctl;
 			if (listed) {
 				const seen = ctlSeen.get(n);
 				const b = !seen ? shownBox(n) : !seen[0] ? null : seen[1].width > 0 && seen[1].height > 0 ? [seen[1].x, seen[1].y, seen[1].width, seen[1].height] : box(n);
@@ -1533,10 +1540,10 @@ const treeRules = `
 					out.items.push([T.id(n), r, nm, st, href(n, r, light), b[0], b[1], b[2], b[3], v, hint]);
 				}
 				kf |= F_NATIVE;
-			} else if (!outside && tag === 'label' && n.control && !(f & F_NATIVE)) {
+			} else if (!outside && tag === 'label' && !(f & F_NATIVE) && (ctl = n.control)) {
 				// A control drawn by its label (the input itself hidden): the
 				// label is what a person clicks, and it stands for the control.
-				const c = n.control, cr = role(c);
+				const c = ctl, cr = role(c);
 				// The control's own listing, later in this walk, takes
 				// what is asked of it here.
 				const csh = shown(c), cb = csh ? c.getBoundingClientRect() : null;
