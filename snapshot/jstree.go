@@ -207,10 +207,12 @@ const treeRules = `
 	// element el carries, a bit each, from one list of its attribute
 	// names: most elements carry none of them (a class, an id), and one
 	// question costs less than ten.
-	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128;
+	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128,
+		A_STATE = 256; // any attribute states() reads
 	const ATTR_BITS = new Map([['aria-hidden', A_HIDDEN], ['inert', A_INERT], ['role', A_ROLE], ['contenteditable', A_EDIT],
 		['onclick', A_HANDLER], ['onmousedown', A_HANDLER], ['onpointerdown', A_HANDLER], ['tabindex', A_TABINDEX],
-		['aria-live', A_LIVE], ['class', A_CLASS]]);
+		['aria-live', A_LIVE], ['class', A_CLASS], ['aria-level', A_STATE], ['aria-checked', A_STATE], ['aria-pressed', A_STATE],
+		['aria-selected', A_STATE], ['aria-expanded', A_STATE], ['aria-invalid', A_STATE]]);
 	function attrBits(el) {
 		if (!el.hasAttributes()) return 0;
 		let b = 0;
@@ -870,28 +872,31 @@ const treeRules = `
 	}
 
 	// light: el is of the document's own tree, where an aria-disabled
-	// ancestor is looked for only when the document holds one.
-	function states(el, r, light) {
+	// ancestor is looked for only when the document holds one. ab, when
+	// the caller has it, is el's attrBits (its aria state attributes are
+	// asked only when it has one), tg its localName.
+	function states(el, r, light, ab, tg) {
 		const out = [];
-		const tag = el.localName;
+		const tag = tg || el.localName;
+		const aa = ab === undefined || (ab & A_STATE) !== 0;
 		if (r === 'heading') {
-			let lv = parseInt(el.getAttribute('aria-level'), 10);
+			let lv = aa ? parseInt(el.getAttribute('aria-level'), 10) : NaN;
 			if (!(lv > 0)) lv = /^h[1-6]$/.test(tag) ? +tag[1] : 2;
 			out.push('level=' + lv);
 		}
-		if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio') && !el.hasAttribute('aria-checked')) {
+		if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio') && !(aa && el.hasAttribute('aria-checked'))) {
 			if (el.indeterminate && el.type === 'checkbox') out.push('mixed');
 			else if (el.checked) out.push('checked');
-		} else if (r === 'checkbox' || r === 'radio' || r === 'switch' || r === 'menuitemcheckbox' || r === 'menuitemradio' || el.hasAttribute('aria-checked')) {
-			const c = el.getAttribute('aria-checked');
+		} else if (r === 'checkbox' || r === 'radio' || r === 'switch' || r === 'menuitemcheckbox' || r === 'menuitemradio' || (aa && el.hasAttribute('aria-checked'))) {
+			const c = aa ? el.getAttribute('aria-checked') : null;
 			if (c === 'true') out.push('checked');
 			else if (c === 'mixed') out.push('mixed');
 		}
-		if (el.getAttribute('aria-pressed') === 'true') out.push('pressed');
-		if (tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true') out.push('selected');
-		if (el.getAttribute('aria-expanded') === 'true' || (r === 'DisclosureTriangle' && el.parentElement.open)) out.push('expanded');
+		if (aa && el.getAttribute('aria-pressed') === 'true') out.push('pressed');
+		if (tag === 'option' ? el.selected : aa && el.getAttribute('aria-selected') === 'true') out.push('selected');
+		if ((aa && el.getAttribute('aria-expanded') === 'true') || (r === 'DisclosureTriangle' && el.parentElement.open)) out.push('expanded');
 		if (el.matches(':disabled') || ((!light || ariaRefs().disabled) && el.closest('[aria-disabled="true"]'))) out.push('disabled');
-		if (el.getAttribute('aria-invalid') === 'true') out.push('invalid');
+		if (aa && el.getAttribute('aria-invalid') === 'true') out.push('invalid');
 		return out;
 	}
 
@@ -955,7 +960,7 @@ const treeRules = `
 		if (!b) return;
 		const text = keptName(n, r, light, true) || sp(n.innerText).slice(0, 200);
 		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
-		const st = states(n, r, light);
+		const st = states(n, r, light, ab);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
 		if (err) st.push('error');
 		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3], '', null]);
@@ -1529,7 +1534,7 @@ const treeRules = `
 				const b = !seen ? shownBox(n) : !seen[0] ? null : seen[1].width > 0 && seen[1].height > 0 ? [seen[1].x, seen[1].y, seen[1].width, seen[1].height] : box(n);
 				if (b) {
 					const nm = keptName(n, r, light, true);
-					const st = states(n, r, light);
+					const st = states(n, r, light, ab, tag);
 					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
 					if (editable) st.push('editable');
 					if (v && keptSecret(n, light)) {
@@ -1565,7 +1570,7 @@ const treeRules = `
 					// A box of a whole page's text is a container, not one thing to click.
 					if (b && clickLen(n, r, light) <= 2000) {
 						const i = out.items.length;
-						out.items.push([T.id(n), r, '', states(n, r, light).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
+						out.items.push([T.id(n), r, '', states(n, r, light, ab, tag).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
 						kf |= why === 'icon' ? F_ICON : F_CLICK;
 						if (why === 'icon') {
 							const [, nm, , hint] = clickName(n, r, light);
