@@ -208,11 +208,13 @@ const treeRules = `
 	// names: most elements carry none of them (a class, an id), and one
 	// question costs less than ten.
 	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128,
-		A_STATE = 256; // any attribute states() reads
+		A_STATE = 256, // any attribute states() reads
+		A_NAME = 512; // an attribute a name is first looked for in
 	const ATTR_BITS = new Map([['aria-hidden', A_HIDDEN], ['inert', A_INERT], ['role', A_ROLE], ['contenteditable', A_EDIT],
 		['onclick', A_HANDLER], ['onmousedown', A_HANDLER], ['onpointerdown', A_HANDLER], ['tabindex', A_TABINDEX],
 		['aria-live', A_LIVE], ['class', A_CLASS], ['aria-level', A_STATE], ['aria-checked', A_STATE], ['aria-pressed', A_STATE],
-		['aria-selected', A_STATE], ['aria-expanded', A_STATE], ['aria-invalid', A_STATE]]);
+		['aria-selected', A_STATE], ['aria-expanded', A_STATE], ['aria-invalid', A_STATE], ['aria-labelledby', A_NAME],
+		['aria-labeledby', A_NAME], ['aria-label', A_NAME]]);
 	function attrBits(el) {
 		if (!el.hasAttributes()) return 0;
 		let b = 0;
@@ -382,18 +384,22 @@ const treeRules = `
 	// keptName is name(el, r), kept while the page stands still
 	// (stillWatch) for an element of the document's own tree (light: not
 	// in a shadow tree, no shadow root). known: el is shown.
-	function keptName(el, r, light, known) {
-		if (!light) return ownName(el, r, nameCx(el, { nc: false }, known, false), false);
+	// ab, when the caller has it, is el's attrBits.
+	function keptName(el, r, light, known, ab) {
+		if (!light) return ownName(el, r, nameCx(el, { nc: false }, known, false), false, ab);
 		const k = stillNames.get(el);
 		if (k !== undefined && k[0] === r) return k[1];
 		const st = { nc: false };
-		const s = ownName(el, r, nameCx(el, st, known, true), false);
+		const s = ownName(el, r, nameCx(el, st, known, true), false, ab);
 		if (!st.nc) stillNames.set(el, [r, s]);
 		return s;
 	}
 
-	function ownName(el, r, cx, skipLb) {
-		if (!skipLb) {
+	// ab, when the caller has it, is el's attrBits: its aria-labelledby
+	// and aria-label are asked only when it has one (A_NAME).
+	function ownName(el, r, cx, skipLb, ab) {
+		const na = ab === undefined || (ab & A_NAME) !== 0;
+		if (!skipLb && na) {
 			const lb = labelledBy(el);
 			if (lb.length) {
 				// A reference to itself is its name without aria-labelledby.
@@ -401,7 +407,7 @@ const treeRules = `
 				if (s) return s;
 			}
 		}
-		const al = sp(el.getAttribute('aria-label'));
+		const al = na ? sp(el.getAttribute('aria-label')) : '';
 		if (al) return al;
 		const tag = el.localName;
 		if (tag === 'img' || tag === 'area') {
@@ -958,7 +964,7 @@ const treeRules = `
 		if (!LIVE.has(r) && !live && !err) return;
 		const b = shownBox(n);
 		if (!b) return;
-		const text = keptName(n, r, light, true) || sp(n.innerText).slice(0, 200);
+		const text = keptName(n, r, light, true, ab) || sp(n.innerText).slice(0, 200);
 		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
 		const st = states(n, r, light, ab);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
@@ -1533,7 +1539,7 @@ const treeRules = `
 				const seen = ctlSeen.get(n);
 				const b = !seen ? shownBox(n) : !seen[0] ? null : seen[1].width > 0 && seen[1].height > 0 ? [seen[1].x, seen[1].y, seen[1].width, seen[1].height] : box(n);
 				if (b) {
-					const nm = keptName(n, r, light, true);
+					const nm = keptName(n, r, light, true, ab);
 					const st = states(n, r, light, ab, tag);
 					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
 					if (editable) st.push('editable');
