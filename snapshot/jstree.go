@@ -491,7 +491,10 @@ const treeRules = `
 		if (!cx.hiddenOK) {
 			if (d === undefined) d = cs.display;
 			if (d === 'none' || el.getAttribute('aria-hidden') === 'true') return '';
-			if (d !== 'contents' && el.checkVisibility && !el.checkVisibility()) return '';
+			// An element around a root known shown (a label around its
+			// field) has a box, or is display:contents: a shown element's
+			// ancestors all are one or the other.
+			if (d !== 'contents' && el.checkVisibility && !(cx.shown && el.contains(cx.root)) && !el.checkVisibility()) return '';
 		}
 		// visibility:hidden hides the element's own text, not a visible descendant's.
 		const vis = cx.hiddenOK || cs.visibility === 'visible';
