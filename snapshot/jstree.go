@@ -45,7 +45,7 @@ var JSTree = fn("region", treeLib+`
 		else if (region && region.id) root = T.node(region.id);
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
-		leafOwned = refs = null;
+		leafOwned = refs = errs = null;
 		if (document.baseURI !== hrefsBase) {
 			hrefs = new Map();
 			hrefOf = new WeakMap();
@@ -975,16 +975,15 @@ const treeRules = `
 		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3], '', null]);
 	}
 
-	// errorsOf is, per read, the elements invalid fields name as their errors.
-	const errorsOf = new WeakMap();
+	// errs is, per read (T.read clears it), the elements invalid fields
+	// name as their errors.
+	let errs = null;
 	function errorText(n, out, ab) {
-		let errs = errorsOf.get(out);
 		if (!errs) {
 			errs = new Set();
 			for (const f of ariaRefs().invalid) {
 				for (const t of [...byIds(f, 'aria-errormessage'), ...byIds(f, 'aria-describedby')]) errs.add(t);
 			}
-			errorsOf.set(out, errs);
 		}
 		if (errs.has(n)) return true;
 		const c = ab & A_CLASS ? n.getAttribute('class') : null;
@@ -1336,10 +1335,15 @@ const treeRules = `
 				}
 			}
 		};
-		for (const sh of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
-			try { visit(sh.cssRules); } catch (e) { ok = false; }
-			if (!ok) return (sheetCands = { pointer: null, pseudo: null });
-		}
+		// Another origin's sheet, found by stillWatch, is not asked again
+		// (a thrown error costs more than the rest of this).
+		const sheet = (sh) => {
+			if (foreignSheets.has(sh)) ok = false;
+			else try { visit(sh.cssRules); } catch (e) { ok = false; }
+			return ok;
+		};
+		for (const sh of document.styleSheets) if (!sheet(sh)) return (sheetCands = { pointer: null, pseudo: null });
+		for (const sh of document.adoptedStyleSheets || []) if (!sheet(sh)) return (sheetCands = { pointer: null, pseudo: null });
 		const match = (list, out) => {
 			const clean = list.map((x) => x.replace(/::?(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(?:\([^)]*\))?/gi, '')).filter((x) => x.trim());
 			const add = (sel) => { for (const e of document.querySelectorAll(sel)) out.add(e); };
@@ -1432,7 +1436,7 @@ const treeRules = `
 	function walk(el, out, modal, hidden) {
 		const stack = [el];
 		const fl = [(hidden ? F_HID : 0) | (el.parentElement && styleOf(el.parentElement).cursor === 'pointer' ? F_PTR : 0) |
-			(el.getRootNode() !== document ? F_SHADOW : 0)];
+			(el !== document.body && el.getRootNode() !== document ? F_SHADOW : 0)];
 		const later = []; // a clickable named once its inside is walked: [n, r, light], by item index
 		const standIn = new Set(); // controls whose label was listed for them
 		const memo = new Map(); // lists told popup or not
