@@ -209,12 +209,13 @@ const treeRules = `
 	// question costs less than ten.
 	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128,
 		A_STATE = 256, // any attribute states() reads
-		A_NAME = 512; // an attribute a name is first looked for in
+		A_NAME = 512, // an attribute a name is first looked for in
+		A_DISABLED = 1024, A_STYLE = 2048;
 	const ATTR_BITS = new Map([['aria-hidden', A_HIDDEN], ['inert', A_INERT], ['role', A_ROLE], ['contenteditable', A_EDIT],
 		['onclick', A_HANDLER], ['onmousedown', A_HANDLER], ['onpointerdown', A_HANDLER], ['tabindex', A_TABINDEX],
 		['aria-live', A_LIVE], ['class', A_CLASS], ['aria-level', A_STATE], ['aria-checked', A_STATE], ['aria-pressed', A_STATE],
 		['aria-selected', A_STATE], ['aria-expanded', A_STATE], ['aria-invalid', A_STATE], ['aria-labelledby', A_NAME],
-		['aria-labeledby', A_NAME], ['aria-label', A_NAME]]);
+		['aria-labeledby', A_NAME], ['aria-label', A_NAME], ['aria-disabled', A_DISABLED], ['style', A_STYLE]]);
 	function attrBits(el) {
 		if (!el.hasAttributes()) return 0;
 		let b = 0;
@@ -857,16 +858,14 @@ const treeRules = `
 
 	// ariaRefs are, per read (T.read clears refs), the document's
 	// elements with aria-owns (owners) and with aria-invalid=true
-	// (invalid), and whether one has aria-disabled=true (disabled):
-	// one pass over the document for what three questions ask.
+	// (invalid): one pass over the document for what two questions ask.
 	let refs = null;
 	function ariaRefs() {
 		if (!refs) {
-			refs = { owners: [], invalid: [], disabled: false };
-			for (const e of document.querySelectorAll('[aria-owns], [aria-invalid=true], [aria-disabled="true"]')) {
+			refs = { owners: [], invalid: [] };
+			for (const e of document.querySelectorAll('[aria-owns], [aria-invalid=true]')) {
 				if (e.hasAttribute('aria-owns')) refs.owners.push(e);
 				if (e.getAttribute('aria-invalid') === 'true') refs.invalid.push(e);
-				if (e.getAttribute('aria-disabled') === 'true') refs.disabled = true;
 			}
 		}
 		return refs;
@@ -880,11 +879,12 @@ const treeRules = `
 		return [...k, ...byIds(el, 'aria-owns')];
 	}
 
-	// light: el is of the document's own tree, where an aria-disabled
-	// ancestor is looked for only when the document holds one. ab, when
-	// the caller has it, is el's attrBits (its aria state attributes are
-	// asked only when it has one), tg its localName.
-	function states(el, r, light, ab, tg) {
+	// dis, when the caller knows it (a walk, of an element of the
+	// document's own tree, whose way down from the root is its ancestors),
+	// is whether el or an ancestor holds aria-disabled=true; else it is
+	// looked for. ab, when the caller has it, is el's attrBits (its aria
+	// state attributes are asked only when it has one), tg its localName.
+	function states(el, r, dis, ab, tg) {
 		const out = [];
 		const tag = tg || el.localName;
 		const aa = ab === undefined || (ab & A_STATE) !== 0;
@@ -904,7 +904,7 @@ const treeRules = `
 		if (aa && el.getAttribute('aria-pressed') === 'true') out.push('pressed');
 		if (tag === 'option' ? el.selected : aa && el.getAttribute('aria-selected') === 'true') out.push('selected');
 		if ((aa && el.getAttribute('aria-expanded') === 'true') || (r === 'DisclosureTriangle' && el.parentElement.open)) out.push('expanded');
-		if (el.matches(':disabled') || ((!light || ariaRefs().disabled) && el.closest('[aria-disabled="true"]'))) out.push('disabled');
+		if (el.matches(':disabled') || (dis !== undefined ? dis : el.closest('[aria-disabled="true"]'))) out.push('disabled');
 		if (aa && el.getAttribute('aria-invalid') === 'true') out.push('invalid');
 		return out;
 	}
@@ -960,7 +960,8 @@ const treeRules = `
 	// field (aria-invalid) names as its aria-errormessage or
 	// aria-describedby, or an element of an error class holding no control.
 	// ab is n's attrBits.
-	function said(n, r, out, light, ab) {
+	// dis as states'.
+	function said(n, r, out, light, ab, dis) {
 		const lv = ab & A_LIVE ? n.getAttribute('aria-live') : null;
 		const live = lv === 'polite' || lv === 'assertive';
 		const err = !LIVE.has(r) && !live && errorText(n, out, ab);
@@ -969,7 +970,7 @@ const treeRules = `
 		if (!b) return;
 		const text = keptName(n, r, light, true, ab) || sp(n.innerText).slice(0, 200);
 		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
-		const st = states(n, r, light, ab);
+		const st = states(n, r, dis, ab);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
 		if (err) st.push('error');
 		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3], '', null]);
@@ -1000,7 +1001,8 @@ const treeRules = `
 		F_SHADOW = 32, // inside a shadow tree (styled by sheets of its own)
 		F_SVG = 64, // inside an <svg>: its shapes are drawn, not clicked (the svg or its link is)
 		F_PDOM = 128, // the node's parent is the element whose children the walk took it from
-		F_PMENU = 256; // with F_PDOM: the parent's role attribute is menu, menubar or listbox (MENU_ROLE)
+		F_PMENU = 256, // with F_PDOM: the parent's role attribute is menu, menubar or listbox (MENU_ROLE)
+		F_DISABLED = 512; // the node or an ancestor holds aria-disabled=true
 	const MENU_ROLE = /^(?:menu|menubar|listbox)$/;
 	// SVG_HIDDEN: what an <svg> holds that is never drawn where it stands.
 	const SVG_HIDDEN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'linearGradient', 'radialGradient',
@@ -1143,6 +1145,7 @@ const treeRules = `
 	// ab is n's attrBits.
 	// cover() is the cover over the window (findCover), asked of the
 	// page the first time it is needed.
+	const STYLE_CURSOR = /cursor/i; // [style*="cursor" i]
 	function clickable(n, r, ptr, flags, memo, cover, cands, ab, tag) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
 		if (tag === 'body' || tag === 'html') return '';
@@ -1154,7 +1157,7 @@ const treeRules = `
 			// one with no words (empty, or a glyph such as ☆) that a
 			// title, a label or a class names.
 			const t = (n.textContent || '').trim();
-			const own = cands ? cands.has(n) : false;
+			const own = cands ? cands.has(n) || ((ab & A_STYLE) !== 0 && STYLE_CURSOR.test(n.getAttribute('style') || '')) : false;
 			if (own && t.length <= 30) return 'icon';
 			if (!/[\p{L}\p{N}]/u.test(t) && t.length <= 3 &&
 				(n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n) || (own && wordOf(n)))) return 'icon';
@@ -1301,8 +1304,8 @@ const treeRules = `
 	}
 
 	// pointerCandidates are the elements whose cursor may differ from
-	// their parent's: those a style rule or a style attribute gives a
-	// cursor. A cursor changes nowhere else (it is inherited), so only they
+	// their parent's: those a style rule gives a cursor (and those with a
+	// style attribute, which the walk asks by their attribute names). A cursor changes nowhere else (it is inherited), so only they
 	// need their style computed, which is most of a walk's cost on a large
 	// page. null when a style sheet cannot be read (another origin's): then
 	// every element's style is asked.
@@ -1312,7 +1315,7 @@ const treeRules = `
 
 	// sheetCandidates are, per read, the elements a style rule may give
 	// what only a style says, so that only they need their style asked:
-	// pointer, those a rule or a style attribute gives a cursor (a cursor
+	// pointer, those a rule gives a cursor (a style attribute: see below; a cursor
 	// changes nowhere else: it is inherited); pseudo, those a rule gives
 	// ::before or ::after content (and <q>, whose quotes the browser's own
 	// sheet makes). Either is null when a sheet cannot be read (another
@@ -1357,7 +1360,10 @@ const treeRules = `
 			return out;
 		};
 		return (sheetCands = {
-			pointer: match(sels, new Set(document.querySelectorAll('[style*="cursor" i]'))),
+			// An element whose style attribute gives a cursor is one too;
+			// the walk asks every element with a style attribute (A_STYLE)
+			// rather than the document which ones.
+			pointer: match(sels, new Set()),
 			pseudo: match(pse, new Set(document.getElementsByTagName('q'))),
 		});
 	}
@@ -1436,7 +1442,8 @@ const treeRules = `
 	function walk(el, out, modal, hidden) {
 		const stack = [el];
 		const fl = [(hidden ? F_HID : 0) | (el.parentElement && styleOf(el.parentElement).cursor === 'pointer' ? F_PTR : 0) |
-			(el !== document.body && el.getRootNode() !== document ? F_SHADOW : 0)];
+			(el !== document.body && el.getRootNode() !== document ? F_SHADOW : 0) |
+			(el.parentElement && el.parentElement.closest('[aria-disabled="true"]') ? F_DISABLED : 0)];
 		const later = []; // a clickable named once its inside is walked: [n, r, light], by item index
 		const standIn = new Set(); // controls whose label was listed for them
 		const memo = new Map(); // lists told popup or not
@@ -1488,6 +1495,7 @@ const treeRules = `
 			if (skipped(n, tag) || (f & F_SVG && SVG_HIDDEN.has(tag))) continue;
 			const ab = attrBits(n);
 			if ((ab & A_HIDDEN && n.getAttribute('aria-hidden') === 'true') || (ab & A_INERT && n.inert)) f |= F_HID;
+			if (ab & A_DISABLED && n.getAttribute('aria-disabled') === 'true') f |= F_DISABLED;
 			// Nothing inside aria-hidden or inert is listed, nor any frame.
 			if (f & F_HID) continue;
 			const rattr = ab & A_ROLE ? n.getAttribute('role') : null;
@@ -1517,11 +1525,13 @@ const treeRules = `
 			// light: of the document's own tree, whose changes are heard.
 			const sr = n.shadowRoot;
 			const light = !(f & F_SHADOW) && !sr;
+			// Of the document's own tree, its way down is its ancestors.
+			const dis = f & F_SHADOW ? undefined : (f & F_DISABLED) !== 0;
 			// sty: 1 the cursor is pointer, 2 display is none, 4 display
 			// was asked (of an element with children, to skip them: see
 			// below), -1 not asked.
 			let sty = -1, fec;
-			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && tag !== 'a') || (cands && !cands.has(n) && light))) {
+			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && tag !== 'a') || (cands && !cands.has(n) && !(ab & A_STYLE) && light))) {
 				sty = light ? stillStyle.get(n) : undefined;
 				const was = sty;
 				if (sty === undefined) sty = styleOf(n).cursor === 'pointer' ? 1 : 0;
@@ -1547,7 +1557,7 @@ const treeRules = `
 				const b = !seen ? shownBox(n) : !seen[0] ? null : seen[1].width > 0 && seen[1].height > 0 ? [seen[1].x, seen[1].y, seen[1].width, seen[1].height] : box(n);
 				if (b) {
 					const nm = keptName(n, r, light, true, ab);
-					const st = states(n, r, light, ab, tag);
+					const st = states(n, r, dis, ab, tag);
 					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
 					if (editable) st.push('editable');
 					if (v && keptSecret(n, light)) {
@@ -1569,7 +1579,7 @@ const treeRules = `
 				if (LISTED.has(cr) && (!csh || cb.width < 4 || cb.height < 4)) {
 					const b = shownBox(n);
 					if (b) {
-						out.items.push([T.id(n), cr, keptName(c, cr, light && !c.shadowRoot, false), states(c, cr, light), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
+						out.items.push([T.id(n), cr, keptName(c, cr, light && !c.shadowRoot, false), states(c, cr), '', b[0], b[1], b[2], b[3], secret(c) ? '' : value(c, cr), null]);
 						standIn.add(c);
 						kf |= F_NATIVE;
 					}
@@ -1583,7 +1593,7 @@ const treeRules = `
 					// A box of a whole page's text is a container, not one thing to click.
 					if (b && clickLen(n, r, light) <= 2000) {
 						const i = out.items.length;
-						out.items.push([T.id(n), r, '', states(n, r, light, ab, tag).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
+						out.items.push([T.id(n), r, '', states(n, r, dis, ab, tag).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
 						kf |= why === 'icon' ? F_ICON : F_CLICK;
 						if (why === 'icon') {
 							const [, nm, , hint] = clickName(n, r, light);
@@ -1598,7 +1608,7 @@ const treeRules = `
 					}
 				}
 			}
-			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, light, ab);
+			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, light, ab, dis);
 			// With nest: an item or a container is what its children stand
 			// in, and a container's texts are walked too.
 			let kup = up, box = false;
