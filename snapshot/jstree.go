@@ -535,7 +535,7 @@ const treeRules = `
 		}
 		// A descendant's title adds nothing (as in Chrome): only the named
 		// element's own title is a last resort (name).
-		return content(el, cx, cs, vis, tag);
+		return content(el, cx, cs, vis, tag, LISTED.has(r));
 	}
 
 	// controlValue is what an embedded control gives a name it sits in: a
@@ -591,7 +591,9 @@ const treeRules = `
 	//
 	// textOK, when the caller has it, is whether el's own text shows (its
 	// visibility); text-transform is asked only of an element with text.
-	function content(el, cx, cs, textOK, tg) {
+	// kept false: el's text is not one asked again in this read (only a
+	// root's, or a listed role's, is: a link in a heading, in a row).
+	function content(el, cx, cs, textOK, tg, kept) {
 		// content(el, seenSet, false), as callers outside naming have it.
 		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false, st: { nc: false }, shown: false, doc: false };
 		// A shadow tree's changes are not heard.
@@ -604,7 +606,7 @@ const treeRules = `
 		// The same element's text is asked again in one read (a link in
 		// a heading, a row's link): what did not depend on the name being
 		// made is kept (contentKept).
-		const keep = contentKept !== null && textOK && !cx.hiddenOK && !cx.inLb && (!cx.visited || cx.visited.size === 1);
+		const keep = contentKept !== null && kept !== false && textOK && !cx.hiddenOK && !cx.inLb && (!cx.visited || cx.visited.size === 1);
 		if (keep) {
 			const k = contentKept.get(el);
 			if (k !== undefined && (el === cx.root || !el.contains(cx.root))) {
@@ -1534,7 +1536,8 @@ const treeRules = `
 			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && tag !== 'a') || (cands && !cands.has(n) && !(ab & A_STYLE) && light))) {
 				sty = light ? stillStyle.get(n) : undefined;
 				const was = sty;
-				if (sty === undefined) sty = styleOf(n).cursor === 'pointer' ? 1 : 0;
+				let cs;
+				if (sty === undefined) sty = (cs = styleOf(n)).cursor === 'pointer' ? 1 : 0;
 				// display, to skip a hidden box's subtree, is asked of a
 				// box of two children or more: it is not inherited, so a
 				// hidden wrapper of one child has its subtree walked (to no
@@ -1543,7 +1546,7 @@ const treeRules = `
 				// nest read asks every box with children: its containers
 				// are numbered in the order the walk meets them.
 				if (!(sty & 4) && (((fec = n.firstElementChild) && (nestOut || fec.nextElementSibling)) || !light || tag === 'slot' || ownedByLeaf(null))) {
-					sty |= 4 | (styleOf(n).display === 'none' ? 2 : 0);
+					sty |= 4 | ((cs || styleOf(n)).display === 'none' ? 2 : 0);
 				}
 				if (light && sty !== was) stillStyle.set(n, sty);
 			}
