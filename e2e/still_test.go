@@ -65,3 +65,55 @@ func TestTreeFollowsSilentChanges(t *testing.T) {
 		t.Errorf("\"Open later\" is listed but not as clickable:\n%s", tree)
 	}
 }
+
+// linksPage changes, when it is scrolled, a link's href attribute and the
+// document's base URL (a <base> added), which moves a relative link.
+const linksPage = `<!doctype html><html><head><title>Links</title><style>.pad{height:3000px}</style></head><body>
+<p><a id="a" href="/one">First</a></p>
+<div><a href="two">Second</a></div>
+<div class="pad"></div>
+<script>
+addEventListener('scroll', () => {
+	if (window.moved) return;
+	window.moved = true;
+	document.getElementById('a').setAttribute('href', '/three');
+	const b = document.createElement('base');
+	b.href = '/sub/';
+	document.head.appendChild(b);
+}, {passive: true});
+</script>
+</body></html>`
+
+// TestTreeLinkURLsFollowChanges: a link's URL, which a read keeps by
+// element from read to read, follows a change of its href attribute and
+// of the document's base URL.
+func TestTreeLinkURLsFollowChanges(t *testing.T) {
+	needBrowser(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/links", linksPage)
+	cs := connectStdio(t, t.TempDir(), proto2025)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/links", "wait_until": "load", "confirm": true}), "ok")
+	read := func() string {
+		env := call(t, cs, "read_page", map[string]any{"mode": "tree"})
+		wantStatus(t, env, "ok")
+		tree, _ := env["tree"].(string)
+		return tree
+	}
+	// Twice: the second read finds the URLs the first kept.
+	for i := 0; i < 2; i++ {
+		if tree := read(); !strings.Contains(tree, `"First" -> /one`) || !strings.Contains(tree, `"Second" -> /two`) {
+			t.Fatalf("read %d before the change: want First -> /one and Second -> /two:\n%s", i+1, tree)
+		}
+	}
+	wantStatus(t, call(t, cs, "scroll", map[string]any{"to": "bottom"}), "ok")
+	var tree string
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		tree = read()
+		if strings.Contains(tree, `"First" -> /three`) && strings.Contains(tree, `"Second" -> /sub/two`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the change, want First -> /three and Second -> /sub/two:\n%s", tree)
+		}
+	}
+}

@@ -45,9 +45,10 @@ var JSTree = fn("region", treeLib+`
 		else if (region && region.id) root = T.node(region.id);
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
-		leafOwned = null;
+		leafOwned = refs = errs = null;
 		if (document.baseURI !== hrefsBase) {
 			hrefs = new Map();
+			hrefOf = new WeakMap();
 			hrefsBase = document.baseURI;
 		}
 		pseudoWatch();
@@ -55,12 +56,17 @@ var JSTree = fn("region", treeLib+`
 		const modal = document.querySelector(':modal');
 		nestOut = region && region.nest ? [] : null;
 		if (nestOut) nestActive = deepActive();
-		walk(root, out, modal, region ? ancestorsHidden(root) : false);
-		capItems(out);
-		if (nestOut) {
-			out.nest = nestKept(out);
-			out.active = nestActive ? T.id(nestActive) : 0;
-			nestOut = nestActive = null;
+		contentKept = new Map();
+		try {
+			walk(root, out, modal, region ? ancestorsHidden(root) : false);
+			capItems(out);
+			if (nestOut) {
+				out.nest = nestKept(out);
+				out.active = nestActive ? T.id(nestActive) : 0;
+				nestOut = nestActive = null;
+			}
+		} finally {
+			contentKept = null;
 		}
 		return out;
 	};
@@ -186,6 +192,12 @@ const treeRules = `
 	const REPLACED = new Set(['img', 'svg', 'input', 'select', 'textarea', 'button', 'video', 'audio', 'canvas',
 		'iframe', 'object', 'embed', 'picture', 'meter', 'progress']);
 	const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE']);
+	// skipped: el's tagName is one of SKIP, asked only of an element
+	// whose localName (tag) can give it: the qualified name, uppercased
+	// for HTML (an element made by script with a localName of mixed case,
+	// "Script", is not skipped).
+	const SKIP_TAG = new Set([...SKIP, ...[...SKIP].map((t) => t.toLowerCase())]);
+	const skipped = (el, tag) => SKIP_TAG.has(tag) && SKIP.has(el.tagName);
 
 	function focusable(el) {
 		return el.tabIndex >= 0 && !el.matches(':disabled') || el.isContentEditable;
@@ -195,10 +207,15 @@ const treeRules = `
 	// element el carries, a bit each, from one list of its attribute
 	// names: most elements carry none of them (a class, an id), and one
 	// question costs less than ten.
-	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128;
+	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128,
+		A_STATE = 256, // any attribute states() reads
+		A_NAME = 512, // an attribute a name is first looked for in
+		A_DISABLED = 1024, A_STYLE = 2048;
 	const ATTR_BITS = new Map([['aria-hidden', A_HIDDEN], ['inert', A_INERT], ['role', A_ROLE], ['contenteditable', A_EDIT],
 		['onclick', A_HANDLER], ['onmousedown', A_HANDLER], ['onpointerdown', A_HANDLER], ['tabindex', A_TABINDEX],
-		['aria-live', A_LIVE], ['class', A_CLASS]]);
+		['aria-live', A_LIVE], ['class', A_CLASS], ['aria-level', A_STATE], ['aria-checked', A_STATE], ['aria-pressed', A_STATE],
+		['aria-selected', A_STATE], ['aria-expanded', A_STATE], ['aria-invalid', A_STATE], ['aria-labelledby', A_NAME],
+		['aria-labeledby', A_NAME], ['aria-label', A_NAME], ['aria-disabled', A_DISABLED], ['style', A_STYLE]]);
 	function attrBits(el) {
 		if (!el.hasAttributes()) return 0;
 		let b = 0;
@@ -210,8 +227,10 @@ const treeRules = `
 		return roleOf(el, el.getAttribute('role'));
 	}
 
-	// roleOf is role(el) with its role attribute already asked.
-	function roleOf(el, attr) {
+	// roleOf is role(el) with its role attribute already asked (and,
+	// when the caller has it, el's localName: each asking of the page
+	// costs, and a walk asks the same few of every element).
+	function roleOf(el, attr, tg) {
 		if (attr) {
 			for (const r of attr.trim().toLowerCase().split(/\s+/)) {
 				if (r === 'presentation' || r === 'none') {
@@ -226,7 +245,7 @@ const treeRules = `
 				}
 			}
 		}
-		const tag = el.localName;
+		const tag = tg || el.localName;
 		switch (tag) {
 		case 'a': case 'area':
 			return el.hasAttribute('href') ? 'link' : 'generic';
@@ -332,8 +351,14 @@ const treeRules = `
 	}
 
 	// sp collapses runs of ASCII whitespace and trims them, as Chrome does
-	// in a name: U+00A0 is kept.
-	const sp = (s) => s ? String(s).replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '') : '';
+	// in a name: U+00A0 is kept. A text with nothing to collapse (most
+	// names and attributes) is only looked at (SP_WORK).
+	const SP_WORK = /[\t\n\r\f]| {2}|^ | $/;
+	const sp = (s) => {
+		if (!s) return '';
+		s = String(s);
+		return SP_WORK.test(s) ? s.replace(/[ \t\n\r\f]+/g, ' ').replace(/^ | $/g, '') : s;
+	};
 
 	// name is the accessible name of el in role r (accname 1.2, as Chrome
 	// computes it for the roles the map lists). cx is the computation's
@@ -353,24 +378,29 @@ const treeRules = `
 	}
 
 	function nameCx(el, st, shown, doc) {
-		return { root: el, visited: new Set([el]), hiddenOK: false, inLb: false, st, shown, doc };
+		// visited null: the root alone (a Set is made at the first labelledby).
+		return { root: el, visited: null, hiddenOK: false, inLb: false, st, shown, doc };
 	}
 
 	// keptName is name(el, r), kept while the page stands still
 	// (stillWatch) for an element of the document's own tree (light: not
 	// in a shadow tree, no shadow root). known: el is shown.
-	function keptName(el, r, light, known) {
-		if (!light) return ownName(el, r, nameCx(el, { nc: false }, known, false), false);
+	// ab, when the caller has it, is el's attrBits.
+	function keptName(el, r, light, known, ab) {
+		if (!light) return ownName(el, r, nameCx(el, { nc: false }, known, false), false, ab);
 		const k = stillNames.get(el);
 		if (k !== undefined && k[0] === r) return k[1];
 		const st = { nc: false };
-		const s = ownName(el, r, nameCx(el, st, known, true), false);
+		const s = ownName(el, r, nameCx(el, st, known, true), false, ab);
 		if (!st.nc) stillNames.set(el, [r, s]);
 		return s;
 	}
 
-	function ownName(el, r, cx, skipLb) {
-		if (!skipLb) {
+	// ab, when the caller has it, is el's attrBits: its aria-labelledby
+	// and aria-label are asked only when it has one (A_NAME).
+	function ownName(el, r, cx, skipLb, ab) {
+		const na = ab === undefined || (ab & A_NAME) !== 0;
+		if (!skipLb && na) {
 			const lb = labelledBy(el);
 			if (lb.length) {
 				// A reference to itself is its name without aria-labelledby.
@@ -378,7 +408,7 @@ const treeRules = `
 				if (s) return s;
 			}
 		}
-		const al = sp(el.getAttribute('aria-label'));
+		const al = na ? sp(el.getAttribute('aria-label')) : '';
 		if (al) return al;
 		const tag = el.localName;
 		if (tag === 'img' || tag === 'area') {
@@ -440,6 +470,8 @@ const treeRules = `
 	// lbText is the text of an aria-labelledby target: hidden nodes inside a
 	// hidden target count, a target already reached adds nothing.
 	function lbText(t, cx) {
+		contentTied++;
+		if (!cx.visited) cx.visited = new Set([cx.root]);
 		if (cx.visited.has(t)) return '';
 		cx.visited.add(t);
 		const inner = { root: cx.root, visited: cx.visited, hiddenOK: cx.hiddenOK || hiddenForText(t), inLb: true, st: cx.st, shown: false, doc: cx.doc };
@@ -451,13 +483,19 @@ const treeRules = `
 	//
 	// cs and d, when the caller has them, are el's computed style and its
 	// display: each style property asked costs, so none is asked twice.
-	function textAlt(el, cx, direct, cs, d) {
-		if (el === cx.root || (!direct && cx.visited.has(el))) return '';
+	function textAlt(el, cx, direct, cs, d, tg) {
+		if (el === cx.root || (!direct && cx.visited && cx.visited.has(el))) {
+			contentTied++;
+			return '';
+		}
 		cs = cs || styleOf(el);
 		if (!cx.hiddenOK) {
 			if (d === undefined) d = cs.display;
 			if (d === 'none' || el.getAttribute('aria-hidden') === 'true') return '';
-			if (d !== 'contents' && el.checkVisibility && !el.checkVisibility()) return '';
+			// An element around a root known shown (a label around its
+			// field) has a box, or is display:contents: a shown element's
+			// ancestors all are one or the other.
+			if (d !== 'contents' && el.checkVisibility && !(cx.shown && el.contains(cx.root)) && !el.checkVisibility()) return '';
 		}
 		// visibility:hidden hides the element's own text, not a visible descendant's.
 		const vis = cx.hiddenOK || cs.visibility === 'visible';
@@ -468,11 +506,12 @@ const treeRules = `
 				if (s) return s;
 			}
 		}
-		if (el.localName === 'slot') return content(el, cx, cs, vis);
-		const r = role(el);
+		const tag = tg || el.localName;
+		if (tag === 'slot') return content(el, cx, cs, vis, tag);
+		const r = roleOf(el, el.getAttribute('role'), tag);
 		if (vis) {
 			// An embedded control gives its value (before its aria-label, as Chrome).
-			const v = controlValue(el, r);
+			const v = controlValue(el, r, tag);
 			if (v !== null) {
 				cx.st.nc = true; // a value changes with no mutation
 				return sp(v);
@@ -482,7 +521,6 @@ const treeRules = `
 		if (vis) {
 			const al = sp(el.getAttribute('aria-label'));
 			if (al) return al;
-			const tag = el.localName;
 			if (tag === 'img' || tag === 'area') return el.hasAttribute('alt') ? sp(el.getAttribute('alt')) : sp(el.getAttribute('title'));
 			if (tag === 'svg') {
 				const t = el.querySelector(':scope > title');
@@ -497,14 +535,14 @@ const treeRules = `
 		}
 		// A descendant's title adds nothing (as in Chrome): only the named
 		// element's own title is a last resort (name).
-		return content(el, cx, cs, vis);
+		return content(el, cx, cs, vis, tag, LISTED.has(r));
 	}
 
 	// controlValue is what an embedded control gives a name it sits in: a
 	// field's value, a select's or listbox's chosen option, a range's value;
 	// null for what is not such a control.
-	function controlValue(el, r) {
-		const tag = el.localName;
+	function controlValue(el, r, tg) {
+		const tag = tg || el.localName;
 		switch (r) {
 		case 'textbox': case 'searchbox':
 			return tag === 'input' || tag === 'textarea' ? el.value : el.textContent;
@@ -553,23 +591,40 @@ const treeRules = `
 	//
 	// textOK, when the caller has it, is whether el's own text shows (its
 	// visibility); text-transform is asked only of an element with text.
-	function content(el, cx, cs, textOK) {
+	// kept false: el's text is not one asked again in this read (only a
+	// root's, or a listed role's, is: a link in a heading, in a row).
+	function content(el, cx, cs, textOK, tg, kept) {
 		// content(el, seenSet, false), as callers outside naming have it.
 		if (cx instanceof Set) cx = { root: el, visited: cx, hiddenOK: false, inLb: false, st: { nc: false }, shown: false, doc: false };
 		// A shadow tree's changes are not heard.
-		const flat = !!el.shadowRoot || el.localName === 'slot';
+		const tag = tg || el.localName;
+		const flat = !!el.shadowRoot || tag === 'slot';
 		if (flat) cx.st.nc = true;
 		// A shown root's visibility is visible; the style is asked only
 		// of what is not known.
 		if (textOK === undefined) textOK = cx.hiddenOK || (cx.shown && el === cx.root) || (cs = cs || styleOf(el)).visibility === 'visible';
+		// The same element's text is asked again in one read (a link in
+		// a heading, a row's link): what did not depend on the name being
+		// made is kept (contentKept).
+		const keep = contentKept !== null && kept !== false && textOK && !cx.hiddenOK && !cx.inLb && (!cx.visited || cx.visited.size === 1);
+		if (keep) {
+			const k = contentKept.get(el);
+			if (k !== undefined && (el === cx.root || !el.contains(cx.root))) {
+				if (k[1]) cx.st.nc = true;
+				return k[0];
+			}
+		}
+		const tied = contentTied, nc = cx.st.nc;
+		cx.st.nc = false;
 		let tt = null;
 		const pc = pseudo(el, cx.doc);
 		let s = pc[0];
-		const closed = el.localName === 'details' && !el.open;
+		const closed = tag === 'details' && !el.open;
 		// The DOM's own children, by their siblings (a node list costs
 		// more to go through), save where the flat tree or aria-owns
 		// makes them others.
 		const kids = flat || ownedByLeaf(null) || el.hasAttribute('aria-owns') ? nameKids(el) : null;
+		if (kids) contentTied++;
 		// A shadow root's or a slot's nodes are not known to be the document's.
 		const doc = cx.doc;
 		if (flat) cx.doc = false;
@@ -579,24 +634,39 @@ const treeRules = `
 					if (tt === null) tt = (cs || (cs = styleOf(el))).textTransform;
 					s += transform(c.data, tt);
 				}
-			} else if (c.nodeType === 1 && !SKIP.has(c.tagName)) {
-				if (c.localName === 'br') { s += ' '; continue; }
-				if (closed && c.localName !== 'summary') continue;
+			} else if (c.nodeType === 1) {
+				const ct = c.localName;
+				if (skipped(c, ct)) continue;
+				if (ct === 'br') { s += ' '; continue; }
+				if (closed && ct !== 'summary') continue;
 				// The element named, inside its own label, gives nothing but its box's space.
-				if (c === cx.root) { s += ' '; continue; }
+				if (c === cx.root) { s += ' '; contentTied++; continue; }
 				const ccs = styleOf(c);
 				const d = ccs.display;
-				const t = textAlt(c, cx, false, ccs, d);
+				const t = textAlt(c, cx, false, ccs, d, ct);
 				// Inline text runs on; a box of its own (a block, an
 				// inline-block, a replaced element: an image, an svg, a
 				// control) is set apart, even one that gives no text.
 				if (d === 'none') { s += t; continue; } // no box: counts only inside a hidden labelledby target
-				s += (d === 'inline' && !REPLACED.has(c.localName)) || d === 'contents' ? t : ' ' + t + ' ';
+				s += (d === 'inline' && !REPLACED.has(ct)) || d === 'contents' ? t : ' ' + t + ' ';
 			}
 		}
 		cx.doc = doc;
-		return s + pc[1];
+		s += pc[1];
+		if (keep && contentTied === tied) contentKept.set(el, [s, cx.st.nc]);
+		cx.st.nc = cx.st.nc || nc;
+		return s;
 	}
+
+	// contentKept keeps, for one read (T.read sets it), content(el) as
+	// met where el's text shows and the name being made is no
+	// labelledby's, by element: [text, whether it read what no mutation
+	// tells]. contentTied counts what ties a content to the name being
+	// made (its root met, a labelledby followed, an element already
+	// reached) or to more than the element's own subtree (the flat tree,
+	// aria-owns); a content during which it moved is not kept. A kept
+	// content serves a name whose root is not inside the element.
+	let contentKept = null, contentTied = 0;
 
 	// pseudo is the text CSS generates in el's ::before and ::after (its
 	// alternative text when the content has one: content: "x" / "alt"),
@@ -691,11 +761,18 @@ const treeRules = `
 			if (t === document || t === document.documentElement || t === document.head || t === document.body || t.localName === 'style' || t.localName === 'link') { pseudoAll = true; break; }
 			if (t.nodeType !== 1 || !t.isConnected) continue;
 			pseudoCache.delete(t);
+			hrefOf.delete(t);
 			const all = t.getElementsByTagName('*');
 			if ((budget -= all.length) < 0) { pseudoAll = true; break; }
-			for (const e of all) pseudoCache.delete(e);
+			for (const e of all) {
+				pseudoCache.delete(e);
+				hrefOf.delete(e);
+			}
 		}
-		if (pseudoAll) pseudoCache = new WeakMap();
+		if (pseudoAll) {
+			pseudoCache = new WeakMap();
+			hrefOf = new WeakMap();
+		}
 		pseudoDirty = new Set();
 		pseudoAll = false;
 	}
@@ -774,11 +851,26 @@ const treeRules = `
 	function ownedByLeaf(el) {
 		if (!leafOwned) {
 			leafOwned = new Set();
-			for (const o of document.querySelectorAll('[aria-owns]')) {
+			for (const o of ariaRefs().owners) {
 				if (LEAF.has(role(o))) for (const t of byIds(o, 'aria-owns')) leafOwned.add(t);
 			}
 		}
 		return el ? leafOwned.has(el) : leafOwned.size > 0;
+	}
+
+	// ariaRefs are, per read (T.read clears refs), the document's
+	// elements with aria-owns (owners) and with aria-invalid=true
+	// (invalid): one pass over the document for what two questions ask.
+	let refs = null;
+	function ariaRefs() {
+		if (!refs) {
+			refs = { owners: [], invalid: [] };
+			for (const e of document.querySelectorAll('[aria-owns], [aria-invalid=true]')) {
+				if (e.hasAttribute('aria-owns')) refs.owners.push(e);
+				if (e.getAttribute('aria-invalid') === 'true') refs.invalid.push(e);
+			}
+		}
+		return refs;
 	}
 
 	// nameKids are the children a name is made of: the flat tree's, then
@@ -789,37 +881,56 @@ const treeRules = `
 		return [...k, ...byIds(el, 'aria-owns')];
 	}
 
-	function states(el, r) {
+	// dis, when the caller knows it (a walk, of an element of the
+	// document's own tree, whose way down from the root is its ancestors),
+	// is whether el or an ancestor holds aria-disabled=true; else it is
+	// looked for. ab, when the caller has it, is el's attrBits (its aria
+	// state attributes are asked only when it has one), tg its localName.
+	function states(el, r, dis, ab, tg) {
 		const out = [];
-		const tag = el.localName;
+		const tag = tg || el.localName;
+		const aa = ab === undefined || (ab & A_STATE) !== 0;
 		if (r === 'heading') {
-			let lv = parseInt(el.getAttribute('aria-level'), 10);
+			let lv = aa ? parseInt(el.getAttribute('aria-level'), 10) : NaN;
 			if (!(lv > 0)) lv = /^h[1-6]$/.test(tag) ? +tag[1] : 2;
 			out.push('level=' + lv);
 		}
-		if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio') && !el.hasAttribute('aria-checked')) {
+		if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio') && !(aa && el.hasAttribute('aria-checked'))) {
 			if (el.indeterminate && el.type === 'checkbox') out.push('mixed');
 			else if (el.checked) out.push('checked');
-		} else if (r === 'checkbox' || r === 'radio' || r === 'switch' || r === 'menuitemcheckbox' || r === 'menuitemradio' || el.hasAttribute('aria-checked')) {
-			const c = el.getAttribute('aria-checked');
+		} else if (r === 'checkbox' || r === 'radio' || r === 'switch' || r === 'menuitemcheckbox' || r === 'menuitemradio' || (aa && el.hasAttribute('aria-checked'))) {
+			const c = aa ? el.getAttribute('aria-checked') : null;
 			if (c === 'true') out.push('checked');
 			else if (c === 'mixed') out.push('mixed');
 		}
-		if (el.getAttribute('aria-pressed') === 'true') out.push('pressed');
-		if (tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true') out.push('selected');
-		if (el.getAttribute('aria-expanded') === 'true' || (r === 'DisclosureTriangle' && el.parentElement.open)) out.push('expanded');
-		if ((el.matches(':disabled')) || el.closest('[aria-disabled="true"]')) out.push('disabled');
-		if (el.getAttribute('aria-invalid') === 'true') out.push('invalid');
+		if (aa && el.getAttribute('aria-pressed') === 'true') out.push('pressed');
+		if (tag === 'option' ? el.selected : aa && el.getAttribute('aria-selected') === 'true') out.push('selected');
+		if ((aa && el.getAttribute('aria-expanded') === 'true') || (r === 'DisclosureTriangle' && el.parentElement.open)) out.push('expanded');
+		if (el.matches(':disabled') || (dis !== undefined ? dis : el.closest('[aria-disabled="true"]'))) out.push('disabled');
+		if (aa && el.getAttribute('aria-invalid') === 'true') out.push('invalid');
 		return out;
 	}
 
 	// hrefs: a link's URL by its href attribute, while the document's
 	// base URL stays (T.read starts anew when it moves): resolving and
 	// serialising a URL is a link's dearest part, and a page's links
-	// stay when the rest changes.
-	let hrefs = new Map(), hrefsBase = '';
-	function href(el, r) {
+	// stay when the rest changes. hrefOf has it by element, for one of
+	// the document's own tree (light), until pseudoWatch hears of a
+	// change to it or around it: asking the attribute, and hashing a long
+	// URL to look it up, cost more than the rest of a link but its box.
+	let hrefs = new Map(), hrefsBase = '', hrefOf = new WeakMap();
+	function href(el, r, light) {
 		if (r !== 'link') return '';
+		if (light) {
+			const k = hrefOf.get(el);
+			if (k !== undefined) return k;
+			const h = linkURL(el);
+			hrefOf.set(el, h);
+			return h;
+		}
+		return linkURL(el);
+	}
+	function linkURL(el) {
 		const html = el instanceof HTMLAnchorElement || el instanceof HTMLAreaElement;
 		const raw = html ? el.getAttribute('href') : null;
 		if (raw !== null) {
@@ -851,31 +962,31 @@ const treeRules = `
 	// field (aria-invalid) names as its aria-errormessage or
 	// aria-describedby, or an element of an error class holding no control.
 	// ab is n's attrBits.
-	function said(n, r, out, light, ab) {
+	// dis as states'.
+	function said(n, r, out, light, ab, dis) {
 		const lv = ab & A_LIVE ? n.getAttribute('aria-live') : null;
 		const live = lv === 'polite' || lv === 'assertive';
 		const err = !LIVE.has(r) && !live && errorText(n, out, ab);
 		if (!LIVE.has(r) && !live && !err) return;
 		const b = shownBox(n);
 		if (!b) return;
-		const text = keptName(n, r, light, true) || sp(n.innerText).slice(0, 200);
+		const text = keptName(n, r, light, true, ab) || sp(n.innerText).slice(0, 200);
 		if (!text && r !== 'dialog' && r !== 'alertdialog') return;
-		const st = states(n, r);
+		const st = states(n, r, dis, ab);
 		if (live && !LIVE.has(r)) st.push('live=' + lv);
 		if (err) st.push('error');
 		out.items.push([T.id(n), r, text, st, '', b[0], b[1], b[2], b[3], '', null]);
 	}
 
-	// errorsOf is, per read, the elements invalid fields name as their errors.
-	const errorsOf = new WeakMap();
+	// errs is, per read (T.read clears it), the elements invalid fields
+	// name as their errors.
+	let errs = null;
 	function errorText(n, out, ab) {
-		let errs = errorsOf.get(out);
 		if (!errs) {
 			errs = new Set();
-			for (const f of document.querySelectorAll('[aria-invalid=true]')) {
+			for (const f of ariaRefs().invalid) {
 				for (const t of [...byIds(f, 'aria-errormessage'), ...byIds(f, 'aria-describedby')]) errs.add(t);
 			}
-			errorsOf.set(out, errs);
 		}
 		if (errs.has(n)) return true;
 		const c = ab & A_CLASS ? n.getAttribute('class') : null;
@@ -892,7 +1003,8 @@ const treeRules = `
 		F_SHADOW = 32, // inside a shadow tree (styled by sheets of its own)
 		F_SVG = 64, // inside an <svg>: its shapes are drawn, not clicked (the svg or its link is)
 		F_PDOM = 128, // the node's parent is the element whose children the walk took it from
-		F_PMENU = 256; // with F_PDOM: the parent's role attribute is menu, menubar or listbox (MENU_ROLE)
+		F_PMENU = 256, // with F_PDOM: the parent's role attribute is menu, menubar or listbox (MENU_ROLE)
+		F_DISABLED = 512; // the node or an ancestor holds aria-disabled=true
 	const MENU_ROLE = /^(?:menu|menubar|listbox)$/;
 	// SVG_HIDDEN: what an <svg> holds that is never drawn where it stands.
 	const SVG_HIDDEN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'linearGradient', 'radialGradient',
@@ -1035,9 +1147,9 @@ const treeRules = `
 	// ab is n's attrBits.
 	// cover() is the cover over the window (findCover), asked of the
 	// page the first time it is needed.
-	function clickable(n, r, ptr, flags, memo, cover, cands, ab) {
+	const STYLE_CURSOR = /cursor/i; // [style*="cursor" i]
+	function clickable(n, r, ptr, flags, memo, cover, cands, ab, tag) {
 		if (flags & (F_NATIVE | F_ICON)) return '';
-		const tag = n.localName;
 		if (tag === 'body' || tag === 'html') return '';
 		if (ab & A_HANDLER) return 'click'; // onclick, onmousedown, onpointerdown
 		if (ptr && !(flags & F_PTR)) return 'click';
@@ -1047,16 +1159,18 @@ const treeRules = `
 			// one with no words (empty, or a glyph such as ☆) that a
 			// title, a label or a class names.
 			const t = (n.textContent || '').trim();
-			const own = cands ? cands.has(n) : false;
+			const own = cands ? cands.has(n) || ((ab & A_STYLE) !== 0 && STYLE_CURSOR.test(n.getAttribute('style') || '')) : false;
 			if (own && t.length <= 30) return 'icon';
 			if (!/[\p{L}\p{N}]/u.test(t) && t.length <= 3 &&
 				(n.hasAttribute('title') || n.hasAttribute('aria-label') || iconOf(n) || (own && wordOf(n)))) return 'icon';
 		}
 		if (flags & F_CLICK) return '';
 		if (ab & A_TABINDEX && n.tabIndex >= 0 && !NO_CONTENT.has(r) && !scrolls(n)) return 'click';
-		const p = n.parentElement;
 		// The parent's role attribute, as the walk passed it down (F_PDOM) or asked.
-		if (p && (tag === 'li' || (flags & F_PDOM ? (flags & F_PMENU) !== 0 : MENU_ROLE.test(p.getAttribute('role') || ''))) && popupList(p, memo)) return 'click';
+		if (tag === 'li' || !(flags & F_PDOM) || (flags & F_PMENU)) {
+			const p = n.parentElement;
+			if (p && (tag === 'li' || (flags & F_PDOM) || MENU_ROLE.test(p.getAttribute('role') || '')) && popupList(p, memo)) return 'click';
+		}
 		if (n === cover()) return 'click';
 		return '';
 	}
@@ -1192,8 +1306,8 @@ const treeRules = `
 	}
 
 	// pointerCandidates are the elements whose cursor may differ from
-	// their parent's: those a style rule or a style attribute gives a
-	// cursor. A cursor changes nowhere else (it is inherited), so only they
+	// their parent's: those a style rule gives a cursor (and those with a
+	// style attribute, which the walk asks by their attribute names). A cursor changes nowhere else (it is inherited), so only they
 	// need their style computed, which is most of a walk's cost on a large
 	// page. null when a style sheet cannot be read (another origin's): then
 	// every element's style is asked.
@@ -1203,7 +1317,7 @@ const treeRules = `
 
 	// sheetCandidates are, per read, the elements a style rule may give
 	// what only a style says, so that only they need their style asked:
-	// pointer, those a rule or a style attribute gives a cursor (a cursor
+	// pointer, those a rule gives a cursor (a style attribute: see below; a cursor
 	// changes nowhere else: it is inherited); pseudo, those a rule gives
 	// ::before or ::after content (and <q>, whose quotes the browser's own
 	// sheet makes). Either is null when a sheet cannot be read (another
@@ -1226,10 +1340,15 @@ const treeRules = `
 				}
 			}
 		};
-		for (const sh of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
-			try { visit(sh.cssRules); } catch (e) { ok = false; }
-			if (!ok) return (sheetCands = { pointer: null, pseudo: null });
-		}
+		// Another origin's sheet, found by stillWatch, is not asked again
+		// (a thrown error costs more than the rest of this).
+		const sheet = (sh) => {
+			if (foreignSheets.has(sh)) ok = false;
+			else try { visit(sh.cssRules); } catch (e) { ok = false; }
+			return ok;
+		};
+		for (const sh of document.styleSheets) if (!sheet(sh)) return (sheetCands = { pointer: null, pseudo: null });
+		for (const sh of document.adoptedStyleSheets || []) if (!sheet(sh)) return (sheetCands = { pointer: null, pseudo: null });
 		const match = (list, out) => {
 			const clean = list.map((x) => x.replace(/::?(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(?:\([^)]*\))?/gi, '')).filter((x) => x.trim());
 			const add = (sel) => { for (const e of document.querySelectorAll(sel)) out.add(e); };
@@ -1243,7 +1362,10 @@ const treeRules = `
 			return out;
 		};
 		return (sheetCands = {
-			pointer: match(sels, new Set(document.querySelectorAll('[style*="cursor" i]'))),
+			// An element whose style attribute gives a cursor is one too;
+			// the walk asks every element with a style attribute (A_STYLE)
+			// rather than the document which ones.
+			pointer: match(sels, new Set()),
 			pseudo: match(pse, new Set(document.getElementsByTagName('q'))),
 		});
 	}
@@ -1322,7 +1444,8 @@ const treeRules = `
 	function walk(el, out, modal, hidden) {
 		const stack = [el];
 		const fl = [(hidden ? F_HID : 0) | (el.parentElement && styleOf(el.parentElement).cursor === 'pointer' ? F_PTR : 0) |
-			(el.getRootNode() !== document ? F_SHADOW : 0)];
+			(el !== document.body && el.getRootNode() !== document ? F_SHADOW : 0) |
+			(el.parentElement && el.parentElement.closest('[aria-disabled="true"]') ? F_DISABLED : 0)];
 		const later = []; // a clickable named once its inside is walked: [n, r, light], by item index
 		const standIn = new Set(); // controls whose label was listed for them
 		const memo = new Map(); // lists told popup or not
@@ -1363,18 +1486,22 @@ const treeRules = `
 				if (sp(rest).length <= 1) out.items[i] = null;
 				continue;
 			}
-			if (n.nodeType !== 1 || SKIP.has(n.tagName) || (f & F_SVG && SVG_HIDDEN.has(n.localName))) {
+			if (n.nodeType !== 1) {
 				// A text is on the stack only when nest asked for a container's
 				// texts; it is read only if its container is kept (nestKept).
 				if (n.nodeType === 3) nestOut.push([0, up, n]);
 				continue;
 			}
+			// Asked once here, each of them, for all that follows.
+			const tag = n.localName;
+			if (skipped(n, tag) || (f & F_SVG && SVG_HIDDEN.has(tag))) continue;
 			const ab = attrBits(n);
 			if ((ab & A_HIDDEN && n.getAttribute('aria-hidden') === 'true') || (ab & A_INERT && n.inert)) f |= F_HID;
+			if (ab & A_DISABLED && n.getAttribute('aria-disabled') === 'true') f |= F_DISABLED;
 			// Nothing inside aria-hidden or inert is listed, nor any frame.
 			if (f & F_HID) continue;
 			const rattr = ab & A_ROLE ? n.getAttribute('role') : null;
-			let r = roleOf(n, rattr);
+			let r = roleOf(n, rattr, tag);
 			if (r === 'Iframe') {
 				const b = n.getBoundingClientRect();
 				if (b.width > 0 && b.height > 0 && shown(n)) {
@@ -1398,29 +1525,42 @@ const treeRules = `
 			// nothing), nor an icon's insides. Nor is an svg's shape's (its
 			// cursor is the svg's, save for a link in it).
 			// light: of the document's own tree, whose changes are heard.
-			const light = !(f & F_SHADOW) && !n.shadowRoot;
-			// sty: 1 the cursor is pointer, 2 display is none (asked only
-			// of an element with children, to skip them), -1 not asked.
-			let sty = -1;
-			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && n.localName !== 'a') || (cands && !cands.has(n) && light))) {
+			const sr = n.shadowRoot;
+			const light = !(f & F_SHADOW) && !sr;
+			// Of the document's own tree, its way down is its ancestors.
+			const dis = f & F_SHADOW ? undefined : (f & F_DISABLED) !== 0;
+			// sty: 1 the cursor is pointer, 2 display is none, 4 display
+			// was asked (of an element with children, to skip them: see
+			// below), -1 not asked.
+			let sty = -1, fec;
+			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && tag !== 'a') || (cands && !cands.has(n) && !(ab & A_STYLE) && light))) {
 				sty = light ? stillStyle.get(n) : undefined;
-				if (sty === undefined) {
-					const cs = styleOf(n);
-					sty = cs.cursor === 'pointer' ? 1 : 0;
-					if (n.firstElementChild || !light || n.localName === 'slot' || ownedByLeaf(null)) sty |= cs.display === 'none' ? 2 : 0;
-					if (light) stillStyle.set(n, sty);
+				const was = sty;
+				let cs;
+				if (sty === undefined) sty = (cs = styleOf(n)).cursor === 'pointer' ? 1 : 0;
+				// display, to skip a hidden box's subtree, is asked of a
+				// box of two children or more: it is not inherited, so a
+				// hidden wrapper of one child has its subtree walked (to no
+				// item: nothing there is shown), which costs less than
+				// asking every wrapper (a list's item around its link). A
+				// nest read asks every box with children: its containers
+				// are numbered in the order the walk meets them.
+				if (!(sty & 4) && (((fec = n.firstElementChild) && (nestOut || fec.nextElementSibling)) || !light || tag === 'slot' || ownedByLeaf(null))) {
+					sty |= 4 | ((cs || styleOf(n)).display === 'none' ? 2 : 0);
 				}
+				if (light && sty !== was) stillStyle.set(n, sty);
 			}
 			const ptr = sty >= 0 ? (sty & 1) === 1 : !!(f & F_PTR);
 			const none = sty >= 0 && (sty & 2) === 2;
-			let kf = f & ~(F_PTR | F_PDOM | F_PMENU) | (ptr ? F_PTR : 0) | (n.shadowRoot ? F_SHADOW : 0) | (n.localName === 'svg' ? F_SVG : 0);
+			let kf = f & ~(F_PTR | F_PDOM | F_PMENU) | (ptr ? F_PTR : 0) | (sr ? F_SHADOW : 0) | (tag === 'svg' ? F_SVG : 0);
 			const pushed = out.items.length;
+			let ctl;
 			if (listed) {
 				const seen = ctlSeen.get(n);
 				const b = !seen ? shownBox(n) : !seen[0] ? null : seen[1].width > 0 && seen[1].height > 0 ? [seen[1].x, seen[1].y, seen[1].width, seen[1].height] : box(n);
 				if (b) {
-					const nm = keptName(n, r, light, true);
-					const st = states(n, r);
+					const nm = keptName(n, r, light, true, ab);
+					const st = states(n, r, dis, ab, tag);
 					let v = editable ? String(n.innerText || '').slice(0, 200) : value(n, r), hint = null;
 					if (editable) st.push('editable');
 					if (v && keptSecret(n, light)) {
@@ -1428,13 +1568,13 @@ const treeRules = `
 						v = '';
 					}
 					if (!nm) hint = keptHint(n, r, editable, light);
-					out.items.push([T.id(n), r, nm, st, href(n, r), b[0], b[1], b[2], b[3], v, hint]);
+					out.items.push([T.id(n), r, nm, st, href(n, r, light), b[0], b[1], b[2], b[3], v, hint]);
 				}
 				kf |= F_NATIVE;
-			} else if (!outside && n.localName === 'label' && n.control && !(f & F_NATIVE)) {
+			} else if (!outside && tag === 'label' && !(f & F_NATIVE) && (ctl = n.control)) {
 				// A control drawn by its label (the input itself hidden): the
 				// label is what a person clicks, and it stands for the control.
-				const c = n.control, cr = role(c);
+				const c = ctl, cr = role(c);
 				// The control's own listing, later in this walk, takes
 				// what is asked of it here.
 				const csh = shown(c), cb = csh ? c.getBoundingClientRect() : null;
@@ -1450,13 +1590,13 @@ const treeRules = `
 					kf |= F_NATIVE; // the control is listed itself
 				}
 			} else if (!outside) {
-				const why = clickable(n, r, ptr, f, memo, cover, cands, ab);
+				const why = clickable(n, r, ptr, f, memo, cover, cands, ab, tag);
 				if (why) {
 					const b = shownBox(n);
 					// A box of a whole page's text is a container, not one thing to click.
 					if (b && clickLen(n, r, light) <= 2000) {
 						const i = out.items.length;
-						out.items.push([T.id(n), r, '', states(n, r).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
+						out.items.push([T.id(n), r, '', states(n, r, dis, ab, tag).concat('clickable'), '', b[0], b[1], b[2], b[3], '', null]);
 						kf |= why === 'icon' ? F_ICON : F_CLICK;
 						if (why === 'icon') {
 							const [, nm, , hint] = clickName(n, r, light);
@@ -1471,7 +1611,7 @@ const treeRules = `
 					}
 				}
 			}
-			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, light, ab);
+			if (!outside && !LISTED.has(r) && out.items.length === pushed) said(n, r, out, light, ab, dis);
 			// With nest: an item or a container is what its children stand
 			// in, and a container's texts are walked too.
 			let kup = up, box = false;
@@ -1491,7 +1631,7 @@ const treeRules = `
 			if (LEAF.has(r) || r === 'combobox' || editable) continue;
 			// Children by their elements (a node list's text nodes are
 			// most of its length), save where the flat tree differs.
-			if (n.shadowRoot || n.localName === 'slot' || ownedByLeaf(null) || box) {
+			if (sr || tag === 'slot' || ownedByLeaf(null) || box) {
 				if (none) continue;
 				const kids = flatChildren(n);
 				for (let i = kids.length - 1; i >= 0; i--) {
@@ -1502,7 +1642,7 @@ const treeRules = `
 						if (ups) ups.push(kup);
 					}
 				}
-			} else if (n.firstElementChild && !none) {
+			} else if (!none && (fec !== undefined ? fec : n.firstElementChild)) {
 				const ckf = kf | F_PDOM | (rattr && MENU_ROLE.test(rattr) ? F_PMENU : 0);
 				for (let c = n.lastElementChild; c; c = c.previousElementSibling) {
 					stack.push(c);

@@ -64,7 +64,7 @@ func main() {
 	flag.BoolVar(&surface, "surface", false, "also time and size browser_snapshot of lyrad's Playwright surface (lyrad stdio --surface playwright)")
 	walk := flag.String("walk", "", "time the in-page walk alone: comma-separated JSTree scripts (files written by -print-js, or \"this\" for this tree's), side by side")
 	profile := flag.Int("profile", -1, "with -walk: profile the walk of this script (0 the first) on each page")
-	eval := flag.String("eval", "", "with -walk: a function to run in the first script's world on each page, its answer printed (a probe while profiling)")
+	eval := flag.String("eval", "", "with -walk: a function to run in the first script's world on each page, its answer printed (a probe while profiling); @FILE reads it from FILE")
 	printJS := flag.Bool("print-js", false, "print this tree's JSTree script (for -walk from another tree) and exit")
 	flag.Parse()
 	if *printJS {
@@ -72,6 +72,15 @@ func main() {
 		return
 	}
 	if *walk != "" {
+		if f, ok := strings.CutPrefix(*eval, "@"); ok {
+			// A probe holding whole scripts outgrows one argument's limit.
+			b, err := os.ReadFile(f)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "read-bench:", err)
+				os.Exit(1)
+			}
+			*eval = string(b)
+		}
 		if err := walkBench(strings.Split(*walk, ","), *pages, *browser, *n, *profile, *eval); err != nil {
 			fmt.Fprintln(os.Stderr, "read-bench:", err)
 			os.Exit(1)

@@ -35,7 +35,10 @@ import (
 // the last one left it; with WALK_COLD set, every walk is made to start
 // as after a change to the page. With WALK_DUMP set to a directory, each
 // script's answers (after a change, then with the page still) are written
-// there as PAGE.I.json, to compare the scripts' output.
+// there as PAGE.I.json, to compare the scripts' output. With WALK_SAME
+// set, the answers of every script are compared with the first's (the
+// whole page, nested and not, after a change and still) and the bench
+// fails when one differs.
 func walkBench(scripts []string, pagesDir, browser string, rounds, profile int, eval string) error {
 	var srcs []string
 	for _, s := range scripts {
@@ -97,6 +100,7 @@ func walkBench(scripts []string, pagesDir, browser string, rounds, profile int, 
 	}
 	fmt.Println(head)
 	prod := 1.0
+	var differ []string
 	for _, name := range names {
 		loaded, stopLoaded := s.Subscribe(page.LoadEventFired.Method)
 		nav, err := cdp.Call(ctx, s, page.Navigate, page.NavigateParams{URL: base + "/" + name})
@@ -178,6 +182,36 @@ func walkBench(scripts []string, pagesDir, browser string, rounds, profile int, 
 				items[i] = int(res[2])
 			}
 		}
+		if os.Getenv("WALK_SAME") != "" {
+			// The same reads as WALK_DUMP's, plain and nested: each world
+			// has its own id table, filled in the same order by walks
+			// that meet the same elements.
+			const same = `function() {
+				const T = globalThis.__lyradTree, out = [];
+				for (const region of [null, {nest: true}]) {
+					dispatchEvent(new Event('toggle'));
+					const a = T.read(region);
+					const b = T.read(region);
+					delete a.token; delete b.token;
+					out.push(a, b);
+				}
+				return JSON.stringify(out);
+			}`
+			var first string
+			for i := range srcs {
+				var js string
+				if err := call(worlds[i], same, nil, &js); err != nil {
+					return fmt.Errorf("%s: same %d: %w", name, i, err)
+				}
+				if i == 0 {
+					first = js
+				} else if js != first {
+					differ = append(differ, fmt.Sprintf("%s (script %d)", name, i))
+				} else {
+					fmt.Printf("%-18s script %d answers as script 0 (%d bytes)\n", name, i, len(js))
+				}
+			}
+		}
 		if dir := os.Getenv("WALK_DUMP"); dir != "" {
 			// Each script's answer, after a change and then again with
 			// the page still (the token left out: it is the world's), to
@@ -247,6 +281,9 @@ func walkBench(scripts []string, pagesDir, browser string, rounds, profile int, 
 	}
 	if len(srcs) == 2 {
 		fmt.Printf("geometric mean cpumed1/cpumed0: %.3f\n", math.Pow(prod, 1/float64(len(names))))
+	}
+	if len(differ) > 0 {
+		return fmt.Errorf("answers differ from script 0's: %s", strings.Join(differ, ", "))
 	}
 	return nil
 }
