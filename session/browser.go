@@ -343,7 +343,8 @@ func (b *Browser) frameLive(sid target.SessionID, f cdp.FrameID) bool {
 }
 
 // lastAnswered returns when the last acting call ended, and sets it to now
-// for the call that asks.
+// for the call that asks: a call that runs beside it (one session may send
+// several) takes the refusals from then on, so none is told twice.
 func (b *Browser) lastAnswered() time.Time {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -225,15 +225,12 @@ func newPage(title string) string {
 // readWhole reads the tab's whole map (nested: in its nested form too),
 // makes it the latest read (its refs resolve) and keeps it.
 func (b *Browser) readWhole(ctx context.Context, tab cdpguard.Target, nested bool) (*treeRead, []string, error) {
-	t, refs, _, err := b.readTree(ctx, tab, "", nested)
-	if err != nil {
-		return nil, nil, err
-	}
-	return b.reads.trees.keep(tab.ID, t), refs, nil
+	t, err := page.ReadTree(ctx, b.conn, &b.worlds, b.pageTab(tab), page.Region{Nest: nested})
+	return b.keepRead(ctx, tab, t, err)
 }
 
-// keepRead is readWhole's end for a whole-page read made already (the one
-// queued behind a drain: page.ReadTreeAfter).
+// keepRead is readWhole's end, also for a whole-page read made already
+// (the one queued behind a drain: page.ReadTreeAfter).
 func (b *Browser) keepRead(ctx context.Context, tab cdpguard.Target, t *page.Tree, err error) (*treeRead, []string, error) {
 	t, refs, _, err := b.treeRead(ctx, tab, "", t, err)
 	if err != nil {
