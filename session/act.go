@@ -394,13 +394,21 @@ func (a *act) armSends(ctx context.Context, fs *page.FormSends) error {
 		return err
 	}
 	a.armed = n
+	// disarmSends needs the element's backendNodeId once the call's
+	// handles are gone: asked for now, beside the input, not on the
+	// answer's path (Node.Backend keeps it).
+	go func() {
+		bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = n.Backend(bctx, a.b.conn)
+	}()
 	return nil
 }
 
 // disarmSends takes the check away once the call's credits are gone (the
 // release grace after the call): a submission after that needs a call of
 // its own, which arms its own. The node is resolved again (the call's
-// handles are released by then).
+// handles are released by then), by the backendNodeId armSends asked for.
 func (a *act) disarmSends() {
 	if a.armed == nil {
 		return
