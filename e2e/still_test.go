@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // stillPage changes, when it is scrolled, what no MutationObserver and no
@@ -30,16 +32,7 @@ addEventListener('scroll', () => {
 // inserted through the CSSOM makes its element clickable in the next read.
 func TestTreeFollowsSilentChanges(t *testing.T) {
 	needBrowser(t)
-	s := newSite(t, "127.0.0.1")
-	s.page("/still", stillPage)
-	cs := connectStdio(t, t.TempDir(), proto2025)
-	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/still", "wait_until": "load", "confirm": true}), "ok")
-	read := func() string {
-		env := call(t, cs, "read_page", map[string]any{"mode": "tree"})
-		wantStatus(t, env, "ok")
-		tree, _ := env["tree"].(string)
-		return tree
-	}
+	cs, read := treeReader(t, "/still", stillPage)
 	// Twice: the second read is one the first left its kept names for.
 	for i := 0; i < 2; i++ {
 		tree := read()
@@ -50,17 +43,10 @@ func TestTreeFollowsSilentChanges(t *testing.T) {
 	}
 	// Scrolled by script in lyrad's world: a scroll event, nothing else.
 	wantStatus(t, call(t, cs, "scroll", map[string]any{"to": "bottom"}), "ok")
-	var tree string
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		tree = read()
+	tree := readUntil(t, read, `after the scroll, want checkbox "Remind me 9 days before" and a clickable "Open later"`, func(tree string) bool {
 		_, byName := treeLines(t, tree)
-		if byName[`checkbox "Remind me 9 days before"`] != "" && strings.Contains(tree, `"Open later"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after the scroll, want checkbox \"Remind me 9 days before\" and a clickable \"Open later\":\n%s", tree)
-		}
-	}
+		return byName[`checkbox "Remind me 9 days before"`] != "" && strings.Contains(tree, `"Open later"`)
+	})
 	if !strings.Contains(tree, "clickable") {
 		t.Errorf("\"Open later\" is listed but not as clickable:\n%s", tree)
 	}
@@ -89,16 +75,7 @@ addEventListener('scroll', () => {
 // of the document's base URL.
 func TestTreeLinkURLsFollowChanges(t *testing.T) {
 	needBrowser(t)
-	s := newSite(t, "127.0.0.1")
-	s.page("/links", linksPage)
-	cs := connectStdio(t, t.TempDir(), proto2025)
-	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + "/links", "wait_until": "load", "confirm": true}), "ok")
-	read := func() string {
-		env := call(t, cs, "read_page", map[string]any{"mode": "tree"})
-		wantStatus(t, env, "ok")
-		tree, _ := env["tree"].(string)
-		return tree
-	}
+	cs, read := treeReader(t, "/links", linksPage)
 	// Twice: the second read finds the URLs the first kept.
 	for i := 0; i < 2; i++ {
 		if tree := read(); !strings.Contains(tree, `"First" -> /one`) || !strings.Contains(tree, `"Second" -> /two`) {
@@ -106,14 +83,40 @@ func TestTreeLinkURLsFollowChanges(t *testing.T) {
 		}
 	}
 	wantStatus(t, call(t, cs, "scroll", map[string]any{"to": "bottom"}), "ok")
-	var tree string
+	readUntil(t, read, "after the change, want First -> /three and Second -> /sub/two", func(tree string) bool {
+		return strings.Contains(tree, `"First" -> /three`) && strings.Contains(tree, `"Second" -> /sub/two`)
+	})
+}
+
+// treeReader serves html at path on a loopback site, navigates a new
+// lyrad there and returns its client and a whole-page tree read.
+func treeReader(t *testing.T, path, html string) (*mcp.ClientSession, func() string) {
+	t.Helper()
+	s := newSite(t, "127.0.0.1")
+	s.page(path, html)
+	cs := connectStdio(t, t.TempDir(), proto2025)
+	wantStatus(t, call(t, cs, "navigate", map[string]any{"url": s.URL + path, "wait_until": "load", "confirm": true}), "ok")
+	return cs, func() string {
+		t.Helper()
+		env := call(t, cs, "read_page", map[string]any{"mode": "tree"})
+		wantStatus(t, env, "ok")
+		tree, _ := env["tree"].(string)
+		return tree
+	}
+}
+
+// readUntil reads until cond holds of the tree (up to 30 s, for a page
+// that changes after a call answered) and returns that tree; it fails with
+// want and the last tree.
+func readUntil(t *testing.T, read func() string, want string, cond func(string) bool) string {
+	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		tree = read()
-		if strings.Contains(tree, `"First" -> /three`) && strings.Contains(tree, `"Second" -> /sub/two`) {
-			break
+		tree := read()
+		if cond(tree) {
+			return tree
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after the change, want First -> /three and Second -> /sub/two:\n%s", tree)
+			t.Fatalf("%s:\n%s", want, tree)
 		}
 	}
 }
