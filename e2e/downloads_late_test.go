@@ -14,7 +14,8 @@ import (
 // of the click's), with a file name that tries to speak to the agent. The
 // guard refuses it (no call declared a download), nothing of it reaches
 // the disk, and the next acting call tells of it: its hint names the file,
-// quoted, and its origin. A call after that does not tell it again.
+// quoted, and its origin. A call after that does not tell it again; a
+// second one is told by a call that fails.
 func TestDownloadsLateToldWithNextCall(t *testing.T) {
 	parallel(t)
 	needBrowser(t)
@@ -54,6 +55,17 @@ func TestDownloadsLateToldWithNextCall(t *testing.T) {
 	again := call(t, cs, "click", map[string]any{"selector": "#other"})
 	if h2, _ := again["hint"].(string); strings.Contains(h2, "not kept") {
 		t.Errorf("the refused download was told twice: %q", h2)
+	}
+
+	// Told in an error's hint too: the next call fails (no such element).
+	wantStatus(t, call(t, cs, "click", map[string]any{"selector": "#get"}), "ok")
+	waitDownloadRows(t, dir, "blocked", 2)
+	failed := call(t, cs, "click", map[string]any{"selector": "#nope", "timeout_ms": 0})
+	if failed["status"] == "ok" {
+		t.Fatalf("a click on #nope answered ok: %v", failed)
+	}
+	if h, _ := failed["hint"].(string); !strings.Contains(h, "was not kept") {
+		t.Errorf("a failing call after the second refused download did not tell of it: %v", failed)
 	}
 
 	seen := stopWatch()

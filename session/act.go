@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -224,9 +225,25 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	}
 	a.b = b
 	// Downloads refused while no acting call ran (a page's timer, a
-	// handler that outlived the last call's wait) are told with this one.
-	late := b.downloads.BlockedBetween(b.lastAnswered(), a.start)
-	defer b.answeredNow()
+	// handler that outlived the last call's wait) are told with this one,
+	// in its hint whether it answers ok or an error; a call that answers
+	// nothing yet (consent to ask first) leaves them to the next.
+	from := b.lastAnswered(a.start)
+	late := b.downloads.BlockedBetween(from, a.start)
+	defer func() {
+		var e *Error
+		switch h := lateDownloadsHint(late); {
+		case h == "":
+		case err == nil && res != nil:
+			res.Hints = append(res.Hints, h)
+		case errors.As(err, &e):
+			e.Hint = strings.TrimSpace(e.Hint + " " + h)
+		default:
+			b.untell(from, a.start)
+			return
+		}
+		b.answeredNow()
+	}()
 
 	// The armed dialog answer is for the tab acted on. An acting call uses
 	// it up, also when it fails; one that only asked for consent did
@@ -321,9 +338,6 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	if err := a.downloadAnswer(ctx); err != nil {
 		err.Result = res
 		return nil, err
-	}
-	if h := lateDownloadsHint(late); h != "" {
-		res.Hints = append(res.Hints, h)
 	}
 	return res, nil
 }

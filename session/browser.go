@@ -342,15 +342,25 @@ func (b *Browser) frameLive(sid target.SessionID, f cdp.FrameID) bool {
 	return g == nil || g.HasFrame(sid, f)
 }
 
-// lastAnswered returns when the last acting call ended, and sets it to now
-// for the call that asks: a call that runs beside it (one session may send
+// lastAnswered returns when the last acting call ended, and sets it to
+// start, the asking call's: a call that runs beside it (one session may send
 // several) takes the refusals from then on, so none is told twice.
-func (b *Browser) lastAnswered() time.Time {
+func (b *Browser) lastAnswered(start time.Time) time.Time {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	t := b.answered
-	b.answered = time.Now()
+	b.answered = start
 	return t
+}
+
+// untell gives the mark back to from when the call that moved it to start
+// told nothing (and no call has moved it since).
+func (b *Browser) untell(from, start time.Time) {
+	b.mu.Lock()
+	if b.answered.Equal(start) {
+		b.answered = from
+	}
+	b.mu.Unlock()
 }
 
 // answeredNow records that an acting call ended.
