@@ -236,9 +236,14 @@ func MatchesAt(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, k
 
 // FocusText focuses a text field and selects what it holds, so that the
 // text typed next replaces it; it reports whether the focus arrived.
-func FocusText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node) (bool, error) {
+//
+// With a timer (TypingTimer), the input event of the text typed next
+// starts a wait of wait in the field's world, which a StartDrain given the
+// same timer takes for its own: the drain is then timed from when the
+// page saw the text, not from when lyrad heard it arrived.
+func FocusText(ctx context.Context, conn *cdpconn.Conn, w *Worlds, n *Node, timer string, wait time.Duration) (bool, error) {
 	var focused bool
-	err := callNode(ctx, conn, w, n, jsFocusText, &focused)
+	err := callNode(ctx, conn, w, n, jsFocusText, &focused, timer, wait.Milliseconds())
 	return focused, err
 }
 

@@ -28,6 +28,9 @@ import (
 // drainGates numbers the gates.
 var drainGates atomic.Int64
 
+// TypingTimer names a new wait for FocusText and StartDrain.
+func TypingTimer() string { return "t" + strconv.FormatInt(drainGates.Add(1), 10) }
+
 // Drained is a drain under way in one frame (StartDrain), with the reads
 // queued behind it.
 type Drained struct {
@@ -45,17 +48,18 @@ type Drained struct {
 }
 
 // StartDrain sends a drain of frame f timed wait after the call
-// (DrainAfter) with a gate for the reads queued behind it, and returns
+// (DrainAfter), or after the input event that started timer
+// (FocusText), with a gate for the reads queued behind it, and returns
 // without waiting for it. It fails only when the frame's world cannot be
 // had; the caller then drains the ordinary way.
-func StartDrain(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, wait time.Duration) (*Drained, error) {
+func StartDrain(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, wait time.Duration, timer string) (*Drained, error) {
 	s := conn.Session(f.Session)
 	id, err := w.Get(ctx, s, f.Frame, false)
 	if err != nil {
 		return nil, err
 	}
 	d := &Drained{conn: conn, w: w, f: f, s: s, ctxID: id, token: "g" + strconv.FormatInt(drainGates.Add(1), 10), wait: wait, done: make(chan struct{})}
-	p, err := d.send(jsDrain, "", wait.Milliseconds(), d.token)
+	p, err := d.send(jsDrain, "", wait.Milliseconds(), d.token, timer)
 	if err != nil {
 		return nil, err
 	}

@@ -65,9 +65,11 @@ const (
 // does (a navigation's request, window.open's new window), and the
 // browser starts nothing of its own for text arriving in a field. What the
 // page does a moment later is waited for in the page: its drain's task is
-// timed textWait after the input's answer (page.DrainAfter), so a message
-// the page times a few milliseconds after its input handler ran has been
-// shown when the map is read (TestChangesTypedErrorLater). The page's
+// timed textWait after the text's input event in a main-frame field (the
+// event starts it: page.FocusText), else after the input's answer
+// (page.DrainAfter), so a message the page times a few milliseconds after
+// its input handler ran has been shown when the map is read
+// (TestChangesTypedErrorLater). The page's
 // thread is often busy that long anyway, drawing the text.
 const (
 	lingerPress = 10 * time.Millisecond
@@ -177,6 +179,7 @@ type act struct {
 	frames *page.FrameTrees // the frame trees the reads before the input share
 	// queued are the reads settleText queued behind its drain.
 	queued struct {
+		timer string // the wait FocusText armed for the drain (settleText)
 		field *page.PendingField
 		tree  chan queuedTree
 		fresh chan [2]string // the tab's URL and title once drained
@@ -566,20 +569,20 @@ func (a *act) settle(ctx context.Context, linger time.Duration, n *page.Node) {
 }
 
 // settleText is settle for typed text: no linger, and a drain timed
-// textWait after the input (see textWait). In the tab's main frame, the
+// textWait after the input (see textWait; TypeText armed its timer). In the tab's main frame, the
 // reads of how things stand after (the field's value, the map) are queued
 // in the page behind the drain (page.StartDrain), so that they answer
 // with it rather than a round trip after the marker that follows it;
 // finish uses them when the call set nothing off (no navigation, no new
 // tab), and reads again otherwise.
 func (a *act) settleText(ctx context.Context, n *page.Node) {
-	if n == nil || (page.FrameRef{Session: n.Session, Frame: n.Frame}) != a.mainFrame() {
+	if !a.inMainFrame(n) {
 		a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
 		return
 	}
 	dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
-	d, err := page.StartDrain(dctx, a.b.conn, &a.b.worlds, a.mainFrame(), textWait)
+	d, err := page.StartDrain(dctx, a.b.conn, &a.b.worlds, a.mainFrame(), textWait, a.queued.timer)
 	if err != nil {
 		a.outcome = a.w.Settle(ctx, 0, a.drain(ctx, n, textWait))
 		return
@@ -617,6 +620,11 @@ func (a *act) settleText(ctx context.Context, n *page.Node) {
 		}
 	}()
 	a.outcome = a.w.Settle(ctx, 0, done)
+}
+
+// inMainFrame says whether n is an element of the tab's main frame.
+func (a *act) inMainFrame(n *page.Node) bool {
+	return n != nil && (page.FrameRef{Session: n.Session, Frame: n.Frame}) == a.mainFrame()
 }
 
 // drain lets the page run what the input queued (page.Drain), in the

@@ -70,7 +70,12 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 					return err
 				}
 			} else {
-				focused, err := page.FocusText(ctx, b.conn, &b.worlds, n)
+				if !submit && a.inMainFrame(n) {
+					// settleText's drain is timed from the text's input
+					// event.
+					a.queued.timer = page.TypingTimer()
+				}
+				focused, err := page.FocusText(ctx, b.conn, &b.worlds, n, a.queued.timer, textWait)
 				if err != nil {
 					return err
 				}

@@ -62,7 +62,7 @@ func TestReadsQueuedBehindDrain(t *testing.T) {
 	main := page.FrameRef{Session: tab.Session, Frame: tab.Main()}
 
 	press(t, ctx, b, tab)
-	d, err := page.StartDrain(ctx, b.conn, &b.worlds, main, 60*time.Millisecond)
+	d, err := page.StartDrain(ctx, b.conn, &b.worlds, main, 60*time.Millisecond, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,11 +103,11 @@ func TestReadsQueuedBehindOtherDrain(t *testing.T) {
 	main := page.FrameRef{Session: tab.Session, Frame: tab.Main()}
 
 	press(t, ctx, b, tab)
-	d1, err := page.StartDrain(ctx, b.conn, &b.worlds, main, 60*time.Millisecond)
+	d1, err := page.StartDrain(ctx, b.conn, &b.worlds, main, 60*time.Millisecond, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d2, err := page.StartDrain(ctx, b.conn, &b.worlds, main, 0)
+	d2, err := page.StartDrain(ctx, b.conn, &b.worlds, main, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestTreeAfterDrainFrameAdded(t *testing.T) {
 		if click {
 			press(t, ctx, b, tab)
 		}
-		d, err := page.StartDrain(ctx, b.conn, &b.worlds, main, time.Second)
+		d, err := page.StartDrain(ctx, b.conn, &b.worlds, main, time.Second, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,6 +303,73 @@ func TestTypeTextReadsBehindDrain(t *testing.T) {
 		}
 		if res.URL == "" || res.Title != "T" {
 			t.Errorf("%s: url %q title %q", tool, res.URL, res.Title)
+		}
+	}
+}
+
+// TestDrainTimedFromInputEvent: the drain of typed text is timed from the
+// input event the text fired (FocusText armed its timer), not from the
+// drain's call: sent well after the event, it does not wait its time
+// again. A field whose page stops the event leaves the drain a timer of its
+// own. Both are timed on the page's clock; the drain leaves no listener
+// or timer behind in the world.
+func TestDrainTimedFromInputEvent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m, b, c := testBrowser(t)
+	const p = `data:text/html,<title>T</title><input id=f><input id=g oninput="event.stopPropagation()">`
+	if _, err := m.Navigate(ctx, c, p, "load", Intent{}); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := b.activePage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := b.pageTab(tab)
+	main := page.FrameRef{Session: pt.Session, Frame: pt.Main()}
+	sess := b.conn.Session(pt.Session)
+	const wait = time.Second
+	for _, tc := range []struct {
+		sel       string
+		fromEvent bool
+	}{{"#f", true}, {"#g", false}} {
+		found, err := page.Locate(ctx, b.conn, &b.worlds, pt, "css", tc.sel, page.NewActGroup())
+		if err != nil || found.Node == nil {
+			t.Fatalf("locate %s: %v %+v", tc.sel, err, found)
+		}
+		timer := page.TypingTimer()
+		if ok, err := page.FocusText(ctx, b.conn, &b.worlds, found.Node, timer, wait); err != nil || !ok {
+			t.Fatalf("focus %s: %v %v", tc.sel, ok, err)
+		}
+		if err := page.TypeInto(ctx, b.conn, pt, "Ada"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(wait + wait/5)
+		now := func() float64 {
+			var ms float64
+			if err := b.worlds.CallFunction(ctx, sess, main.Frame, `function() { return performance.now() }`, &ms); err != nil {
+				t.Fatal(err)
+			}
+			return ms
+		}
+		sent := now()
+		d, err := page.StartDrain(ctx, b.conn, &b.worlds, main, wait, timer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if closing, err := d.Result(); err != nil || closing {
+			t.Fatalf("drain: closing %v, err %v", closing, err)
+		}
+		took := now() - sent
+		if tc.fromEvent && took >= float64(wait.Milliseconds()) {
+			t.Errorf("%s: the drain waited %.0f ms after its call: timed from the call, not from the input event %v before", tc.sel, took, wait+wait/5)
+		}
+		if !tc.fromEvent && took < float64(wait.Milliseconds()) {
+			t.Errorf("%s: the drain waited only %.0f ms, with no input event to time it from (want %v)", tc.sel, took, wait)
+		}
+		var left bool
+		if err := b.worlds.CallFunction(ctx, sess, main.Frame, `function() { return '__lyradTyped' in globalThis }`, &left); err != nil || left {
+			t.Errorf("%s: the typing timer is still in the world after the drain (%v)", tc.sel, err)
 		}
 	}
 }
