@@ -25,8 +25,14 @@ function(timer, ms) {
   const focused = a === el || el.contains(a);
   if (focused && timer) {
     const t = {token: timer, p: null};
-    t.on = () => { t.p = new Promise(resolve => setTimeout(resolve, ms || 0)); };
-    addEventListener('input', t.on, {once: true});
+    // Only the browser's own event starts it: one the page dispatches
+    // itself before the text arrives does not shorten the wait.
+    t.on = e => {
+      if (!e.isTrusted) return;
+      removeEventListener('input', t.on);
+      t.p = new Promise(resolve => setTimeout(resolve, ms || 0));
+    };
+    addEventListener('input', t.on);
     globalThis.__lyradTyped = t;
   }
   return focused;
