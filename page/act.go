@@ -6,6 +6,9 @@ import (
 	"math"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
 	"github.com/lyrad/lyrad/cdpconn"
 )
 
@@ -29,6 +32,38 @@ type ElementState struct {
 	Tag       string `json:"tag"`
 	Role      string `json:"role"`
 	Name      string `json:"name"`
+	Focused   bool   `json:"focused"` // focused as it was found (WithFocusFirst)
+}
+
+// FocusFirst lets the look that finds a text field focus it in the same
+// round trip, as FocusText does (timer and wait are FocusText's), when it
+// is found usable and writable in Frame's document and that document is of
+// Origin (as location.origin writes it). The caller must hold everything
+// the input needs on Origin before it looks: the focus is the input's
+// first step.
+type FocusFirst struct {
+	Frame  FrameRef
+	Origin string
+	Timer  string
+	Wait   time.Duration
+}
+
+type focusFirstKey struct{}
+
+// WithFocusFirst carries ff in ctx, for the looks of WaitActionable (Locate,
+// ResolveRefNode).
+func WithFocusFirst(ctx context.Context, ff FocusFirst) context.Context {
+	return context.WithValue(ctx, focusFirstKey{}, ff)
+}
+
+// focusFirstIn is the FocusFirst of ctx as the state script takes it, for
+// a look in frame f of session s; nil when there is none for that frame.
+func focusFirstIn(ctx context.Context, s target.SessionID, f cdp.FrameID) any {
+	ff, ok := ctx.Value(focusFirstKey{}).(FocusFirst)
+	if !ok || ff.Origin == "" || ff.Frame != (FrameRef{Session: s, Frame: f}) {
+		return nil
+	}
+	return map[string]any{"origin": ff.Origin, "timer": ff.Timer, "ms": ff.Wait.Milliseconds()}
 }
 
 // State reads how n stands now.

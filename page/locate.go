@@ -124,8 +124,9 @@ var locateKeys atomic.Int64
 var jsLocateElement = "function(kind, sel, key) {\n  const r = (" + jsLocate + ").call(this, kind, sel);\n  globalThis[key] = {count: r.count, why: r.why, el: r.el};\n  return r.el;\n}"
 
 // jsLocated answers what jsLocateElement left under key: the count, why,
-// and the match's state (jsState), null when none matched.
-var jsLocated = "function(key) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  if (!v) return {count: 0, why: ''};\n  return {count: v.count, why: v.why, state: v.el ? (" + jsState + ").call(v.el) : null};\n}"
+// and the match's state (jsState), null when none matched; with ff, then
+// its focus (jsStateFocus).
+var jsLocated = "function(key, ff) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  if (!v) return {count: 0, why: ''};\n  return {count: v.count, why: v.why, state: v.el ? (" + jsStateFocus + ")(v.el, ff) : null};\n}"
 
 // locateIn is locateFrame's look; the match's state is read into st
 // beside the question for its backendNodeId (both need only its object).
@@ -143,7 +144,7 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		// only when needed (Node.Backend).
 		key := "__lyradLocated" + strconv.FormatInt(locateKeys.Add(1), 10)
 		args, _ := scriptArgs([]any{kind, body, key})
-		keyArg, _ := scriptArgs([]any{key})
+		keyArg, _ := scriptArgs([]any{key, focusFirstIn(ctx, f.Session, f.Frame)})
 		t := true
 		call, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
 			FunctionDeclaration: jsLocateElement, ExecutionContextID: id, Arguments: args,

@@ -77,7 +77,7 @@ func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Se
 	if err != nil {
 		return nil, err
 	}
-	keyArg, _ := scriptArgs([]any{key})
+	keyArg, _ := scriptArgs([]any{key, focusFirstIn(ctx, s, frame)})
 	sess := conn.Session(s)
 	for attempt := 0; ; attempt++ {
 		id, err := w.Get(ctx, sess, frame, attempt > 0)
@@ -147,8 +147,9 @@ func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Se
 
 // jsFoundState is jsState of the element a FindElement question left
 // under key: {state}, {state: null} when it found none, {missing: true}
-// when the world holds no such key.
-var jsFoundState = "function(key) {\n  if (!(key in globalThis)) return {missing: true};\n  const el = globalThis[key];\n  delete globalThis[key];\n  return {state: el ? (" + jsState + ").call(el) : null};\n}"
+// when the world holds no such key; with ff, then its focus
+// (jsStateFocus).
+var jsFoundState = "function(key, ff) {\n  if (!(key in globalThis)) return {missing: true};\n  const el = globalThis[key];\n  delete globalThis[key];\n  return {state: el ? (" + jsStateFocus + ")(el, ff) : null};\n}"
 
 // Link is one visible link of a text read.
 type Link struct {

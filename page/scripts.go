@@ -65,6 +65,16 @@ var jsFrameHitAt = script("frame_hit_at.js")
 // text typed next replaces it. It reports whether focus arrived.
 var jsFocusText = script("focus_text.js")
 
+// jsStateFocus is jsState of el; with ff ({origin, timer, ms}: a
+// FocusFirst) it then focuses el as jsFocusText does, when el is a usable,
+// writable text field (what the acting pipeline would find usable and fit
+// for type_text: connected, visible, enabled, a text field, not read-only,
+// not set whole) of a document of origin ff.origin. state.focused says it
+// was.
+var jsStateFocus = "function(el, ff) {\n  const st = (" + jsState + ").call(el);\n" +
+	"  if (ff && location.origin === ff.origin && st.connected && st.visible && st.enabled && st.textField && !st.readOnly && !st.valueType)\n" +
+	"    st.focused = (" + jsFocusText + ").call(el, ff.timer, ff.ms);\n  return st;\n}"
+
 // jsSetValue gives an input whose value is set whole (date, time,
 // datetime-local, month, week, color, range) the value v, in the ISO form
 // the input holds, the way a person's choice in its picker does: focus,

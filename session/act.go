@@ -134,6 +134,10 @@ type actSpec struct {
 	index  int    // onTab: the tab acted on
 	url    string // onDestination: where navigate goes
 	watch  settleKind
+	// focusFirst: the step begins by focusing its element as type_text
+	// does (page.FocusText); the look that finds it may do so (see
+	// act.focusFirst).
+	focusFirst bool
 	// prepare, when set, reads what the step needs before anyone is asked
 	// (it must not change the page): go_back's history entry.
 	prepare func(ctx context.Context, a *act) error
@@ -179,7 +183,7 @@ type act struct {
 	frames *page.FrameTrees // the frame trees the reads before the input share
 	// queued are the reads settleText queued behind its drain.
 	queued struct {
-		timer string // the wait FocusText armed for the drain (settleText)
+		timer string // the wait FocusText (or focusFirst) armed for the drain (settleText)
 		field *page.PendingField
 		tree  chan queuedTree
 		fresh chan [2]string // the tab's URL and title once drained
@@ -270,7 +274,7 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 	a.frames = &page.FrameTrees{}
 	fctx := page.WithFrameTrees(ctx, a.frames)
 	if a.sel.raw != "" {
-		if err := a.waitUsable(fctx); err != nil {
+		if err := a.waitUsable(a.focusFirst(fctx)); err != nil {
 			return nil, err
 		}
 	}
@@ -343,6 +347,37 @@ func (m *Manager) act(ctx context.Context, c Caller, spec actSpec) (res *ActResu
 		return nil, err
 	}
 	return res, nil
+}
+
+// focusFirst lets the look that finds the call's text field focus it in
+// the same round trip (page.WithFocusFirst) when nothing the pipeline
+// judges between the look and the input could stop the call: it declares
+// nothing to credit, its caller holds INTERACT on the origin the tab was
+// last known at without asking anyone (grantDesk.holdsInteract), and the
+// latest map of the tab is recent enough to stand for the map before the
+// input (treeBefore reads none after the focus). The page focuses only a
+// field of the tab's main frame that is usable and writable, in a document
+// of that origin. INTERACT is still asked for in its turn, and the
+// declared send of the call before ends first, as for any acting call that
+// begins: nothing the page does on the focus spends it.
+func (a *act) focusFirst(ctx context.Context) context.Context {
+	if !a.spec.focusFirst || a.spec.opts.Intent.Submit || a.spec.opts.Intent.Download ||
+		a.spec.opts.Intent.Upload || a.spec.opts.Intent.Publish {
+		return ctx
+	}
+	o, ok := policy.OriginOf(a.tab.URL)
+	if !ok || !a.m.desk.holdsInteract(a.c, o.Scope()) {
+		return ctx
+	}
+	if changesTools[a.c.Tool] {
+		if last := a.b.reads.trees.latest(a.tab.ID); last == nil || time.Since(last.at) >= reuseBefore {
+			return ctx
+		}
+	}
+	a.m.sends.checks.disarm("")
+	a.m.grants.DropBound(a.c.ID)
+	a.queued.timer = page.TypingTimer()
+	return page.WithFocusFirst(ctx, page.FocusFirst{Frame: a.mainFrame(), Origin: o.String(), Timer: a.queued.timer, Wait: textWait})
 }
 
 // readSends reads, for a declared submission, where the form of the

@@ -61,7 +61,7 @@ func pointerSpec(opts ActOptions, kind actKind) actSpec {
 // field holds after (for a password, only that it is filled); the text is
 // never audited.
 func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text string, submit bool) (*ActResult, error) {
-	return m.act(ctx, c, actSpec{verb: "type_text", opts: opts, usable: actType, on: onElement, watch: settleInput,
+	return m.act(ctx, c, actSpec{verb: "type_text", opts: opts, usable: actType, on: onElement, watch: settleInput, focusFirst: !submit,
 		do: func(ctx context.Context, a *act) error {
 			n := a.loc.Node
 			b, tab := a.b, a.b.pageTab(a.tab)
@@ -70,14 +70,19 @@ func (m *Manager) TypeText(ctx context.Context, c Caller, opts ActOptions, text 
 					return err
 				}
 			} else {
-				if !submit && a.inMainFrame(n) {
-					// settleText's drain is timed from the text's input
-					// event.
-					a.queued.timer = page.TypingTimer()
-				}
-				focused, err := page.FocusText(ctx, b.conn, &b.worlds, n, a.queued.timer, textWait)
-				if err != nil {
-					return err
+				// Focused as it was found (act.focusFirst), or now.
+				focused := a.st.Focused
+				if !focused {
+					a.queued.timer = ""
+					if !submit && a.inMainFrame(n) {
+						// settleText's drain is timed from the text's
+						// input event.
+						a.queued.timer = page.TypingTimer()
+					}
+					var err error
+					if focused, err = page.FocusText(ctx, b.conn, &b.worlds, n, a.queued.timer, textWait); err != nil {
+						return err
+					}
 				}
 				if !focused {
 					return a.failure(StatusNotActionable, "the field did not take the focus (the page moved it elsewhere)",

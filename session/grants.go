@@ -89,6 +89,18 @@ func (d *grantDesk) interact(ctx context.Context, c Caller, rawURL, reason strin
 	return d.grants.Grant(c.ID, scope, policy.Interact, policy.GrantOptions{Channel: channel, TrustedEntry: entry})
 }
 
+// holdsInteract says whether interact would let the driver act in a
+// document of scope without asking anyone: a grant held, the operator's
+// lists, or approval turned off. It changes nothing; interact still runs
+// in its turn.
+func (d *grantDesk) holdsInteract(c Caller, scope policy.Scope) bool {
+	if d.cfg.ConsentChannel == ConsentOff || d.grants.Has(c.ID, scope, policy.Interact, time.Now()) {
+		return true
+	}
+	_, ok := d.cfg.Trust.Answers(policy.Interact, scope, false)
+	return ok
+}
+
 // credit buys what an action's intent declares, as single-use grants on the
 // origin of the frame it acts in, bound to its tab: the first matching
 // request that tab sends (or a popup it opens, for its first load) spends
