@@ -45,3 +45,32 @@ func TestTypeFocusesNothingBeforeInteract(t *testing.T) {
 		t.Errorf("the approved call: title %q value %v, want f2 t2 and bob", got, env["value"])
 	}
 }
+
+// TestTypeFocusRaisesDialog: a field whose focus handler opens an alert
+// (the page stops in it while the look that focuses the field waits) is
+// typed into, and the answer lists the dialog, answered by default. As in
+// a person's Chrome, the field takes the focus again once the alert is
+// closed, and alerts again: the answer lists them, up to its cap.
+func TestTypeFocusRaisesDialog(t *testing.T) {
+	parallel(t)
+	s := newSite(t, "127.0.0.1")
+	s.page("/", `<!doctype html><title>dialog on focus</title><label>Name <input id=q onfocus="alert('Welcome!'); document.title = 'after alert'"></label>`)
+	a := newActor(t)
+	a.open(s.URL + "/")
+	wantStatus(t, a.call("read_page", map[string]any{"mode": "tree"}), "ok")
+	env := a.call("type_text", map[string]any{"selector": "#q", "text": "ada"})
+	wantStatus(t, env, "ok")
+	a.wantTitle("after alert")
+	ds := dialogList(t, env)
+	if len(ds) == 0 {
+		t.Errorf("no dialogs listed, want the focus handler's alert")
+	}
+	for _, d := range ds {
+		if d["message"] != "Welcome!" || d["answer"] != "accepted" {
+			t.Errorf("dialog %v, want the focus handler's alert, accepted by default", d)
+		}
+	}
+	if env["value"] != "ada" {
+		t.Errorf("value %v, want ada", env["value"])
+	}
+}
