@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lyrad/lyrad/audit"
+	"github.com/lyrad/lyrad/policy"
 )
 
 // A consented handoff. One session drives; when another wants to act, its
@@ -52,13 +53,12 @@ func (o *ownership) conflictLocked() *Error {
 
 // askHandoff asks c's user whether to take the browser from the session
 // driving it, and hands it on when they agree. conflict is the answer when
-// they cannot be asked or say no.
+// they cannot be asked or say no. A user who cannot be asked through the
+// client (no elicitation, or an elicitation that failed) can answer at the
+// terminal: conflict then carries an approval id (lyrad approve), which
+// the session's repeat of the call finds (approvals.go).
 func (o *ownership) askHandoff(ctx context.Context, c Caller, conflict *Error) error {
 	io := c.consent()
-	canAsk := o.cfg.ConsentChannel == ConsentAuto || o.cfg.ConsentChannel == ConsentElicit
-	if !canAsk || (io.Elicit == nil && !io.Deferred) {
-		return conflict
-	}
 	o.mu.Lock()
 	owner, holder, since, last := o.owner, o.ownerCaller.Client, o.ownerSince, o.lastUse
 	h := o.hold
@@ -85,22 +85,36 @@ func (o *ownership) askHandoff(ctx context.Context, c Caller, conflict *Error) e
 	}
 	sum := sha256.Sum256([]byte("handoff\x00" + owner + "\x00" + c.ID))
 	id := "handoff-" + hex.EncodeToString(sum[:12]) // stable while the same two sessions are concerned
-	record := func(answer string) {
-		o.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: audit.Fields{
-			"capability": "HANDOFF", "from_session": owner, "consent_channel": "elicit"}})
+	record := func(channel, answer string, extra audit.Fields) {
+		f := audit.Fields{"capability": "HANDOFF", "from_session": owner, "consent_channel": channel}
+		for k, v := range extra {
+			f[k] = v
+		}
+		o.audit(audit.Row{Kind: "consent", Session: c.ID, Status: answer, Extra: f})
 	}
 	var yes bool
 	var answer string
+	canAsk := o.cfg.ConsentChannel == ConsentAuto || o.cfg.ConsentChannel == ConsentElicit
+	state, aid := o.approvals.answer(c.ID, id, time.Now())
 	switch {
+	case state == ApprovalApproved:
+		record(policy.ChannelCLI, "accepted", audit.Fields{"consent_reason": "lyrad approve", "approval_id": aid})
+		yes, answer = true, "accepted"
+	case state == ApprovalDenied:
+		record(policy.ChannelCLI, "declined", audit.Fields{"consent_reason": "lyrad approve --deny", "approval_id": aid})
+		return conflict.answered("declined")
+	case !canAsk || (io.Elicit == nil && !io.Deferred):
+		return o.pendHandoff(c, conflict, owner, id, msg)
 	case io.Elicit != nil:
 		actx, cancel := context.WithTimeout(ctx, o.cfg.ConsentTimeout)
 		ans, err := io.Elicit(actx, msg)
 		cancel()
 		if err != nil {
-			record("error")
-			return conflict
+			record("elicit", "error", nil)
+			return o.pendHandoff(c, conflict, owner, id, msg)
 		}
 		yes, answer = verdictOf(ans)
+		record("elicit", answer, nil)
 	default:
 		ans, ok := io.Answers[id]
 		if !ok {
@@ -108,12 +122,12 @@ func (o *ownership) askHandoff(ctx context.Context, c Caller, conflict *Error) e
 			return &ConsentNeeded{ID: id, Message: msg}
 		}
 		if pending, inTime := o.asks.take(c.ID, id, time.Now()); !pending || !inTime {
-			record("declined")
+			record("elicit", "declined", nil)
 			return conflict
 		}
 		yes, answer = verdictOf(ans)
+		record("elicit", answer, nil)
 	}
-	record(answer)
 	if !yes {
 		return conflict.answered(answer)
 	}
@@ -127,4 +141,20 @@ func (o *ownership) askHandoff(ctx context.Context, c Caller, conflict *Error) e
 	}
 	o.mu.Unlock()
 	return nil
+}
+
+// pendHandoff is conflict with an approval id the user answers at the
+// terminal (lyrad approve ID): a yes hands the browser to c's session on
+// its repeat of the call, as a yes through the client does. The id is kept
+// while the same session asks to take the same driver's turn.
+func (o *ownership) pendHandoff(c Caller, conflict *Error, owner, key, msg string) error {
+	id, created := o.approvals.ask(c, []ApprovalQuestion{{Capability: "HANDOFF", Message: msg, key: key}}, time.Now())
+	if created {
+		o.audit(audit.Row{Kind: "consent", Session: c.ID, Tool: c.Tool, Status: "approval_pending", Extra: audit.Fields{
+			"capability": "HANDOFF", "from_session": owner, "consent_channel": policy.ChannelCLI, "approval_id": id}})
+	}
+	ref := &ApprovalRef{ID: id, Command: o.cfg.ApproveCommand + " " + id, Within: o.cfg.ApprovalTimeout}
+	conflict.Approval = ref
+	conflict.Hint += " Or, to take the browser over now, ask the user to run: " + ref.Command + " (within " + ref.Within.String() + "), then repeat this same call."
+	return conflict
 }

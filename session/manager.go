@@ -64,7 +64,7 @@ func New(cfg Config) *Manager {
 		approvals: approvals{ttl: m.cfg.ApprovalTimeout}, files: m.files, audit: m.audit}
 	m.budget = &auditBudget{trail: cfg.Audit, log: cfg.Logger}
 	m.budget.rows.perDay = max(0, cfg.AuditTabBytesPerDay)
-	m.own = &ownership{cfg: &m.cfg, log: cfg.Logger, grants: m.grants, asks: &m.desk.asks, audit: m.audit, flush: m.budget.flush}
+	m.own = &ownership{cfg: &m.cfg, log: cfg.Logger, grants: m.grants, asks: &m.desk.asks, approvals: &m.desk.approvals, audit: m.audit, flush: m.budget.flush}
 	m.budget.owner = m.own.ownerID
 	m.sends = &sendGuard{cfg: &m.cfg, grants: m.grants, own: m.own, takeover: &m.takeover, files: m.files, budget: m.budget}
 	m.launcher = &launcher{cfg: &m.cfg, log: cfg.Logger, own: m.own, sends: m.sends, budget: m.budget, takeover: &m.takeover, audit: m.audit, onTarget: m.onTarget}

@@ -28,9 +28,12 @@ type ownership struct {
 	cfg    *Config
 	log    *zap.Logger
 	grants *policy.Grants
-	asks   *pendingAsks              // consent asked of a session (handoff.go)
-	audit  func(audit.Row)           // the trail
-	flush  func(session, tab string) // what the audit budget held back (auditbudget.go)
+	asks   *pendingAsks // consent asked of a session (handoff.go)
+	// approvals are the questions the user answers at the terminal
+	// (approvals.go): a handoff asked of a client that cannot ask.
+	approvals *approvals
+	audit     func(audit.Row)           // the trail
+	flush     func(session, tab string) // what the audit budget held back (auditbudget.go)
 
 	mu          sync.Mutex
 	browser     *Browser
