@@ -25,9 +25,9 @@
 //     yes: the grants to load and use a site, the single-use credits an
 //     action's intent declares, and the questions behind them through the
 //     consent channel. Its own state is the questions asked and not yet
-//     answered (pendingAsks, asks.go), which ownership's handoff shares,
-//     and those the client could not ask, waiting for the user's answer
-//     at the terminal (approvals, approvals.go: lyrad approve).
+//     answered (pendingAsks, asks.go), and those the client could not
+//     ask, waiting for the user's answer at the terminal (approvals,
+//     approvals.go: lyrad approve); ownership's handoff shares both.
 //   - launcher (browser.go, downloads.go): the start of a browser through
 //     package launch, the guard's judgement and hooks wired to the parts,
 //     the downloads put behind the guard. Its own state is the download
