@@ -217,3 +217,29 @@ func TestApprovalAfterElicitationTimeout(t *testing.T) {
 		t.Fatalf("the repeat: %q %v, asked %d times", channel, err, asked)
 	}
 }
+
+// A client of the deferred protocol (2026-07-28) whose user answered after
+// the consent timeout is refused with an id, as an elicitation nobody
+// answered in time is: the user can answer at the terminal, and the
+// repeat takes that yes without asking again.
+func TestApprovalAfterLateDeferredAnswer(t *testing.T) {
+	m := New(Config{ConsentChannel: ConsentAuto, ConsentTimeout: 10 * time.Millisecond})
+	site := policy.ScopeOf("http://127.0.0.1:8001/")
+	var need *ConsentNeeded
+	if err := deferredAsk(m, "s1", policy.Navigate, site, "", nil); !errors.As(err, &need) {
+		t.Fatalf("first round: %v, want a question", err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	err := deferredAsk(m, "s1", policy.Navigate, site, "", map[string]Answer{need.ID: {Action: "accept", Approve: &approve}})
+	status, id := refusedWith(err)
+	if status != StatusDenied || consentOf(err) != "timeout" || id == "" {
+		t.Fatalf("a late answer: %v (id %q), want denied timeout with an id", err, id)
+	}
+	if _, err := m.AnswerApproval(id, true); err != nil {
+		t.Fatal(err)
+	}
+	c := Caller{ID: "s1", Consent: &ConsentIO{Deferred: true}}
+	if channel, _, err := m.desk.obtain(context.Background(), c, policy.Navigate, site, ""); err != nil || channel != policy.ChannelCLI {
+		t.Fatalf("the repeat: %q %v, want the terminal's yes", channel, err)
+	}
+}

@@ -232,8 +232,13 @@ func (d *grantDesk) obtainQuestion(ctx context.Context, c Caller, cap policy.Cap
 				return "", "", denied("declined (nothing was asked)")
 			}
 			if !inTime {
+				// Answered too late to count: as with an elicitation
+				// nobody answered in time, the user may answer at the
+				// terminal.
 				record(policy.ChannelElicit, "timeout", "answered after LYRA_BROWSER_CONSENT_TIMEOUT")
-				return "", "", denied("timeout")
+				return "", "", newError(StatusDenied, "the user did not allow it: timeout",
+					"The answer came after LYRA_BROWSER_CONSENT_TIMEOUT; do not repeat this with confirm=true.").
+					answered("timeout").asking(string(cap), scope.Loggable()).askable(cap, scope, msg, id)
 			}
 			yes, answer := verdictOf(ans)
 			record(policy.ChannelElicit, answer, "")
