@@ -19,7 +19,9 @@ func TestTypeFocusesNothingBeforeInteract(t *testing.T) {
 	parallel(t)
 	s := newSite(t, "127.0.0.1")
 	s.page("/", focusCountPage)
-	a := legacyActor(t, "LYRA_BROWSER_GRANT_TTL=3")
+	// A lifetime that a loaded machine does not outrun between the
+	// navigation and the first type_text.
+	a := legacyActor(t, "LYRA_BROWSER_GRANT_TTL=5")
 	wantStatus(t, a.call("open_browser", nil), "ok")
 	title := func() string { return a.call("get_url", nil)["title"].(string) }
 	wantStatus(t, a.call("navigate", map[string]any{"url": s.URL + "/", "confirm": true}), "ok")
@@ -29,10 +31,11 @@ func TestTypeFocusesNothingBeforeInteract(t *testing.T) {
 	if got := title(); got != "f1 t1" || env["value"] != "ada" {
 		t.Fatalf("typed while INTERACT is held: title %q value %v, want f1 t1 and ada", got, env["value"])
 	}
-	// Off the field, then past the grant's lifetime (a second's margin),
-	// with a map read just before, as an agent reads before it types.
+	// Off the field, then past the grant's lifetime (a second's margin:
+	// the press was its last use), with a map read just before, as an
+	// agent reads before it types.
 	wantStatus(t, a.call("press_key", map[string]any{"key": "Tab"}), "ok")
-	time.Sleep(4 * time.Second)
+	time.Sleep(6 * time.Second)
 	wantStatus(t, a.call("read_page", map[string]any{"mode": "tree"}), "ok")
 	env = a.call("type_text", map[string]any{"selector": "#q", "text": "bob"})
 	wantAsked(t, "type_text after the grant lapsed", env, s.URL)
