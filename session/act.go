@@ -29,7 +29,9 @@ import (
 //  3. for a call with a selector, the wait, at most appearWindow, until
 //     its target is usable (act_usable.go, page.WaitActionable). This only
 //     reads the page, so an unusable control neither prompts nor spends a
-//     grant;
+//     grant; the one exception is type_text's focus, made by the look that
+//     finds a usable field only when nothing below could stop the call
+//     (act.focusFirst);
 //  4. INTERACT on the document the input reaches (interact.go), then the
 //     credits for what the call declared (grants.go);
 //  5. the call's timeout, and a watch on what it sets off, opened before
