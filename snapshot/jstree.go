@@ -210,7 +210,8 @@ const treeRules = `
 	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128,
 		A_STATE = 256, // any attribute states() reads
 		A_NAME = 512, // an attribute a name is first looked for in
-		A_DISABLED = 1024, A_STYLE = 2048;
+		A_DISABLED = 1024, A_STYLE = 2048,
+		A_ERROR = 4096; // a class attribute that may say an error (ERROR_HINT): errorText asks it further
 	const ATTR_BITS = new Map([['aria-hidden', A_HIDDEN], ['inert', A_INERT], ['role', A_ROLE], ['contenteditable', A_EDIT],
 		['onclick', A_HANDLER], ['onmousedown', A_HANDLER], ['onpointerdown', A_HANDLER], ['tabindex', A_TABINDEX],
 		['aria-live', A_LIVE], ['class', A_CLASS], ['aria-level', A_STATE], ['aria-checked', A_STATE], ['aria-pressed', A_STATE],
@@ -220,6 +221,19 @@ const treeRules = `
 		if (!el.hasAttributes()) return 0;
 		let b = 0;
 		for (const a of el.getAttributeNames()) b |= ATTR_BITS.get(a) || 0;
+		if (b & A_CLASS && ERROR_HINT.test(el.getAttribute('class'))) b |= A_ERROR;
+		return b;
+	}
+
+	// keptBits is attrBits(el) of an element of the document's own tree,
+	// kept from read to read until pseudoWatch hears of a change to it or
+	// around it: its attributes change only by a mutation the observer
+	// hears (a style attribute's too, see pseudoWatch), and a read after
+	// a change meets mostly elements that did not change.
+	let bitsKept = new WeakMap();
+	function keptBits(el) {
+		let b = bitsKept.get(el);
+		if (b === undefined) bitsKept.set(el, (b = attrBits(el)));
 		return b;
 	}
 
@@ -744,7 +758,11 @@ const treeRules = `
 			pseudoObs = new MutationObserver((recs) => {
 				stillDirty = true;
 				for (const m of recs) {
-					if (m.attributeName === 'style') continue;
+					if (m.attributeName === 'style') {
+						// Whether it is there is in its attrBits (A_STYLE).
+						bitsKept.delete(m.target);
+						continue;
+					}
 					pseudoDirty.add(m.target);
 					if (m.type === 'childList' && !pseudoAll) {
 						for (const n of [...m.addedNodes, ...m.removedNodes]) if (n.localName === 'style' || n.localName === 'link') pseudoAll = true;
@@ -762,16 +780,19 @@ const treeRules = `
 			if (t.nodeType !== 1 || !t.isConnected) continue;
 			pseudoCache.delete(t);
 			hrefOf.delete(t);
+			bitsKept.delete(t);
 			const all = t.getElementsByTagName('*');
 			if ((budget -= all.length) < 0) { pseudoAll = true; break; }
 			for (const e of all) {
 				pseudoCache.delete(e);
 				hrefOf.delete(e);
+				bitsKept.delete(e);
 			}
 		}
 		if (pseudoAll) {
 			pseudoCache = new WeakMap();
 			hrefOf = new WeakMap();
+			bitsKept = new WeakMap();
 		}
 		pseudoDirty = new Set();
 		pseudoAll = false;
@@ -989,8 +1010,7 @@ const treeRules = `
 			}
 		}
 		if (errs.has(n)) return true;
-		const c = ab & A_CLASS ? n.getAttribute('class') : null;
-		return !!c && ERROR_HINT.test(c) && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
+		return (ab & A_ERROR) !== 0 && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
 
@@ -1495,7 +1515,7 @@ const treeRules = `
 			// Asked once here, each of them, for all that follows.
 			const tag = n.localName;
 			if (skipped(n, tag) || (f & F_SVG && SVG_HIDDEN.has(tag))) continue;
-			const ab = attrBits(n);
+			const ab = f & F_SHADOW ? attrBits(n) : keptBits(n);
 			if ((ab & A_HIDDEN && n.getAttribute('aria-hidden') === 'true') || (ab & A_INERT && n.inert)) f |= F_HID;
 			if (ab & A_DISABLED && n.getAttribute('aria-disabled') === 'true') f |= F_DISABLED;
 			// Nothing inside aria-hidden or inert is listed, nor any frame.
