@@ -45,7 +45,7 @@ var JSTree = fn("region", treeLib+`
 		else if (region && region.id) root = T.node(region.id);
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
-		leafOwned = refs = errs = null;
+		leafOwned = errs = null;
 		if (document.baseURI !== hrefsBase) {
 			hrefs = new Map();
 			hrefOf = new WeakMap();
@@ -53,7 +53,9 @@ var JSTree = fn("region", treeLib+`
 		}
 		pseudoWatch();
 		stillWatch();
-		const modal = document.querySelector(':modal');
+		// :modal is a modal dialog or a fullscreen element: the
+		// document is searched only when it has either.
+		const modal = dialogs.length || document.fullscreenElement ? document.querySelector(':modal') : null;
 		nestOut = region && region.nest ? [] : null;
 		if (nestOut) nestActive = deepActive();
 		contentKept = new Map();
@@ -70,6 +72,9 @@ var JSTree = fn("region", treeLib+`
 		}
 		return out;
 	};
+	// dialogs: the document's dialogs, a live list that the document
+	// keeps counted until it changes.
+	const dialogs = document.getElementsByTagName('dialog');
 	// capItems keeps at most MaxItems items (those on screen first, then
 	// the rest in order) and says how many were left out: a page of 200k
 	// listed elements is not sent whole.
@@ -764,6 +769,7 @@ const treeRules = `
 						continue;
 					}
 					pseudoDirty.add(m.target);
+					if (m.type === 'childList' || m.attributeName === 'aria-owns' || m.attributeName === 'aria-invalid') refs = null;
 					if (m.type === 'childList' && !pseudoAll) {
 						for (const n of [...m.addedNodes, ...m.removedNodes]) if (n.localName === 'style' || n.localName === 'link') pseudoAll = true;
 					}
@@ -879,9 +885,10 @@ const treeRules = `
 		return el ? leafOwned.has(el) : leafOwned.size > 0;
 	}
 
-	// ariaRefs are, per read (T.read clears refs), the document's
-	// elements with aria-owns (owners) and with aria-invalid=true
-	// (invalid): one pass over the document for what two questions ask.
+	// ariaRefs are the document's elements with aria-owns (owners) and
+	// with aria-invalid=true (invalid): one pass over the document for
+	// what two questions ask, kept until pseudoWatch's observer hears of
+	// an element added or removed or of one of the two attributes changed.
 	let refs = null;
 	function ariaRefs() {
 		if (!refs) {
