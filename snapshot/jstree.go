@@ -52,7 +52,7 @@ var JSTree = fn("region", treeLib+`
 			hrefsBase = document.baseURI;
 		}
 		pseudoWatch();
-		stillWatch();
+		stillWatch(out.vw, out.vh);
 		// :modal is a modal dialog or a fullscreen element: the
 		// document is searched only when it has either.
 		const modal = dialogs.length || document.fullscreenElement ? document.querySelector(':modal') : null;
@@ -813,28 +813,42 @@ const treeRules = `
 	// observer), any input that may move :hover, :focus, :checked or a
 	// value (events heard in lyrad's world, which the page does not see),
 	// another window size or another set of style sheets drops it all.
-	let stillNames = new WeakMap(), stillSecret = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillDirty = true, stillSig = '', stillOn = false;
+	let stillNames = new WeakMap(), stillSecret = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillDirty = true, stillOn = false;
 	const STILL_EVENTS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'click', 'focusin',
 		'focusout', 'input', 'change', 'keydown', 'keyup', 'hashchange', 'popstate', 'resize', 'load', 'toggle',
 		'transitionstart', 'transitionend', 'animationstart', 'animationend', 'animationiteration', 'fullscreenchange'];
 	const foreignSheets = new WeakSet();
-	function stillWatch() {
+	// stillSig is what the kept things were read under, number by
+	// number (no string made a read): the window's size (w, h: T.read's
+	// innerWidth and innerHeight) and pixel ratio, the adopted sheets'
+	// count, and each sheet's rules (-1 unreadable; disabled, -3 - that).
+	const stillSig = [];
+	function stillWatch(w, h) {
 		if (!stillOn) {
 			stillOn = true;
 			const moved = () => { stillDirty = true; };
 			for (const e of STILL_EVENTS) addEventListener(e, moved, { capture: true, passive: true });
 		}
-		let sig = innerWidth + 'x' + innerHeight + '@' + devicePixelRatio + ':' + (document.adoptedStyleSheets ? document.adoptedStyleSheets.length : 0);
-		for (const sh of document.styleSheets) {
+		let same = !stillDirty, i = 0;
+		const put = (v) => {
+			if (stillSig[i] !== v) { same = false; stillSig[i] = v; }
+			i++;
+		};
+		const ad = document.adoptedStyleSheets;
+		put(w); put(h); put(devicePixelRatio); put(ad ? ad.length : 0);
+		const ss = document.styleSheets;
+		for (let j = 0, m = ss.length; j < m; j++) {
+			const sh = ss[j];
 			let n = -1;
 			// Another origin's sheet stays unreadable: it is asked once
 			// (a thrown error costs more than the rest of this).
 			if (!foreignSheets.has(sh)) {
 				try { n = sh.cssRules.length; } catch (e) { foreignSheets.add(sh); }
 			}
-			sig += ',' + n + (sh.disabled ? 'd' : '');
+			put(sh.disabled ? -3 - n : n);
 		}
-		if (stillDirty || sig !== stillSig) {
+		if (stillSig.length !== i) { same = false; stillSig.length = i; }
+		if (!same) {
 			stillNames = new WeakMap();
 			stillClicks = new WeakMap();
 			stillSecret = new WeakMap();
@@ -842,7 +856,6 @@ const treeRules = `
 			stillStyle = new WeakMap();
 			sheetCands = null;
 			stillDirty = false;
-			stillSig = sig;
 		}
 	}
 
