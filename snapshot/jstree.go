@@ -1055,20 +1055,44 @@ const treeRules = `
 	const ICON_PRE = /^(?:icons?|ico|ic|fa[srlbdk]?|glyphicon|bi|mdi|octicon|ti|la|gg|lni|ri|bx|ph|feather|material-icons)[-_]+([a-z][a-z0-9_-]*)$/i;
 	const ICON_POST = /^([a-z][a-z0-9_-]*?)[-_]+(?:icon|ico)$/i;
 	const ICON_NOISE = /^(?:lg|sm|xs|xl|[0-9]+x|fw|solid|regular|light|thin|brands|outline|outlined|filled|round|rounded|sharp|large|small|button|btn|wrapper|wrap|container|inner|only|default|primary|secondary)$/i;
+	// iconOf looks at el and its first 6 descendant elements, in tree
+	// order (by their element links: no tree walker made), and stops at
+	// the first class attribute that names an icon.
 	function iconOf(el) {
-		const cands = [el];
-		const w = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
-		for (let c = w.nextNode(), n = 0; c && n < 6; c = w.nextNode(), n++) cands.push(c);
-		for (const c of cands) {
-			// Every icon class has a - or a _ (fa-star, trash_icon).
+		for (let c = el, n = 0; c && n <= 6; n++) {
 			const cl = c.getAttribute('class');
-			if (!cl || !/[-_]/.test(cl)) continue;
-			for (const tok of cl.split(/\s+/)) {
-				const m = ICON_PRE.exec(tok) || ICON_POST.exec(tok);
-				if (m && !ICON_NOISE.test(m[1])) return m[1].toLowerCase().replace(/_/g, '-').slice(0, 40);
+			if (cl) {
+				const ic = iconOfClass(cl);
+				if (ic) return ic;
 			}
+			// The next element in tree order inside el.
+			let nx = c.firstElementChild;
+			while (!nx && c !== el) {
+				nx = c.nextElementSibling;
+				if (!nx) c = c.parentElement;
+			}
+			c = nx;
 		}
 		return '';
+	}
+	// iconOfClass is the icon a class attribute names, '' for none; the
+	// same classes come again and again (a site's link styles), so each
+	// attribute's answer is kept.
+	const iconClasses = new Map();
+	function iconOfClass(cl) {
+		let ic = iconClasses.get(cl);
+		if (ic !== undefined) return ic;
+		ic = '';
+		// Every icon class has a - or a _ (fa-star, trash_icon).
+		if (/[-_]/.test(cl)) {
+			for (const tok of cl.split(/\s+/)) {
+				const m = ICON_PRE.exec(tok) || ICON_POST.exec(tok);
+				if (m && !ICON_NOISE.test(m[1])) { ic = m[1].toLowerCase().replace(/_/g, '-').slice(0, 40); break; }
+			}
+		}
+		if (iconClasses.size >= 5000) iconClasses.clear();
+		iconClasses.set(cl, ic);
+		return ic;
 	}
 
 	// wordOf is a readable id or class of a nameless clickable (a
