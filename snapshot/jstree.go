@@ -813,7 +813,13 @@ const treeRules = `
 	// observer), any input that may move :hover, :focus, :checked or a
 	// value (events heard in lyrad's world, which the page does not see),
 	// another window size or another set of style sheets drops it all.
-	let stillNames = new WeakMap(), stillSecret = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillDirty = true, stillOn = false;
+	//
+	// stillStyle, which has an entry for most of the document's elements,
+	// is not made anew when it is dropped: its entries are numbers, the
+	// style bits (0-7) over stillBase, and dropping them moves stillBase
+	// past them all (overwriting an entry costs less than adding one to
+	// a new table, which grows as it fills).
+	let stillNames = new WeakMap(), stillSecret = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillBase = 0, stillDirty = true, stillOn = false;
 	const STILL_EVENTS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'click', 'focusin',
 		'focusout', 'input', 'change', 'keydown', 'keyup', 'hashchange', 'popstate', 'resize', 'load', 'toggle',
 		'transitionstart', 'transitionend', 'animationstart', 'animationend', 'animationiteration', 'fullscreenchange'];
@@ -853,7 +859,7 @@ const treeRules = `
 			stillClicks = new WeakMap();
 			stillSecret = new WeakMap();
 			stillHints = new WeakMap();
-			stillStyle = new WeakMap();
+			stillBase += 8;
 			sheetCands = null;
 			stillDirty = false;
 		}
@@ -1599,6 +1605,7 @@ const treeRules = `
 			let sty = -1, fec;
 			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && tag !== 'a') || (cands && !cands.has(n) && !(ab & A_STYLE) && light))) {
 				sty = light ? stillStyle.get(n) : undefined;
+				sty = sty !== undefined && sty >= stillBase ? sty - stillBase : undefined;
 				const was = sty;
 				let cs;
 				if (sty === undefined) sty = (cs = styleOf(n)).cursor === 'pointer' ? 1 : 0;
@@ -1612,7 +1619,7 @@ const treeRules = `
 				if (!(sty & 4) && (((fec = n.firstElementChild) && (nestOut || fec.nextElementSibling)) || !light || tag === 'slot' || ownedByLeaf(null))) {
 					sty |= 4 | ((cs || styleOf(n)).display === 'none' ? 2 : 0);
 				}
-				if (light && sty !== was) stillStyle.set(n, sty);
+				if (light && sty !== was) stillStyle.set(n, stillBase + sty);
 			}
 			const ptr = sty >= 0 ? (sty & 1) === 1 : !!(f & F_PTR);
 			const none = sty >= 0 && (sty & 2) === 2;
