@@ -829,6 +829,11 @@ const treeRules = `
 	// innerWidth and innerHeight) and pixel ratio, the adopted sheets'
 	// count, and each sheet's rules (-1 unreadable; disabled, -3 - that).
 	const stillSig = [];
+	// stillSheets and stillAdopted are the document's style sheets and
+	// its adopted ones as stillWatch found them this read, for
+	// sheetCandidates (asking the document again costs as much).
+	const stillSheets = [];
+	let stillAdopted = [];
 	function stillWatch(w, h) {
 		if (!stillOn) {
 			stillOn = true;
@@ -841,10 +846,13 @@ const treeRules = `
 			i++;
 		};
 		const ad = document.adoptedStyleSheets;
+		stillAdopted = ad || [];
 		put(w); put(h); put(devicePixelRatio); put(ad ? ad.length : 0);
-		const ss = document.styleSheets;
-		for (let j = 0, m = ss.length; j < m; j++) {
+		const ss = document.styleSheets, m = ss.length;
+		stillSheets.length = m;
+		for (let j = 0; j < m; j++) {
 			const sh = ss[j];
+			stillSheets[j] = sh;
 			let n = -1;
 			// Another origin's sheet stays unreadable: it is asked once
 			// (a thrown error costs more than the rest of this).
@@ -1417,8 +1425,8 @@ const treeRules = `
 			else try { visit(sh.cssRules); } catch (e) { ok = false; }
 			return ok;
 		};
-		for (const sh of document.styleSheets) if (!sheet(sh)) return (sheetCands = { pointer: null, pseudo: null });
-		for (const sh of document.adoptedStyleSheets || []) if (!sheet(sh)) return (sheetCands = { pointer: null, pseudo: null });
+		for (const sh of stillSheets) if (!sheet(sh)) return (sheetCands = NO_CANDS);
+		for (const sh of stillAdopted) if (!sheet(sh)) return (sheetCands = NO_CANDS);
 		const match = (list, out) => {
 			const clean = list.map((x) => x.replace(/::?(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(?:\([^)]*\))?/gi, '')).filter((x) => x.trim());
 			const add = (sel) => { for (const e of document.querySelectorAll(sel)) out.add(e); };
@@ -1435,10 +1443,16 @@ const treeRules = `
 			// An element whose style attribute gives a cursor is one too;
 			// the walk asks every element with a style attribute (A_STYLE)
 			// rather than the document which ones.
-			pointer: match(sels, new Set()),
-			pseudo: match(pse, new Set(document.getElementsByTagName('q'))),
+			// No rule (a page of no sheets) or no <q>: one empty set, not
+			// one made each read.
+			pointer: sels.length ? match(sels, new Set()) : NO_ELEMENTS,
+			pseudo: pse.length || quotes.length ? match(pse, new Set(quotes)) : NO_ELEMENTS,
 		});
 	}
+	const NO_CANDS = { pointer: null, pseudo: null }, NO_ELEMENTS = new Set();
+	// quotes: the document's <q> elements, a live list the document keeps
+	// counted until it changes.
+	const quotes = document.getElementsByTagName('q');
 
 	// cover: a box over most of the window with a few words on it (a
 	// "START" or "Tap to continue" screen), on top where it stands.
