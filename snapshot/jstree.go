@@ -45,7 +45,7 @@ var JSTree = fn("region", treeLib+`
 		else if (region && region.id) root = T.node(region.id);
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
-		leafOwned = errs = null;
+		leafOwned = errs = labelsBy = null;
 		if (document.baseURI !== hrefsBase) {
 			hrefs = new Map();
 			hrefOf = new WeakMap();
@@ -446,8 +446,9 @@ const treeRules = `
 				if (v !== null) return sp(v) || (type === 'button' ? '' : sp(v));
 				return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : sp(el.title);
 			}
-			if (el.labels && el.labels.length) {
-				const s = sp([...el.labels].map((l) => textAlt(l, cx, false)).join(' '));
+			const lbs = labelsOf(el, cx.doc);
+			if (lbs && lbs.length) {
+				const s = sp([...lbs].map((l) => textAlt(l, cx, false)).join(' '));
 				if (s) return s;
 				if (type !== 'image') return ''; // an empty label: Chrome falls back to neither title nor placeholder
 			}
@@ -474,6 +475,28 @@ const treeRules = `
 			if (img) return sp(img.getAttribute ? img.getAttribute('title') || img.textContent : '');
 		}
 		return '';
+	}
+
+	// labelsOf is el.labels; for an element of the document's own tree
+	// (doc), from one pass a read over the document's labels (labelsBy,
+	// which T.read clears): after any change to the document the browser
+	// answers each field's el.labels by going through the whole document
+	// again, a form's fields times its elements.
+	let labelsBy = null;
+	const docLabels = document.getElementsByTagName('label'), NO_LABELS = [];
+	function labelsOf(el, doc) {
+		if (!doc) return el.labels;
+		if (!labelsBy) {
+			labelsBy = new Map();
+			for (const l of docLabels) {
+				const c = l.control;
+				if (!c) continue;
+				const a = labelsBy.get(c);
+				if (a) a.push(l);
+				else labelsBy.set(c, [l]);
+			}
+		}
+		return labelsBy.get(el) || NO_LABELS;
 	}
 
 	// hiddenForText: el is not rendered (display:none, visibility:hidden,
