@@ -120,3 +120,59 @@ func readUntil(t *testing.T, read func() string, want string, cond func(string) 
 		}
 	}
 }
+
+// attrsPage changes, when it is scrolled, attributes of elements a read
+// has already met: what the walk keeps of an element's attributes from
+// read to read (which of them it carries, whether its class may say an
+// error, the aria-owns and aria-invalid elements) must follow them.
+const attrsPage = `<!doctype html><html><head><title>Attrs</title><style>.pad{height:3000px}</style></head><body>
+<div id="h">Open the box</div>
+<p><span id="s">Star this</span></p>
+<p><a id="l" href="/x">Hide me</a></p>
+<div id="e">The card number is wrong</div>
+<p><input id="f" aria-label="Card" aria-describedby="m"> <span id="m">Use sixteen digits</span></p>
+<div class="pad"></div>
+<script>
+addEventListener('scroll', () => {
+	if (window.moved) return;
+	window.moved = true;
+	document.getElementById('h').setAttribute('onclick', '');
+	document.getElementById('s').setAttribute('style', 'cursor:pointer');
+	document.getElementById('l').setAttribute('aria-hidden', 'true');
+	document.getElementById('e').setAttribute('class', 'error');
+	document.getElementById('f').setAttribute('aria-invalid', 'true');
+}, {passive: true});
+</script>
+</body></html>`
+
+// TestTreeFollowsAttributeChanges: attributes set on elements that earlier
+// reads met are seen by the next read: an onclick and a style attribute
+// giving the pointer cursor make a text clickable, aria-hidden takes a
+// link out, an error class and an invalid field's description make
+// messages listed as errors.
+func TestTreeFollowsAttributeChanges(t *testing.T) {
+	needBrowser(t)
+	cs, read := treeReader(t, "/attrs", attrsPage)
+	line := func(tree, name string) string {
+		for _, l := range strings.Split(tree, "\n") {
+			if strings.Contains(l, `"`+name+`"`) {
+				return l
+			}
+		}
+		return ""
+	}
+	// Twice: the second read finds what the first kept.
+	for i := 0; i < 2; i++ {
+		tree := read()
+		if line(tree, "Hide me") == "" || line(tree, "Open the box") != "" || line(tree, "Star this") != "" ||
+			line(tree, "The card number is wrong") != "" || line(tree, "Use sixteen digits") != "" {
+			t.Fatalf("read %d before the change: want the link \"Hide me\" and none of the texts:\n%s", i+1, tree)
+		}
+	}
+	wantStatus(t, call(t, cs, "scroll", map[string]any{"to": "bottom"}), "ok")
+	readUntil(t, read, "after the change: want no \"Hide me\", clickable \"Open the box\" and \"Star this\", both messages [error]", func(tree string) bool {
+		return line(tree, "Hide me") == "" && strings.Contains(line(tree, "Open the box"), "clickable") &&
+			strings.Contains(line(tree, "Star this"), "clickable") && strings.Contains(line(tree, "The card number is wrong"), "error") &&
+			strings.Contains(line(tree, "Use sixteen digits"), "error")
+	})
+}

@@ -45,15 +45,17 @@ var JSTree = fn("region", treeLib+`
 		else if (region && region.id) root = T.node(region.id);
 		const out = { token: T.token, found: !!root, vw: innerWidth, vh: innerHeight, items: [], frames: [] };
 		if (!root) return out;
-		leafOwned = refs = errs = null;
+		leafOwned = errs = labelsBy = null;
 		if (document.baseURI !== hrefsBase) {
 			hrefs = new Map();
 			hrefOf = new WeakMap();
 			hrefsBase = document.baseURI;
 		}
 		pseudoWatch();
-		stillWatch();
-		const modal = document.querySelector(':modal');
+		stillWatch(out.vw, out.vh);
+		// :modal is a modal dialog or a fullscreen element: the
+		// document is searched only when it has either.
+		const modal = dialogs.length || document.fullscreenElement ? document.querySelector(':modal') : null;
 		nestOut = region && region.nest ? [] : null;
 		if (nestOut) nestActive = deepActive();
 		contentKept = new Map();
@@ -70,6 +72,9 @@ var JSTree = fn("region", treeLib+`
 		}
 		return out;
 	};
+	// dialogs: the document's dialogs, a live list that the document
+	// keeps counted until it changes.
+	const dialogs = document.getElementsByTagName('dialog');
 	// capItems keeps at most MaxItems items (those on screen first, then
 	// the rest in order) and says how many were left out: a page of 200k
 	// listed elements is not sent whole.
@@ -210,7 +215,8 @@ const treeRules = `
 	const A_HIDDEN = 1, A_INERT = 2, A_ROLE = 4, A_EDIT = 8, A_HANDLER = 16, A_TABINDEX = 32, A_LIVE = 64, A_CLASS = 128,
 		A_STATE = 256, // any attribute states() reads
 		A_NAME = 512, // an attribute a name is first looked for in
-		A_DISABLED = 1024, A_STYLE = 2048;
+		A_DISABLED = 1024, A_STYLE = 2048,
+		A_ERROR = 4096; // a class attribute that may say an error (ERROR_HINT): errorText asks it further
 	const ATTR_BITS = new Map([['aria-hidden', A_HIDDEN], ['inert', A_INERT], ['role', A_ROLE], ['contenteditable', A_EDIT],
 		['onclick', A_HANDLER], ['onmousedown', A_HANDLER], ['onpointerdown', A_HANDLER], ['tabindex', A_TABINDEX],
 		['aria-live', A_LIVE], ['class', A_CLASS], ['aria-level', A_STATE], ['aria-checked', A_STATE], ['aria-pressed', A_STATE],
@@ -220,6 +226,19 @@ const treeRules = `
 		if (!el.hasAttributes()) return 0;
 		let b = 0;
 		for (const a of el.getAttributeNames()) b |= ATTR_BITS.get(a) || 0;
+		if (b & A_CLASS && ERROR_HINT.test(el.getAttribute('class'))) b |= A_ERROR;
+		return b;
+	}
+
+	// keptBits is attrBits(el) of an element of the document's own tree,
+	// kept from read to read until pseudoWatch hears of a change to it or
+	// around it: its attributes change only by a mutation the observer
+	// hears (a style attribute's too, see pseudoWatch), and a read after
+	// a change meets mostly elements that did not change.
+	let bitsKept = new WeakMap();
+	function keptBits(el) {
+		let b = bitsKept.get(el);
+		if (b === undefined) bitsKept.set(el, (b = attrBits(el)));
 		return b;
 	}
 
@@ -427,8 +446,9 @@ const treeRules = `
 				if (v !== null) return sp(v) || (type === 'button' ? '' : sp(v));
 				return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : sp(el.title);
 			}
-			if (el.labels && el.labels.length) {
-				const s = sp([...el.labels].map((l) => textAlt(l, cx, false)).join(' '));
+			const lbs = labelsOf(el, cx.doc);
+			if (lbs && lbs.length) {
+				const s = sp([...lbs].map((l) => textAlt(l, cx, false)).join(' '));
 				if (s) return s;
 				if (type !== 'image') return ''; // an empty label: Chrome falls back to neither title nor placeholder
 			}
@@ -455,6 +475,28 @@ const treeRules = `
 			if (img) return sp(img.getAttribute ? img.getAttribute('title') || img.textContent : '');
 		}
 		return '';
+	}
+
+	// labelsOf is el.labels; for an element of the document's own tree
+	// (doc), from one pass a read over the document's labels (labelsBy,
+	// which T.read clears): after any change to the document the browser
+	// answers each field's el.labels by going through the whole document
+	// again, a form's fields times its elements.
+	let labelsBy = null;
+	const docLabels = document.getElementsByTagName('label'), NO_LABELS = [];
+	function labelsOf(el, doc) {
+		if (!doc) return el.labels;
+		if (!labelsBy) {
+			labelsBy = new Map();
+			for (const l of docLabels) {
+				const c = l.control;
+				if (!c) continue;
+				const a = labelsBy.get(c);
+				if (a) a.push(l);
+				else labelsBy.set(c, [l]);
+			}
+		}
+		return labelsBy.get(el) || NO_LABELS;
 	}
 
 	// hiddenForText: el is not rendered (display:none, visibility:hidden,
@@ -744,8 +786,13 @@ const treeRules = `
 			pseudoObs = new MutationObserver((recs) => {
 				stillDirty = true;
 				for (const m of recs) {
-					if (m.attributeName === 'style') continue;
+					if (m.attributeName === 'style') {
+						// Whether it is there is in its attrBits (A_STYLE).
+						bitsKept.delete(m.target);
+						continue;
+					}
 					pseudoDirty.add(m.target);
+					if (m.type === 'childList' || m.attributeName === 'aria-owns' || m.attributeName === 'aria-invalid') refs = null;
 					if (m.type === 'childList' && !pseudoAll) {
 						for (const n of [...m.addedNodes, ...m.removedNodes]) if (n.localName === 'style' || n.localName === 'link') pseudoAll = true;
 					}
@@ -762,16 +809,19 @@ const treeRules = `
 			if (t.nodeType !== 1 || !t.isConnected) continue;
 			pseudoCache.delete(t);
 			hrefOf.delete(t);
+			bitsKept.delete(t);
 			const all = t.getElementsByTagName('*');
 			if ((budget -= all.length) < 0) { pseudoAll = true; break; }
 			for (const e of all) {
 				pseudoCache.delete(e);
 				hrefOf.delete(e);
+				bitsKept.delete(e);
 			}
 		}
 		if (pseudoAll) {
 			pseudoCache = new WeakMap();
 			hrefOf = new WeakMap();
+			bitsKept = new WeakMap();
 		}
 		pseudoDirty = new Set();
 		pseudoAll = false;
@@ -786,36 +836,63 @@ const treeRules = `
 	// observer), any input that may move :hover, :focus, :checked or a
 	// value (events heard in lyrad's world, which the page does not see),
 	// another window size or another set of style sheets drops it all.
-	let stillNames = new WeakMap(), stillSecret = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillDirty = true, stillSig = '', stillOn = false;
+	//
+	// stillStyle, which has an entry for most of the document's elements,
+	// is not made anew when it is dropped: its entries are numbers, the
+	// style bits (0-7) over stillBase, and dropping them moves stillBase
+	// past them all (overwriting an entry costs less than adding one to
+	// a new table, which grows as it fills).
+	let stillNames = new WeakMap(), stillSecret = new WeakMap(), stillClicks = new WeakMap(), stillHints = new WeakMap(), stillStyle = new WeakMap(), stillBase = 0, stillDirty = true, stillOn = false;
 	const STILL_EVENTS = ['mouseover', 'mouseout', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'click', 'focusin',
 		'focusout', 'input', 'change', 'keydown', 'keyup', 'hashchange', 'popstate', 'resize', 'load', 'toggle',
 		'transitionstart', 'transitionend', 'animationstart', 'animationend', 'animationiteration', 'fullscreenchange'];
 	const foreignSheets = new WeakSet();
-	function stillWatch() {
+	// stillSig is what the kept things were read under, number by
+	// number (no string made a read): the window's size (w, h: T.read's
+	// innerWidth and innerHeight) and pixel ratio, the adopted sheets'
+	// count, and each sheet's rules (-1 unreadable; disabled, -3 - that).
+	const stillSig = [];
+	// stillSheets and stillAdopted are the document's style sheets and
+	// its adopted ones as stillWatch found them this read, for
+	// sheetCandidates (asking the document again costs as much).
+	const stillSheets = [];
+	let stillAdopted = [];
+	function stillWatch(w, h) {
 		if (!stillOn) {
 			stillOn = true;
 			const moved = () => { stillDirty = true; };
 			for (const e of STILL_EVENTS) addEventListener(e, moved, { capture: true, passive: true });
 		}
-		let sig = innerWidth + 'x' + innerHeight + '@' + devicePixelRatio + ':' + (document.adoptedStyleSheets ? document.adoptedStyleSheets.length : 0);
-		for (const sh of document.styleSheets) {
+		let same = !stillDirty, i = 0;
+		const put = (v) => {
+			if (stillSig[i] !== v) { same = false; stillSig[i] = v; }
+			i++;
+		};
+		const ad = document.adoptedStyleSheets;
+		stillAdopted = ad || [];
+		put(w); put(h); put(devicePixelRatio); put(ad ? ad.length : 0);
+		const ss = document.styleSheets, m = ss.length;
+		stillSheets.length = m;
+		for (let j = 0; j < m; j++) {
+			const sh = ss[j];
+			stillSheets[j] = sh;
 			let n = -1;
 			// Another origin's sheet stays unreadable: it is asked once
 			// (a thrown error costs more than the rest of this).
 			if (!foreignSheets.has(sh)) {
 				try { n = sh.cssRules.length; } catch (e) { foreignSheets.add(sh); }
 			}
-			sig += ',' + n + (sh.disabled ? 'd' : '');
+			put(sh.disabled ? -3 - n : n);
 		}
-		if (stillDirty || sig !== stillSig) {
+		if (stillSig.length !== i) { same = false; stillSig.length = i; }
+		if (!same) {
 			stillNames = new WeakMap();
 			stillClicks = new WeakMap();
 			stillSecret = new WeakMap();
 			stillHints = new WeakMap();
-			stillStyle = new WeakMap();
+			stillBase += 8;
 			sheetCands = null;
 			stillDirty = false;
-			stillSig = sig;
 		}
 	}
 
@@ -858,9 +935,10 @@ const treeRules = `
 		return el ? leafOwned.has(el) : leafOwned.size > 0;
 	}
 
-	// ariaRefs are, per read (T.read clears refs), the document's
-	// elements with aria-owns (owners) and with aria-invalid=true
-	// (invalid): one pass over the document for what two questions ask.
+	// ariaRefs are the document's elements with aria-owns (owners) and
+	// with aria-invalid=true (invalid): one pass over the document for
+	// what two questions ask, kept until pseudoWatch's observer hears of
+	// an element added or removed or of one of the two attributes changed.
 	let refs = null;
 	function ariaRefs() {
 		if (!refs) {
@@ -989,8 +1067,7 @@ const treeRules = `
 			}
 		}
 		if (errs.has(n)) return true;
-		const c = ab & A_CLASS ? n.getAttribute('class') : null;
-		return !!c && ERROR_HINT.test(c) && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
+		return (ab & A_ERROR) !== 0 && saysError(n) && !n.querySelector('input, select, textarea, button, [role=textbox]') && !n.closest('label');
 	}
 
 
@@ -1015,20 +1092,44 @@ const treeRules = `
 	const ICON_PRE = /^(?:icons?|ico|ic|fa[srlbdk]?|glyphicon|bi|mdi|octicon|ti|la|gg|lni|ri|bx|ph|feather|material-icons)[-_]+([a-z][a-z0-9_-]*)$/i;
 	const ICON_POST = /^([a-z][a-z0-9_-]*?)[-_]+(?:icon|ico)$/i;
 	const ICON_NOISE = /^(?:lg|sm|xs|xl|[0-9]+x|fw|solid|regular|light|thin|brands|outline|outlined|filled|round|rounded|sharp|large|small|button|btn|wrapper|wrap|container|inner|only|default|primary|secondary)$/i;
+	// iconOf looks at el and its first 6 descendant elements, in tree
+	// order (by their element links: no tree walker made), and stops at
+	// the first class attribute that names an icon.
 	function iconOf(el) {
-		const cands = [el];
-		const w = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
-		for (let c = w.nextNode(), n = 0; c && n < 6; c = w.nextNode(), n++) cands.push(c);
-		for (const c of cands) {
-			// Every icon class has a - or a _ (fa-star, trash_icon).
+		for (let c = el, n = 0; c && n <= 6; n++) {
 			const cl = c.getAttribute('class');
-			if (!cl || !/[-_]/.test(cl)) continue;
-			for (const tok of cl.split(/\s+/)) {
-				const m = ICON_PRE.exec(tok) || ICON_POST.exec(tok);
-				if (m && !ICON_NOISE.test(m[1])) return m[1].toLowerCase().replace(/_/g, '-').slice(0, 40);
+			if (cl) {
+				const ic = iconOfClass(cl);
+				if (ic) return ic;
 			}
+			// The next element in tree order inside el.
+			let nx = c.firstElementChild;
+			while (!nx && c !== el) {
+				nx = c.nextElementSibling;
+				if (!nx) c = c.parentElement;
+			}
+			c = nx;
 		}
 		return '';
+	}
+	// iconOfClass is the icon a class attribute names, '' for none; the
+	// same classes come again and again (a site's link styles), so each
+	// attribute's answer is kept.
+	const iconClasses = new Map();
+	function iconOfClass(cl) {
+		let ic = iconClasses.get(cl);
+		if (ic !== undefined) return ic;
+		ic = '';
+		// Every icon class has a - or a _ (fa-star, trash_icon).
+		if (/[-_]/.test(cl)) {
+			for (const tok of cl.split(/\s+/)) {
+				const m = ICON_PRE.exec(tok) || ICON_POST.exec(tok);
+				if (m && !ICON_NOISE.test(m[1])) { ic = m[1].toLowerCase().replace(/_/g, '-').slice(0, 40); break; }
+			}
+		}
+		if (iconClasses.size >= 5000) iconClasses.clear();
+		iconClasses.set(cl, ic);
+		return ic;
 	}
 
 	// wordOf is a readable id or class of a nameless clickable (a
@@ -1347,8 +1448,8 @@ const treeRules = `
 			else try { visit(sh.cssRules); } catch (e) { ok = false; }
 			return ok;
 		};
-		for (const sh of document.styleSheets) if (!sheet(sh)) return (sheetCands = { pointer: null, pseudo: null });
-		for (const sh of document.adoptedStyleSheets || []) if (!sheet(sh)) return (sheetCands = { pointer: null, pseudo: null });
+		for (const sh of stillSheets) if (!sheet(sh)) return (sheetCands = NO_CANDS);
+		for (const sh of stillAdopted) if (!sheet(sh)) return (sheetCands = NO_CANDS);
 		const match = (list, out) => {
 			const clean = list.map((x) => x.replace(/::?(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)(?:\([^)]*\))?/gi, '')).filter((x) => x.trim());
 			const add = (sel) => { for (const e of document.querySelectorAll(sel)) out.add(e); };
@@ -1365,10 +1466,16 @@ const treeRules = `
 			// An element whose style attribute gives a cursor is one too;
 			// the walk asks every element with a style attribute (A_STYLE)
 			// rather than the document which ones.
-			pointer: match(sels, new Set()),
-			pseudo: match(pse, new Set(document.getElementsByTagName('q'))),
+			// No rule (a page of no sheets) or no <q>: one empty set, not
+			// one made each read.
+			pointer: sels.length ? match(sels, new Set()) : NO_ELEMENTS,
+			pseudo: pse.length || quotes.length ? match(pse, new Set(quotes)) : NO_ELEMENTS,
 		});
 	}
+	const NO_CANDS = { pointer: null, pseudo: null }, NO_ELEMENTS = new Set();
+	// quotes: the document's <q> elements, a live list the document keeps
+	// counted until it changes.
+	const quotes = document.getElementsByTagName('q');
 
 	// cover: a box over most of the window with a few words on it (a
 	// "START" or "Tap to continue" screen), on top where it stands.
@@ -1495,7 +1602,7 @@ const treeRules = `
 			// Asked once here, each of them, for all that follows.
 			const tag = n.localName;
 			if (skipped(n, tag) || (f & F_SVG && SVG_HIDDEN.has(tag))) continue;
-			const ab = attrBits(n);
+			const ab = f & F_SHADOW ? attrBits(n) : keptBits(n);
 			if ((ab & A_HIDDEN && n.getAttribute('aria-hidden') === 'true') || (ab & A_INERT && n.inert)) f |= F_HID;
 			if (ab & A_DISABLED && n.getAttribute('aria-disabled') === 'true') f |= F_DISABLED;
 			// Nothing inside aria-hidden or inert is listed, nor any frame.
@@ -1535,6 +1642,7 @@ const treeRules = `
 			let sty = -1, fec;
 			if (!(f & (F_NATIVE | F_ICON) || listed || (f & F_SVG && tag !== 'a') || (cands && !cands.has(n) && !(ab & A_STYLE) && light))) {
 				sty = light ? stillStyle.get(n) : undefined;
+				sty = sty !== undefined && sty >= stillBase ? sty - stillBase : undefined;
 				const was = sty;
 				let cs;
 				if (sty === undefined) sty = (cs = styleOf(n)).cursor === 'pointer' ? 1 : 0;
@@ -1548,7 +1656,7 @@ const treeRules = `
 				if (!(sty & 4) && (((fec = n.firstElementChild) && (nestOut || fec.nextElementSibling)) || !light || tag === 'slot' || ownedByLeaf(null))) {
 					sty |= 4 | ((cs || styleOf(n)).display === 'none' ? 2 : 0);
 				}
-				if (light && sty !== was) stillStyle.set(n, sty);
+				if (light && sty !== was) stillStyle.set(n, stillBase + sty);
 			}
 			const ptr = sty >= 0 ? (sty & 1) === 1 : !!(f & F_PTR);
 			const none = sty >= 0 && (sty & 2) === 2;
