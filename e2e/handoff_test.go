@@ -125,7 +125,7 @@ func TestHandoffApprovedAtTerminal(t *testing.T) {
 		}
 		return id, strings.Fields(m[1])
 	}
-	id, command := conflictID(call(t, other, "navigate", args))
+	id, _ := conflictID(call(t, other, "navigate", args))
 	if again, _ := conflictID(call(t, other, "navigate", args)); again != id {
 		t.Errorf("the repeat before an answer got id %s, want %s", again, id)
 	}
