@@ -11,7 +11,12 @@ import (
 	"github.com/lyrad/lyrad/internal/testenv"
 )
 
-// startXvfb runs a private X server and returns its DISPLAY.
+// startXvfb runs a private X server and returns its DISPLAY. Test
+// processes run side by side (task test's two e2e processes) may reach
+// for the same number: the loser's Xvfb exits on the other's lock, and the
+// socket it would then find is the other's, gone when that test ends. So a
+// display counts as ours only while our Xvfb still runs once its socket is
+// there; else the next number is tried.
 func startXvfb(t *testing.T) string {
 	t.Helper()
 	testenv.Tool(t, "Xvfb", "for headful tests (apt-get install xvfb)")
@@ -19,32 +24,56 @@ func startXvfb(t *testing.T) string {
 		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
 			continue
 		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
 		cmd := exec.Command("Xvfb", fmt.Sprintf(":%d", n), "-screen", "0", "1280x800x24", "-nolisten", "tcp")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+		up := false
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !up; {
+			select {
+			case <-exited:
+				deadline = time.Time{} // another Xvfb holds n
+				continue
+			case <-time.After(20 * time.Millisecond):
+			}
+			if _, err := os.Stat(sock); err == nil {
+				// Ours only if it still runs: the socket may be the
+				// winner's.
+				select {
+				case <-exited:
+				case <-time.After(100 * time.Millisecond):
+					up = true
+				}
+			}
+		}
+		if !up {
+			select {
+			case <-exited:
+				continue
+			default:
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("Xvfb :%d did not come up", n)
+			}
 		}
 		// SIGTERM: Xvfb removes its socket (killed, it would leave it, and
 		// enough of those leave no display to pick).
 		t.Cleanup(func() {
 			_ = cmd.Process.Signal(syscall.SIGTERM)
-			done := make(chan struct{})
-			go func() { cmd.Wait(); close(done) }()
 			select {
-			case <-done:
+			case <-exited:
 			case <-time.After(5 * time.Second):
 				cmd.Process.Kill()
-				<-done
+				<-exited
 			}
 		})
-		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
-			if _, err := os.Stat(sock); err == nil {
-				return fmt.Sprintf(":%d", n)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("Xvfb :%d did not come up", n)
+		return fmt.Sprintf(":%d", n)
 	}
 	t.Fatal("no free X display")
 	return ""
