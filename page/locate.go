@@ -124,9 +124,13 @@ var locateKeys atomic.Int64
 var jsLocateElement = "function(kind, sel, key) {\n  const r = (" + jsLocate + ").call(this, kind, sel);\n  globalThis[key] = {count: r.count, why: r.why, el: r.el};\n  return r.el;\n}"
 
 // jsLocated answers what jsLocateElement left under key: the count, why,
-// and the match's state (jsState), null when none matched; with ff, then
-// its focus (jsStateFocus).
-var jsLocated = "function(key, ff) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  if (!v) return {count: 0, why: ''};\n  return {count: v.count, why: v.why, state: v.el ? (" + jsStateFocus + ")(v.el, ff) : null};\n}"
+// and the match's state (jsState), null when none matched; jsLocatedFocus,
+// given ff, then its focus (jsStateFocus).
+var jsLocated, jsLocatedFocus = locatedJS(jsStateOf), locatedJS(jsStateFocus)
+
+func locatedJS(state string) string {
+	return "function(key, ff) {\n  const v = globalThis[key];\n  delete globalThis[key];\n  if (!v) return {count: 0, why: ''};\n  return {count: v.count, why: v.why, state: v.el ? (" + state + ")(v.el, ff) : null};\n}"
+}
 
 // locateIn is locateFrame's look; the match's state is read into st
 // beside the question for its backendNodeId (both need only its object).
@@ -144,7 +148,12 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 		// only when needed (Node.Backend).
 		key := "__lyradLocated" + strconv.FormatInt(locateKeys.Add(1), 10)
 		args, _ := scriptArgs([]any{kind, body, key})
-		keyArg, _ := scriptArgs([]any{key, focusFirstIn(ctx, f.Session, f.Frame)})
+		ff := focusFirstIn(ctx, f.Session, f.Frame)
+		locatedFn := jsLocated
+		if ff != nil {
+			locatedFn = jsLocatedFocus
+		}
+		keyArg, _ := scriptArgs([]any{key, ff})
 		t := true
 		call, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
 			FunctionDeclaration: jsLocateElement, ExecutionContextID: id, Arguments: args,
@@ -154,7 +163,7 @@ func locateIn(ctx context.Context, conn *cdpconn.Conn, w *Worlds, f FrameRef, ki
 			return 0, nil, "", err
 		}
 		info, err := s.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: jsLocated, ExecutionContextID: id, Arguments: keyArg,
+			FunctionDeclaration: locatedFn, ExecutionContextID: id, Arguments: keyArg,
 			ReturnByValue: &t, Silent: &t,
 		})
 		if err != nil {

@@ -77,7 +77,12 @@ func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Se
 	if err != nil {
 		return nil, err
 	}
-	keyArg, _ := scriptArgs([]any{key, focusFirstIn(ctx, s, frame)})
+	ff := focusFirstIn(ctx, s, frame)
+	foundState := jsFoundState
+	if ff != nil {
+		foundState = jsFoundStateFocus
+	}
+	keyArg, _ := scriptArgs([]any{key, ff})
 	sess := conn.Session(s)
 	for attempt := 0; ; attempt++ {
 		id, err := w.Get(ctx, sess, frame, attempt > 0)
@@ -95,7 +100,7 @@ func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Se
 		var state *cdpconn.Pending
 		if st != nil {
 			if state, err = sess.Send(runtime.CommandCallFunctionOn, runtime.CallFunctionOnParams{
-				FunctionDeclaration: jsFoundState, ExecutionContextID: id, Arguments: keyArg,
+				FunctionDeclaration: foundState, ExecutionContextID: id, Arguments: keyArg,
 				ReturnByValue: &t, AwaitPromise: &t, Silent: &t,
 			}); err != nil {
 				return nil, err
@@ -147,9 +152,13 @@ func FindElement(ctx context.Context, conn *cdpconn.Conn, w *Worlds, s target.Se
 
 // jsFoundState is jsState of the element a FindElement question left
 // under key: {state}, {state: null} when it found none, {missing: true}
-// when the world holds no such key; with ff, then its focus
-// (jsStateFocus).
-var jsFoundState = "function(key, ff) {\n  if (!(key in globalThis)) return {missing: true};\n  const el = globalThis[key];\n  delete globalThis[key];\n  return {state: el ? (" + jsStateFocus + ")(el, ff) : null};\n}"
+// when the world holds no such key; jsFoundStateFocus, given ff, then its
+// focus (jsStateFocus).
+var jsFoundState, jsFoundStateFocus = foundStateJS(jsStateOf), foundStateJS(jsStateFocus)
+
+func foundStateJS(state string) string {
+	return "function(key, ff) {\n  if (!(key in globalThis)) return {missing: true};\n  const el = globalThis[key];\n  delete globalThis[key];\n  return {state: el ? (" + state + ")(el, ff) : null};\n}"
+}
 
 // Link is one visible link of a text read.
 type Link struct {

@@ -71,6 +71,12 @@ var jsFocusText = script("focus_text.js")
 // for type_text: connected, visible, enabled, a text field, not read-only,
 // not set whole) of a document of origin ff.origin. state.focused says it
 // was.
+//
+// jsStateOf is jsState in the same form, without the focus: what a look
+// sends when it may not focus (every click's, hover's, select's), a
+// shorter script to send and compile.
+var jsStateOf = "function(el) {\n  return (" + jsState + ").call(el);\n}"
+
 var jsStateFocus = "function(el, ff) {\n  const st = (" + jsState + ").call(el);\n" +
 	"  if (ff && location.origin === ff.origin && st.connected && st.visible && st.enabled && st.textField && !st.readOnly && !st.valueType)\n" +
 	"    st.focused = (" + jsFocusText + ").call(el, ff.timer, ff.ms);\n  return st;\n}"
