@@ -22,26 +22,33 @@ import (
 // machine).
 const afterDrainPage = `data:text/html,<title>D</title><input id=f value=before><button id=go onclick="setTimeout(() => { f.value = 'after'; document.body.insertAdjacentHTML('beforeend', '<h2>Timed heading</h2>') }, 20)">Go</button>`
 
-// afterDrainSetup opens afterDrainPage and finds its field, held in group.
-func afterDrainSetup(t *testing.T, ctx context.Context) (*Browser, page.Tab, *page.Node, string) {
+// testPage is testBrowser on url, loaded, with its tab.
+func testPage(t *testing.T, ctx context.Context, url string) (*Manager, *Browser, Caller, page.Tab) {
 	t.Helper()
 	m, b, c := testBrowser(t)
-	if _, err := m.Navigate(ctx, c, afterDrainPage, "load", Intent{}); err != nil {
+	if _, err := m.Navigate(ctx, c, url, "load", Intent{}); err != nil {
 		t.Fatal(err)
 	}
 	tab, err := b.activePage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, b, c, b.pageTab(tab)
+}
+
+// afterDrainSetup opens afterDrainPage and finds its field, held in group.
+func afterDrainSetup(t *testing.T, ctx context.Context) (*Browser, page.Tab, *page.Node, string) {
+	t.Helper()
+	_, b, _, pt := testPage(t, ctx, afterDrainPage)
 	group := page.NewActGroup()
-	found, err := page.Locate(ctx, b.conn, &b.worlds, b.pageTab(tab), "css", "#f", group)
+	found, err := page.Locate(ctx, b.conn, &b.worlds, pt, "css", "#f", group)
 	if err != nil || found.Node == nil {
 		t.Fatalf("locate #f: %v %+v", err, found)
 	}
 	if found.State == nil || !found.State.TextField || found.State.Tag != "input" {
 		t.Fatalf("the state read behind the locate is %+v, want an input text field", found.State)
 	}
-	return b, b.pageTab(tab), found.Node, group
+	return b, pt, found.Node, group
 }
 
 // press runs the page's button handler (the timer it sets is the page's).
@@ -316,16 +323,7 @@ func TestTypeTextReadsBehindDrain(t *testing.T) {
 func TestDrainTimedFromInputEvent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m, b, c := testBrowser(t)
-	const p = `data:text/html,<title>T</title><input id=f><input id=g oninput="event.stopPropagation()">`
-	if _, err := m.Navigate(ctx, c, p, "load", Intent{}); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := b.activePage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pt := b.pageTab(tab)
+	_, b, _, pt := testPage(t, ctx, `data:text/html,<title>T</title><input id=f><input id=g oninput="event.stopPropagation()">`)
 	main := page.FrameRef{Session: pt.Session, Frame: pt.Main()}
 	sess := b.conn.Session(pt.Session)
 	const wait = time.Second

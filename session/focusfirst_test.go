@@ -32,15 +32,7 @@ func TestFocusFirstOnlyUsableFieldsOfOrigin(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	m, b, c := testBrowser(t)
-	if _, err := m.Navigate(ctx, c, srv.URL+"/", "load", Intent{}); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := b.activePage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pt := b.pageTab(tab)
+	m, b, c, pt := testPage(t, ctx, srv.URL+"/")
 	main := page.FrameRef{Session: pt.Session, Frame: pt.Main()}
 	sess := b.conn.Session(pt.Session)
 	// focuses is how many focus events the page's handlers counted, and
